@@ -1,0 +1,60 @@
+/* ns_h5.h - the HDF5 store: the only code that includes hdf5.h.
+ *
+ * File layout (the contract users, notebooks and analysis tools rely on):
+ *   /grundy       k-dim, smallest unsigned integer type holding the largest
+ *                 value (absent in a P/N-only file); cells outside the
+ *                 game's domain hold the attribute invalid_value
+ *   /pn           k-dim uint8: 0 = P, 1 = N, 2 = not a position
+ *   /p_positions  n x k int64, the P-positions in lexicographic order
+ * All datasets chunked (chunks capped at the data size), shuffle + deflate
+ * + fletcher32. Root attributes: see ns_meta and the README. The store never
+ * computes game values; it only moves tables and metadata. */
+#ifndef NS_H5_H
+#define NS_H5_H
+
+#include <stdint.h>
+
+#include "ns_error.h"
+#include "ns_game.h"
+#include "ns_table.h"
+
+typedef struct ns_meta {
+    char game[NS_NAME_LEN];   /* preset name, or "rules" */
+    char *rules_text;         /* rule-file text or NULL; owned, see ns_meta_free */
+    char params[1024];        /* ns_params_format() text */
+    ns_play play;
+    int pn_only;
+    int threads;
+    double wall_seconds;
+    int complete;             /* 1 when the solve finished */
+    /* provenance: filled by the writer from the build, read back by the reader */
+    char created_utc[32];
+    char nimsieve_version[32];
+    char git_revision[64];
+    char hdf5_version[32];
+    char gsl_version[32];
+    char compiler[128];
+} ns_meta;
+
+void ns_meta_free(ns_meta *m);   /* frees rules_text; *m stays usable */
+
+enum { NS_H5_FORCE = 1 };        /* flags for ns_h5_write */
+
+/* Write t and m to path. The file is written under "<path>.part" and renamed
+ * over path only when complete; on any failure the partial file is removed
+ * and nothing at path changes. Without NS_H5_FORCE an existing path is an
+ * error. */
+ns_err ns_h5_write(const char *path, const ns_table *t, const ns_meta *m, int flags,
+                   ns_error *err);
+
+/* Read the metadata and the shape (k, bounds) only. */
+ns_err ns_h5_read_meta(const char *path, ns_meta *m, int *k, int64_t *bounds, ns_error *err);
+
+/* Read the whole table (Grundy values when present, else P/N flags) and the
+ * metadata. *out is owned by the caller (ns_table_free). */
+ns_err ns_h5_read(const char *path, ns_table **out, ns_meta *m, ns_error *err);
+
+/* HDF5 library version "1.10.8". */
+const char *ns_h5_library_version(void);
+
+#endif

@@ -1,0 +1,121 @@
+/* ns_table.c - see ns_table.h */
+#include "ns_table.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+uint64_t ns_table_bytes(int k, const int64_t *bounds, int elem)
+{
+    uint64_t n = (uint64_t)elem;
+    for (int d = 0; d < k; d++) {
+        if (bounds[d] < 1 || (uint64_t)bounds[d] > UINT64_MAX / n)
+            return 0;
+        n *= (uint64_t)bounds[d];
+    }
+    return n;
+}
+
+int ns_table_elem_for(uint64_t maxval)
+{
+    if (maxval < 0xFFu)
+        return 1;
+    if (maxval < 0xFFFFu)
+        return 2;
+    if (maxval < 0xFFFFFFFFu)
+        return 4;
+    return 0;
+}
+
+ns_table *ns_table_new(int k, const int64_t *bounds, int elem, int pn_only, ns_error *err)
+{
+    if (k < 1 || k > NS_MAX_DIM || (elem != 1 && elem != 2 && elem != 4)) {
+        ns_error_set(err, NS_EINTERNAL, "ns_table_new: bad shape (k=%d, elem=%d)", k, elem);
+        return NULL;
+    }
+    uint64_t bytes = ns_table_bytes(k, bounds, elem);
+    if (bytes == 0 || bytes > ((uint64_t)1 << 62)) {
+        ns_error_set(err, NS_ERANGE, "table size overflows");
+        return NULL;
+    }
+    if (bytes > SIZE_MAX) {
+        ns_error_set(err, NS_ENOMEM, "table of %" PRIu64 " bytes does not fit the address space", bytes);
+        return NULL;
+    }
+    ns_table *t = calloc(1, sizeof *t);
+    if (!t) {
+        ns_error_set(err, NS_ENOMEM, "out of memory");
+        return NULL;
+    }
+    t->data = calloc(1, (size_t)bytes);
+    if (!t->data) {
+        free(t);
+        ns_error_set(err, NS_ENOMEM, "cannot allocate %.2f GiB for the table", (double)bytes / (1 << 30));
+        return NULL;
+    }
+    t->k = k;
+    t->elem = elem;
+    t->pn_only = pn_only;
+    t->ncells = bytes / (uint64_t)elem;
+    int64_t st = 1;
+    for (int d = k - 1; d >= 0; d--) {
+        t->bounds[d] = bounds[d];
+        t->stride[d] = st;
+        st *= bounds[d];
+    }
+    return t;
+}
+
+void ns_table_free(ns_table *t)
+{
+    if (!t)
+        return;
+    free(t->data);
+    free(t);
+}
+
+void ns_table_coords(const ns_table *t, uint64_t i, int64_t *s)
+{
+    for (int d = 0; d < t->k; d++) {
+        s[d] = (int64_t)(i / (uint64_t)t->stride[d]);
+        i %= (uint64_t)t->stride[d];
+    }
+}
+
+void ns_table_summarize(const ns_table *t, ns_table_stats *st, uint64_t *hist, size_t nhist)
+{
+    memset(st, 0, sizeof *st);
+    if (hist)
+        memset(hist, 0, nhist * sizeof *hist);
+    const uint32_t inv = ns_table_invalid(t);
+    for (uint64_t i = 0; i < t->ncells; i++) {
+        uint32_t v = ns_table_get(t, i);
+        if (v == inv)
+            continue;
+        st->n_valid++;
+        if (v == 0)
+            st->n_p++;
+        if (v > st->max_value)
+            st->max_value = v;
+        if (hist && v < nhist)
+            hist[v]++;
+    }
+}
+
+int ns_table_equal(const ns_table *a, const ns_table *b)
+{
+    if (a->k != b->k || a->pn_only != b->pn_only || a->ncells != b->ncells)
+        return 0;
+    for (int d = 0; d < a->k; d++)
+        if (a->bounds[d] != b->bounds[d])
+            return 0;
+    if (a->elem == b->elem)
+        return memcmp(a->data, b->data, (size_t)a->ncells * (size_t)a->elem) == 0;
+    for (uint64_t i = 0; i < a->ncells; i++) {
+        int ia = ns_table_get(a, i) == ns_table_invalid(a);
+        int ib = ns_table_get(b, i) == ns_table_invalid(b);
+        if (ia != ib || (!ia && ns_table_get(a, i) != ns_table_get(b, i)))
+            return 0;
+    }
+    return 1;
+}
