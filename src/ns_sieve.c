@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "ns_omp.h"
+#include "ns_rows_pn.h"
 
 typedef struct lineset {
     int64_t dir[NS_MAX_DIM];
@@ -493,7 +494,8 @@ static void sieve_free(sieve *sv)
     free(sv->ring);
 }
 
-ns_err ns_sieve_run(const ns_game *game, ns_table *t, const ns_sieve_opts *opts, ns_error *err)
+/* The general level-by-level sieve; ns_sieve_run may pick a faster kernel. */
+ns_err ns_sieve_run_general(const ns_game *game, ns_table *t, const ns_sieve_opts *opts, ns_error *err)
 {
     ns_sieve_plan plan;
     ns_err rc = ns_sieve_plan_for(game, opts->pn_only, &plan, err);
@@ -627,6 +629,21 @@ fail:
     free(lf);
     sieve_free(&sv);
     return rc;
+}
+
+ns_err ns_sieve_run(const ns_game *game, ns_table *t, const ns_sieve_opts *opts, ns_error *err)
+{
+    if (ns_rows_pn_eligible(game, opts)) {
+        ns_sieve_plan plan;
+        ns_err rc = ns_sieve_plan_for(game, opts->pn_only, &plan, err);
+        if (rc)
+            return rc;
+        if (t->k != 2 || !t->pn_only || t->elem != 1 || t->bounds[0] != game->bounds[0] ||
+            t->bounds[1] != game->bounds[1])
+            return ns_error_set(err, NS_EINTERNAL, "table does not match the game's plan");
+        return ns_rows_pn_run(game, t, opts, err);
+    }
+    return ns_sieve_run_general(game, t, opts, err);
 }
 
 /* ---------- the naive reference ---------- */

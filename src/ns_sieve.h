@@ -47,6 +47,10 @@ ns_table *ns_sieve_table_new(const ns_game *g, int pn_only, ns_error *err);
 /* Fill t (from ns_sieve_table_new for the same g and pn_only). */
 ns_err ns_sieve_run(const ns_game *g, ns_table *t, const ns_sieve_opts *opts, ns_error *err);
 
+/* The general kernel alone (levels of equal rank), bypassing any faster
+ * special-purpose kernel: for tests and benchmarks that compare them. */
+ns_err ns_sieve_run_general(const ns_game *g, ns_table *t, const ns_sieve_opts *opts, ns_error *err);
+
 /* Value of position s from the values of its options, computed by explicit
  * enumeration (ns_game_foreach_option) and a mex over t: the independent
  * reference used by `verify` and the tests. *out gets the value (0/1 for a

@@ -21,6 +21,7 @@ typedef struct ns_table {
     int pn_only;
     int elem;                   /* bytes per cell: 1, 2 or 4 */
     void *data;                 /* ncells * elem bytes, owned */
+    size_t mapped;              /* bytes mapped with mmap (large tables), else 0 */
 } ns_table;
 
 /* P/N flags as stored in the /pn dataset */
