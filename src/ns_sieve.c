@@ -30,6 +30,7 @@
 
 #include "ns_omp.h"
 #include "ns_rows_pn.h"
+#include "ns_tiles2d.h"
 
 typedef struct lineset {
     int64_t dir[NS_MAX_DIM];
@@ -642,6 +643,16 @@ ns_err ns_sieve_run(const ns_game *game, ns_table *t, const ns_sieve_opts *opts,
             t->bounds[1] != game->bounds[1])
             return ns_error_set(err, NS_EINTERNAL, "table does not match the game's plan");
         return ns_rows_pn_run(game, t, opts, err);
+    }
+    if (ns_tiles2d_eligible(game, opts)) {
+        ns_sieve_plan plan;
+        ns_err rc = ns_sieve_plan_for(game, opts->pn_only, &plan, err);
+        if (rc)
+            return rc;
+        if (t->k != 2 || t->pn_only || t->elem != plan.elem || t->bounds[0] != game->bounds[0] ||
+            t->bounds[1] != game->bounds[1])
+            return ns_error_set(err, NS_EINTERNAL, "table does not match the game's plan");
+        return ns_tiles2d_run(game, t, plan.max_value, opts, err);
     }
     return ns_sieve_run_general(game, t, opts, err);
 }

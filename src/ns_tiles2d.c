@@ -1,0 +1,227 @@
+/* ns_tiles2d.c - Grundy sieve for two-pile games of plain rays, in tiles
+ * (see ns_tiles2d.h).
+ *
+ * Every family is a plain ray: along the row, (0,-1), or with direction
+ * (-a, dy), a >= 1, dy <= 0, first option one step along it. A cell then
+ * depends only on cells up and to the left of it, so the table is cut into
+ * B x B tiles computed row by row inside, and the tiles of one
+ * anti-diagonal of tiles run in parallel (a wavefront). Each line keeps the
+ * bitset of values seen on it and its own mex: the lines of direction
+ * (-a, dy) are c = a*y + dy*x, and two tiles of one anti-diagonal never
+ * share a line, so no locks are needed. A cell's value is the mex of the
+ * union of its lines' sets, scanned from the largest of their own mexes. */
+#include "ns_tiles2d.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ns_omp.h"
+
+enum { TILE = 128, MAXG = 16 };
+
+typedef struct lines {
+    int64_t a, dy, cmin;
+    int64_t n;
+    uint64_t *bits;     /* n * words */
+    uint32_t *mex;
+} lines;
+
+typedef struct tiles {
+    ns_table *t;
+    int64_t n0, n1;
+    uint64_t words;
+    uint32_t cap;
+    int misere;
+    int row_ray;
+    lines rows;         /* row sets (a = 0), when row_ray */
+    int ng;
+    lines g[MAXG];
+    volatile int overflow;
+} tiles;
+
+static int plain_ray(const ns_family *f, int *is_row)
+{
+    *is_row = 0;
+    if (f->kind != NS_FAM_RAY || f->dir[0] != f->base[0] || f->dir[1] != f->base[1])
+        return 0;
+    if (f->dir[0] == 0 && f->dir[1] == -1) {
+        *is_row = 1;
+        return 1;
+    }
+    return f->dir[0] < 0 && f->dir[1] <= 0;
+}
+
+int ns_tiles2d_eligible(const ns_game *g, const ns_sieve_opts *o)
+{
+    if (o->pn_only || g->k != 2 || g->valid || g->nfam == 0)
+        return 0;
+    int ng = 0;
+    for (int f = 0; f < g->nfam; f++) {
+        int r;
+        if (!plain_ray(&g->fam[f], &r))
+            return 0;
+        ng += !r;
+    }
+    return ng <= MAXG;
+}
+
+static inline void put(lines *L, uint64_t words, uint32_t cap, int64_t c, uint32_t v)
+{
+    uint64_t *b = L->bits + (uint64_t)c * words;
+    if (v < cap)
+        b[v >> 6] |= (uint64_t)1 << (v & 63);
+    uint32_t m = L->mex[c];
+    while (m < cap && (b[m >> 6] >> (m & 63) & 1))
+        m++;
+    L->mex[c] = m;
+}
+
+static void do_tile(tiles *T, int64_t x0, int64_t x1, int64_t y0, int64_t y1)
+{
+    const uint64_t words = T->words;
+    const uint32_t cap = T->cap;
+    const uint64_t *ptr[MAXG + 1];
+    int64_t cidx[MAXG];
+    for (int64_t x = x0; x < x1; x++) {
+        for (int64_t y = y0; y < y1; y++) {
+            int np = 0;
+            uint32_t lo = 0;
+            int any = 0;
+            if (T->row_ray) {
+                ptr[np++] = T->rows.bits + (uint64_t)x * words;
+                lo = T->rows.mex[x];
+                any |= y > 0;
+            }
+            for (int i = 0; i < T->ng; i++) {
+                const lines *L = &T->g[i];
+                int64_t c = L->a * y + L->dy * x - L->cmin;
+                cidx[i] = c;
+                ptr[np++] = L->bits + (uint64_t)c * words;
+                if (L->mex[c] > lo)
+                    lo = L->mex[c];
+                any |= x >= L->a && y + L->dy >= 0;
+            }
+            uint32_t m = cap;
+            if (lo < cap) {
+                uint64_t w = lo >> 6;
+                uint64_t acc = ((uint64_t)1 << (lo & 63)) - 1;
+                for (; w < words; w++) {
+                    uint64_t v = acc;
+                    for (int i = 0; i < np; i++)
+                        v |= ptr[i][w];
+                    acc = 0;
+                    if (~v) {
+                        m = (uint32_t)(w << 6) + (uint32_t)__builtin_ctzll(~v);
+                        break;
+                    }
+                }
+            }
+            if (T->misere && !any)
+                m = 1;
+            if (m >= cap) {
+                T->overflow = 1;
+                m = 0;
+            }
+            ns_table_set(T->t, (uint64_t)x * (uint64_t)T->n1 + (uint64_t)y, m);
+            if (T->row_ray)
+                put(&T->rows, words, cap, x, m);
+            for (int i = 0; i < T->ng; i++)
+                put(&T->g[i], words, cap, cidx[i], m);
+        }
+    }
+}
+
+static void free_tiles(tiles *T)
+{
+    free(T->rows.bits);
+    free(T->rows.mex);
+    for (int i = 0; i < T->ng; i++) {
+        free(T->g[i].bits);
+        free(T->g[i].mex);
+    }
+}
+
+static int alloc_lines(lines *L, uint64_t words)
+{
+    L->bits = calloc((size_t)L->n, (size_t)words * sizeof *L->bits);
+    L->mex = calloc((size_t)L->n, sizeof *L->mex);
+    return L->bits && L->mex;
+}
+
+ns_err ns_tiles2d_run(const ns_game *g, ns_table *t, uint64_t max_value, const ns_sieve_opts *o,
+                      ns_error *err)
+{
+    tiles T;
+    memset(&T, 0, sizeof T);
+    T.t = t;
+    T.n0 = g->bounds[0];
+    T.n1 = g->bounds[1];
+    T.cap = (uint32_t)(max_value + 1);
+    T.words = (T.cap + 63) / 64;
+    T.misere = g->play == NS_PLAY_MISERE;
+    ns_err rc = NS_OK;
+    for (int f = 0; f < g->nfam; f++) {
+        const ns_family *fm = &g->fam[f];
+        int r;
+        plain_ray(fm, &r);
+        if (r) {
+            if (!T.row_ray) {
+                T.row_ray = 1;
+                T.rows.n = T.n0;
+                if (!alloc_lines(&T.rows, T.words))
+                    goto oom;
+            }
+            continue;
+        }
+        int64_t a = -fm->dir[0], dy = fm->dir[1];
+        int dup = 0;
+        for (int i = 0; i < T.ng; i++)
+            dup |= T.g[i].a == a && T.g[i].dy == dy;
+        if (dup)
+            continue;
+        lines *L = &T.g[T.ng++];
+        L->a = a;
+        L->dy = dy;
+        L->cmin = dy * (T.n0 - 1);
+        L->n = a * (T.n1 - 1) - L->cmin + 1;
+        if (!alloc_lines(L, T.words))
+            goto oom;
+    }
+    const int nthreads = o->threads > 0 ? o->threads : ns_omp_max_threads();
+    const int64_t ti = (T.n0 + TILE - 1) / TILE, tj = (T.n1 + TILE - 1) / TILE;
+    tiles *PT = &T;
+    for (int64_t s = 0; s <= ti + tj - 2; s++) {
+        const int64_t i0 = s - (tj - 1) > 0 ? s - (tj - 1) : 0;
+        const int64_t i1 = s < ti - 1 ? s : ti - 1;
+        NS_OMP_FOR_DYNAMIC1(nthreads)
+        for (int64_t i = i0; i <= i1; i++) {
+            int64_t j = s - i;
+            int64_t x0 = i * TILE, y0 = j * TILE;
+            int64_t x1 = x0 + TILE < PT->n0 ? x0 + TILE : PT->n0;
+            int64_t y1 = y0 + TILE < PT->n1 ? y0 + TILE : PT->n1;
+            do_tile(PT, x0, x1, y0, y1);
+        }
+        if (T.overflow) {
+            rc = ns_error_set(err, NS_EINTERNAL, "a value reached the value bound; the game's option bound is wrong");
+            goto done;
+        }
+        if (o->progress) {
+            /* cells in tile anti-diagonals 0..s, approximated by tiles */
+            double done_tiles = 0;
+            for (int64_t q = 0; q <= s; q++) {
+                int64_t a0 = q - (tj - 1) > 0 ? q - (tj - 1) : 0, a1 = q < ti - 1 ? q : ti - 1;
+                done_tiles += (double)(a1 - a0 + 1);
+            }
+            if (o->progress(o->progress_user, done_tiles / (double)(ti * tj))) {
+                rc = ns_error_set(err, NS_EINTR, "interrupted");
+                goto done;
+            }
+        }
+    }
+    goto done;
+oom:
+    rc = ns_error_set(err, NS_ENOMEM, "out of memory for the line sets");
+done:
+    free_tiles(&T);
+    return rc;
+}
