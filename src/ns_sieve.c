@@ -705,7 +705,8 @@ ns_err ns_naive_cell(const ns_game *g, const ns_table *t, const int64_t *s, uint
         free(c.vals);
         return -rc;
     }
-    qsort(c.vals, c.n, sizeof *c.vals, cmp_u32);
+    if (c.n > 1)
+        qsort(c.vals, c.n, sizeof *c.vals, cmp_u32);
     uint32_t v = 0; /* mex of the sorted values */
     for (size_t i = 0; i < c.n && c.vals[i] <= v; i++)
         if (c.vals[i] == v)
