@@ -589,7 +589,7 @@ ns_err ns_sieve_run_general(const ns_game *game, ns_table *t, const ns_sieve_opt
             }
             const int64_t n = (int64_t)L->n;
             const int64_t *cells = L->cells;
-            NS_OMP_FOR(nthreads)
+            NS_OMP_FOR_IF(nthreads, n >= 4096)
             for (int64_t c = 0; c < n; c++)
                 insert_cell(&sv, ls, cells + c * sv.k);
         }
@@ -601,7 +601,8 @@ ns_err ns_sieve_run_general(const ns_game *game, ns_table *t, const ns_sieve_opt
         const int64_t n = (int64_t)L->n;
         const int64_t *cells = L->cells;
         sieve *psv = &sv;
-        NS_OMP_FOR_DYNAMIC(nthreads)
+        /* small levels of cheap cells are not worth waking the threads */
+        NS_OMP_FOR_DYNAMIC_IF(nthreads, n >= (psv->has_local ? 64 : 1024))
         for (int64_t c = 0; c < n; c++) {
             if (psv->failed)
                 continue;
