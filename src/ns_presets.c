@@ -266,7 +266,7 @@ static ns_game *build_staircase(const ns_params *ps, int k_hint, ns_error *err)
         return NULL;
     for (int i = 0; i < k; i++) {
         int64_t d[NS_MAX_DIM] = {0};
-        char label[48];
+        char label[NS_NAME_LEN];
         d[i] = -1;
         if (i > 0)
             d[i - 1] = 1;
