@@ -16,6 +16,8 @@ int ns_cmd_check(int argc, char **argv);    /* cmd_check.c    (issue 5) */
 int ns_cmd_patterns(int argc, char **argv); /* cmd_patterns.c (issue 5) */
 int ns_cmd_move(int argc, char **argv);     /* cmd_move.c     (issue 5) */
 int ns_cmd_poj1067(int argc, char **argv);  /* cmd_poj1067.c  (issue 5) */
+int ns_cmd_poj1704(int argc, char **argv);  /* cmd_staircase.c (issue 5) */
+int ns_cmd_monks(int argc, char **argv);    /* cmd_staircase.c (issue 5) */
 int ns_cmd_plot(int argc, char **argv);     /* cmd_plot.c     (issue 6) */
 
 #endif

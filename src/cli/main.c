@@ -1,17 +1,101 @@
-/* main.c - placeholder dispatcher (the CLI helper replaces it). */
+/* main.c - `nimsieve SUBCOMMAND ...`: find the subcommand and run it. */
+#include <gsl/gsl_version.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
+#include "cli_util.h"
+#include "ns_h5.h"
+#include "ns_version.h"
+
+typedef struct subcommand {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+} subcommand;
+
+static const subcommand subcommands[] = {
+    {"solve", ns_cmd_solve, "compute the P/N or Grundy table of a game into an HDF5 file"},
+    {"info", ns_cmd_info, "summarise a table file: game, bounds, counts, histogram, timing"},
+    {"query", ns_cmd_query, "value of one position and all its winning moves"},
+    {"verify", ns_cmd_verify, "recompute cells naively and compare with a table file"},
+    {"rules", ns_cmd_rules, "show how a rule file (or preset) is understood"},
+    {"check", ns_cmd_check, "check a closed form against every cell of a table"},
+    {"patterns", ns_cmd_patterns, "find structure in a table (periods, slopes)"},
+    {"move", ns_cmd_move, "a winning move from a position, or say it is lost"},
+    {"poj1067", ns_cmd_poj1067, "answer POJ 1067 (Wythoff) lines \"a b\" from stdin with 1 or 0"},
+    {"poj1704", ns_cmd_poj1704, "answer POJ 1704 (Georgia and Bob, Staircase Nim) from stdin"},
+    {"monks", ns_cmd_monks, "answer 高僧斗法 (Staircase Nim): the winning move, or -1"},
+    {"plot", ns_cmd_plot, "draw a figure of a table with gnuplot"},
+    {NULL, NULL, NULL},
+};
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: nimsieve SUBCOMMAND [OPTIONS] ...\n"
+            "\n"
+            "Sprague-Grundy and P/N tables of impartial games, computed by a parallel\n"
+            "sieve and stored in HDF5.\n"
+            "\n"
+            "subcommands:\n");
+    for (const subcommand *c = subcommands; c->name; c++)
+        fprintf(out, "  %-10s %s\n", c->name, c->summary);
+    fprintf(out,
+            "\n"
+            "  nimsieve SUBCOMMAND --help   options of one subcommand\n"
+            "  nimsieve help [SUBCOMMAND]   the same\n"
+            "  nimsieve --version           version and build\n"
+            "\n"
+            "exit status: 0 success, 1 a negative answer (e.g. a verify mismatch),\n"
+            "2 bad input or an error (one line on stderr).\n");
+}
+
+static void version(void)
+{
+    printf("nimsieve %s (git %s)\n", NS_VERSION, NS_GIT_REVISION);
+    printf("HDF5 %s, GSL %s, %s, %s\n", ns_h5_library_version(), GSL_VERSION, NS_COMPILER, NS_BUILD_FLAGS);
+}
+
+static const subcommand *find(const char *name)
+{
+    for (const subcommand *c = subcommands; c->name; c++)
+        if (strcmp(c->name, name) == 0)
+            return c;
+    return NULL;
+}
 
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: nimsieve SUBCOMMAND ...\n");
-        return 2;
+        usage(stderr);
+        return NS_EXIT_ERROR;
     }
-    if (strcmp(argv[1], "solve") == 0)
-        return ns_cmd_solve(argc - 1, argv + 1);
-    fprintf(stderr, "nimsieve: unknown subcommand '%s'\n", argv[1]);
-    return 2;
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
+        usage(stdout);
+        return NS_EXIT_OK;
+    }
+    if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "-V") == 0) {
+        version();
+        return NS_EXIT_OK;
+    }
+    if (strcmp(cmd, "help") == 0) {
+        if (argc < 3) {
+            usage(stdout);
+            return NS_EXIT_OK;
+        }
+        const subcommand *c = find(argv[2]);
+        if (!c)
+            return ns_cli_error(NULL, "unknown subcommand '%s' (see 'nimsieve --help')", argv[2]);
+        char *hargv[] = {argv[2], "--help", NULL};
+        return c->run(2, hargv);
+    }
+    const subcommand *c = find(cmd);
+    if (!c) {
+        if (cmd[0] == '-')
+            return ns_cli_error(NULL, "unknown option '%s': expected a subcommand (see 'nimsieve --help')", cmd);
+        return ns_cli_error(NULL, "unknown subcommand '%s' (see 'nimsieve --help')", cmd);
+    }
+    return c->run(argc - 1, argv + 1);
 }

@@ -1,0 +1,326 @@
+/* cli_util.c - see cli_util.h */
+#include "cli_util.h"
+
+#include <getopt.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ns_params.h"
+
+int ns_cli_error(const char *cmd, const char *fmt, ...)
+{
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    /* keep it one line whatever the message holds */
+    for (char *p = msg; *p; p++)
+        if (*p == '\n' || *p == '\r')
+            *p = ' ';
+    fflush(stdout);
+    fprintf(stderr, "nimsieve%s%s: %s\n", cmd ? " " : "", cmd ? cmd : "", msg);
+    return NS_EXIT_ERROR;
+}
+
+int ns_cli_bad_option(const char *cmd, int c, char **argv)
+{
+    const char *opt = optind > 0 ? argv[optind - 1] : "?";
+    if (c == ':') {
+        if (optopt > 0 && optopt < 128 && opt[0] == '-' && opt[1] != '-')
+            return ns_cli_error(cmd, "option '-%c' needs a value (see 'nimsieve %s --help')", optopt, cmd);
+        return ns_cli_error(cmd, "option '%s' needs a value (see 'nimsieve %s --help')", opt, cmd);
+    }
+    if (optopt > 0 && optopt < 128 && opt[0] == '-' && opt[1] != '-')
+        return ns_cli_error(cmd, "unknown option '-%c' (see 'nimsieve %s --help')", optopt, cmd);
+    return ns_cli_error(cmd, "unknown option '%s' (see 'nimsieve %s --help')", opt, cmd);
+}
+
+ns_err ns_cli_parse_int(const char *text, const char *what, int64_t lo, int64_t hi,
+                        int64_t *out, ns_error *err)
+{
+    int64_t v;
+    if (ns_parse_i64(text, &v)) {
+        const char *p = text;
+        int digits = *p == '-' || *p == '+';
+        p += digits;
+        digits = *p != '\0';
+        for (; *p; p++)
+            digits &= *p >= '0' && *p <= '9';
+        if (digits)
+            return ns_error_set(err, NS_ERANGE, "%s '%.40s' is too large: expected an integer in [%" PRId64 ", %" PRId64 "]",
+                                what, text, lo, hi);
+        return ns_error_set(err, NS_EINVAL, "%s '%.40s' is not an integer: expected an integer in [%" PRId64 ", %" PRId64 "]",
+                            what, text, lo, hi);
+    }
+    if (v < lo || v > hi)
+        return ns_error_set(err, NS_ERANGE, "%s is %" PRId64 ": expected an integer in [%" PRId64 ", %" PRId64 "]", what,
+                            v, lo, hi);
+    *out = v;
+    return NS_OK;
+}
+
+ns_err ns_cli_parse_size(const char *text, const char *what, int64_t *out, ns_error *err)
+{
+    const int64_t max = (int64_t)1 << 62;
+    int64_t v = 0;
+    ns_err rc = ns_cli_parse_int(text, what, INT64_MIN, INT64_MAX, &v, err);
+    if (rc == NS_EINVAL)
+        return ns_error_set(err, NS_EINVAL, "%s '%.40s' is not an integer: expected a positive size", what, text);
+    if (rc)
+        return ns_error_set(err, NS_ERANGE, "%s '%.40s' is too large: expected a positive size below 2^62", what, text);
+    if (v < 1 || v > max)
+        return ns_error_set(err, NS_ERANGE, "%s is %" PRId64 ": expected a positive size%s", what, v,
+                            v > max ? " below 2^62" : "");
+    *out = v;
+    return NS_OK;
+}
+
+ns_err ns_cli_parse_bounds(const char *text, int64_t *bounds, int *k, ns_error *err)
+{
+    int n = 0;
+    const char *s = text;
+    for (;;) {
+        const char *comma = strchr(s, ',');
+        size_t len = comma ? (size_t)(comma - s) : strlen(s);
+        char tok[48], what[48];
+        if (n >= NS_MAX_DIM)
+            return ns_error_set(err, NS_EINVAL, "--bounds '%.60s' has more than %d sizes", text, NS_MAX_DIM);
+        if (len == 0 || len >= sizeof tok)
+            return ns_error_set(err, NS_EINVAL, "--bounds '%.60s': size %d is %s: expected positive integers like 4096,4096",
+                                text, n + 1, len == 0 ? "empty" : "too long");
+        memcpy(tok, s, len);
+        tok[len] = '\0';
+        snprintf(what, sizeof what, "--bounds size %d", n + 1);
+        ns_err rc = ns_cli_parse_size(tok, what, &bounds[n], err);
+        if (rc)
+            return rc;
+        n++;
+        if (!comma)
+            break;
+        s = comma + 1;
+    }
+    *k = n;
+    return NS_OK;
+}
+
+ns_err ns_cli_parse_position(const ns_game *g, char **args, int nargs, int64_t *s, ns_error *err)
+{
+    if (nargs != g->k)
+        return ns_error_set(err, NS_EINVAL, "expected %d coordinate%s for %s, got %d", g->k, g->k == 1 ? "" : "s",
+                            g->name, nargs);
+    for (int i = 0; i < nargs; i++) {
+        char what[32];
+        snprintf(what, sizeof what, "coordinate %d", i + 1);
+        ns_err rc = ns_cli_parse_int(args[i], what, INT64_MIN, INT64_MAX, &s[i], err);
+        if (rc)
+            return rc;
+    }
+    char pos[256], box[256];
+    ns_format_pos(g->k, s, pos, sizeof pos);
+    if (!ns_game_in_box(g, s)) {
+        ns_cli_format_box(g->k, g->bounds, box, sizeof box);
+        return ns_error_set(err, NS_ERANGE, "position %s is outside the table %s", pos, box);
+    }
+    if (!ns_game_is_position(g, s))
+        return ns_error_set(err, NS_EINVAL, "%s is not a position of %s (outside the game's domain)", pos, g->name);
+    return NS_OK;
+}
+
+void ns_cli_format_box(int k, const int64_t *bounds, char *buf, size_t len)
+{
+    size_t used = 0;
+    if (len)
+        buf[0] = '\0';
+    for (int i = 0; i < k && used < len; i++) {
+        int w = snprintf(buf + used, len - used, "%s[0,%" PRId64 ")", i ? " x " : "", bounds[i]);
+        if (w < 0)
+            return;
+        used += (size_t)w;
+    }
+}
+
+void ns_cli_format_dims(int k, const int64_t *bounds, char *buf, size_t len)
+{
+    size_t used = 0;
+    if (len)
+        buf[0] = '\0';
+    for (int i = 0; i < k && used < len; i++) {
+        int w = snprintf(buf + used, len - used, "%s%" PRId64, i ? " x " : "", bounds[i]);
+        if (w < 0)
+            return;
+        used += (size_t)w;
+    }
+}
+
+void ns_cli_format_bytes(uint64_t bytes, char *buf, size_t len)
+{
+    static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    double v = (double)bytes;
+    int u = 0;
+    while (v >= 1024.0 && u < 6) {
+        v /= 1024.0;
+        u++;
+    }
+    if (u == 0)
+        snprintf(buf, len, "%" PRIu64 " B", bytes);
+    else
+        snprintf(buf, len, "%.2f %s", v, unit[u]);
+}
+
+/* "pile 2" for the default coordinate names p1.., else the game's name. */
+static void coord_label(const ns_game *g, int i, char *buf, size_t len)
+{
+    char def[16];
+    snprintf(def, sizeof def, "p%d", i + 1);
+    if (strcmp(g->coord_names[i], def) == 0 || g->coord_names[i][0] == '\0')
+        snprintf(buf, len, "pile %d", i + 1);
+    else
+        snprintf(buf, len, "%s", g->coord_names[i]);
+}
+
+static void append(char *buf, size_t len, size_t *used, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static void append(char *buf, size_t len, size_t *used, const char *fmt, ...)
+{
+    if (*used >= len)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    int w = vsnprintf(buf + *used, len - *used, fmt, ap);
+    va_end(ap);
+    if (w > 0)
+        *used += (size_t)w;
+}
+
+void ns_cli_describe_move(const ns_game *g, const int64_t *s, const int64_t *o, char *buf, size_t len)
+{
+    size_t used = 0;
+    int ntake = 0, nadd = 0;
+    if (len == 0)
+        return;
+    buf[0] = '\0';
+    for (int i = 0; i < g->k; i++) {
+        if (o[i] >= s[i])
+            continue;
+        char name[32];
+        coord_label(g, i, name, sizeof name);
+        append(buf, len, &used, "%s%" PRId64 " from %s", ntake ? " and " : "take ", s[i] - o[i], name);
+        ntake++;
+    }
+    for (int i = 0; i < g->k; i++) {
+        if (o[i] <= s[i])
+            continue;
+        char name[32];
+        coord_label(g, i, name, sizeof name);
+        append(buf, len, &used, "%s%" PRId64 " to %s", nadd ? " and " : ntake ? ", add " : "add ", o[i] - s[i], name);
+        nadd++;
+    }
+    if (!ntake && !nadd)
+        snprintf(buf, len, "no change");
+}
+
+double ns_cli_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+uint64_t ns_cli_mem_available(void)
+{
+    FILE *f = fopen("/proc/meminfo", "r");
+    if (!f)
+        return 0;
+    char line[256];
+    uint64_t kb = 0;
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "MemAvailable: %" SCNu64 " kB", &kb) == 1)
+            break;
+    fclose(f);
+    return kb > UINT64_MAX / 1024 ? UINT64_MAX : kb * 1024;
+}
+
+/* ---- progress bar ---- */
+
+static volatile sig_atomic_t got_sigint = 0;
+
+static void on_sigint(int sig)
+{
+    (void)sig;
+    got_sigint = 1;
+    signal(SIGINT, SIG_DFL); /* a second Ctrl-C kills */
+}
+
+void ns_cli_catch_sigint(void)
+{
+    got_sigint = 0;
+    signal(SIGINT, on_sigint);
+}
+
+int ns_cli_interrupted(void)
+{
+    return got_sigint != 0;
+}
+
+enum { BAR_WIDTH = 40 };
+
+static void draw(ns_cli_progress *p, double fraction, double now)
+{
+    if (fraction < 0)
+        fraction = 0;
+    if (fraction > 1)
+        fraction = 1;
+    int fill = (int)(fraction * BAR_WIDTH);
+    char bar[BAR_WIDTH + 1];
+    for (int i = 0; i < BAR_WIDTH; i++)
+        bar[i] = i < fill ? '#' : '-';
+    bar[BAR_WIDTH] = '\0';
+    double el = now - p->start;
+    if (fraction > 0.01 && fraction < 1) {
+        double eta = el * (1 - fraction) / fraction;
+        fprintf(stderr, "\r[%s] %5.1f%%  %.1f s, about %.0f s left ", bar, 100 * fraction, el, eta);
+    } else {
+        fprintf(stderr, "\r[%s] %5.1f%%  %.1f s                  ", bar, 100 * fraction, el);
+    }
+    fflush(stderr);
+    p->drawn = 1;
+    p->last = now;
+}
+
+void ns_cli_progress_start(ns_cli_progress *p, int enabled)
+{
+    p->enabled = enabled && isatty(STDERR_FILENO);
+    p->start = ns_cli_now();
+    p->last = 0;
+    p->fraction = 0;
+    p->drawn = 0;
+}
+
+int ns_cli_progress_cb(void *user, double fraction)
+{
+    ns_cli_progress *p = user;
+    if (p && p->enabled) {
+        p->fraction = fraction;
+        double now = ns_cli_now();
+        if (now - p->start > 1.0 && now - p->last >= 0.1)
+            draw(p, fraction, now);
+    }
+    return ns_cli_interrupted();
+}
+
+void ns_cli_progress_finish(ns_cli_progress *p)
+{
+    if (!p->enabled || !p->drawn)
+        return;
+    draw(p, p->fraction, ns_cli_now());
+    fputc('\n', stderr);
+    fflush(stderr);
+    p->drawn = 0;
+}

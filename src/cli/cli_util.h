@@ -1,0 +1,79 @@
+/* cli_util.h - helpers shared by the subcommands: one-line errors, parsing
+ * of sizes, bounds and positions with overflow checks, formatting, the
+ * progress bar, the clock and the memory budget. Only src/cli/ uses them. */
+#ifndef NS_CLI_UTIL_H
+#define NS_CLI_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ns_error.h"
+#include "ns_game.h"
+
+/* Exit codes of every subcommand. */
+enum { NS_EXIT_OK = 0, NS_EXIT_NO = 1, NS_EXIT_ERROR = 2 };
+
+/* Print "nimsieve CMD: <message>" as one line on stderr. Returns
+ * NS_EXIT_ERROR so callers can write `return ns_cli_error(...)`. */
+int ns_cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Report a getopt_long failure (c is '?' or ':', opterr 0 and the option
+ * string starting with ':') as one line; returns NS_EXIT_ERROR. */
+int ns_cli_bad_option(const char *cmd, int c, char **argv);
+
+/* Parse a decimal integer in [lo, hi] (the whole string, overflow checked).
+ * what names the argument in the message ("--size", "coordinate 2"). */
+ns_err ns_cli_parse_int(const char *text, const char *what, int64_t lo, int64_t hi,
+                        int64_t *out, ns_error *err);
+
+/* Parse a size in [1, 2^62]. */
+ns_err ns_cli_parse_size(const char *text, const char *what, int64_t *out, ns_error *err);
+
+/* Parse "N1,N2,..." (1 to NS_MAX_DIM positive sizes) into bounds[], *k. */
+ns_err ns_cli_parse_bounds(const char *text, int64_t *bounds, int *k, ns_error *err);
+
+/* Parse the k coordinate arguments args[0..nargs-1] of a position and check
+ * that it lies in the box of g and in its domain. */
+ns_err ns_cli_parse_position(const ns_game *g, char **args, int nargs, int64_t *s,
+                             ns_error *err);
+
+/* "[0,4096) x [0,4096)" and "4096 x 4096" */
+void ns_cli_format_box(int k, const int64_t *bounds, char *buf, size_t len);
+void ns_cli_format_dims(int k, const int64_t *bounds, char *buf, size_t len);
+
+/* "1.50 GiB", "512 B" */
+void ns_cli_format_bytes(uint64_t bytes, char *buf, size_t len);
+
+/* Describe the move from s to o by the coordinates it changes, e.g. "take 3
+ * from pile 2" or "take 1 from pile 1 and 1 from pile 2". */
+void ns_cli_describe_move(const ns_game *g, const int64_t *s, const int64_t *o, char *buf,
+                          size_t len);
+
+/* Seconds on the monotonic clock. */
+double ns_cli_now(void);
+
+/* MemAvailable from /proc/meminfo in bytes, or 0 when unknown. */
+uint64_t ns_cli_mem_available(void);
+
+/* Progress bar on stderr. Drawn only when enabled, stderr is a terminal and
+ * more than a second has passed since ns_progress_start; redrawn at most ten
+ * times a second. ns_cli_progress_cb is an ns_progress_fn; it returns non-zero
+ * (stop) once SIGINT has been received after ns_cli_catch_sigint(). */
+typedef struct ns_cli_progress {
+    int enabled;
+    double start, last;   /* ns_cli_now() at the start and at the last redraw */
+    double fraction;      /* last fraction reported */
+    int drawn;            /* something is on the line */
+} ns_cli_progress;
+
+void ns_cli_progress_start(ns_cli_progress *p, int enabled);
+int ns_cli_progress_cb(void *user, double fraction);
+/* Redraw the last state and end the line (when anything was drawn). */
+void ns_cli_progress_finish(ns_cli_progress *p);
+
+/* Make the first Ctrl-C request a clean stop (seen by ns_cli_progress_cb and
+ * ns_cli_interrupted); a second one kills the process as usual. */
+void ns_cli_catch_sigint(void);
+int ns_cli_interrupted(void);
+
+#endif
