@@ -1,0 +1,48 @@
+/* tsolve.c - see tsolve.h. */
+#include "tsolve.h"
+
+#include <stdio.h>
+
+#include "ns_params.h"
+#include "ns_presets.h"
+#include "ns_sieve.h"
+
+ns_table *ns_tsolve_game(const char *name, const char *params_text, int k, const int64_t *bounds,
+                         int misere, int pn_only, int threads, ns_game **game)
+{
+    ns_error err = {0};
+    ns_params ps = {0};
+    ns_game *g = NULL;
+    ns_table *t = NULL;
+    *game = NULL;
+    if (ns_params_parse_list(&ps, params_text, &err))
+        goto fail;
+    g = ns_preset_build(name, &ps, k, &err);
+    if (!g)
+        goto fail;
+    g->play = misere ? NS_PLAY_MISERE : NS_PLAY_NORMAL;
+    if (ns_game_set_bounds(g, bounds, &err))
+        goto fail;
+    t = ns_sieve_table_new(g, pn_only, &err);
+    if (!t)
+        goto fail;
+    ns_sieve_opts opts = {.threads = threads, .pn_only = pn_only};
+    if (ns_sieve_run(g, t, &opts, &err))
+        goto fail;
+    *game = g;
+    return t;
+fail:
+    fprintf(stderr, "%s [%s]: %s\n", name, params_text, err.msg);
+    ns_table_free(t);
+    ns_game_free(g);
+    return NULL;
+}
+
+ns_table *ns_tsolve(const char *name, const char *params_text, int k, const int64_t *bounds,
+                    int misere, int pn_only, int threads)
+{
+    ns_game *g = NULL;
+    ns_table *t = ns_tsolve_game(name, params_text, k, bounds, misere, pn_only, threads, &g);
+    ns_game_free(g);
+    return t;
+}

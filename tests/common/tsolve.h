@@ -1,0 +1,23 @@
+/* tsolve.h - solve a preset with the engine in one call, for the tests. */
+#ifndef NS_TEST_TSOLVE_H
+#define NS_TEST_TSOLVE_H
+
+#include <stdint.h>
+
+#include "ns_game.h"
+#include "ns_table.h"
+
+/* Build preset name with the parameters in params_text ("a=2;set=1,3,4",
+ * "" for none), set bounds (k values), play (misere != 0), and fill a new
+ * table by ns_sieve_run with the given threads (<= 0: default) and pn_only.
+ * Returns the table (caller frees with ns_table_free) or NULL after
+ * printing the error to stderr prefixed by the preset name. */
+ns_table *ns_tsolve(const char *name, const char *params_text, int k, const int64_t *bounds,
+                    int misere, int pn_only, int threads);
+
+/* The same, but also hands back the game (caller frees it with
+ * ns_game_free) for calls such as ns_naive_cell. *game is NULL on failure. */
+ns_table *ns_tsolve_game(const char *name, const char *params_text, int k, const int64_t *bounds,
+                         int misere, int pn_only, int threads, ns_game **game);
+
+#endif

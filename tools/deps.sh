@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# deps.sh - install the Debian packages nimsieve needs (Debian 12).
+#
+# Checks every package with dpkg-query first and calls apt-get only when
+# something is missing (then `apt-get update` once and one `apt-get install`).
+# Non-interactive; uses sudo only when not root and sudo exists.
+#   tools/deps.sh            install what is missing
+#   tools/deps.sh --check    only report; exit 1 when something is missing
+set -euo pipefail
+
+PACKAGES=(
+    build-essential cmake pkg-config       # compiler, CMake >= 3.25
+    libhdf5-dev hdf5-tools                 # HDF5 C API 1.10, h5dump
+    libgsl-dev                             # GSL
+    gnuplot-nox                            # figures
+    python3-h5py python3-numpy python3-matplotlib   # analysis, notebooks
+    jupyter-nbconvert python3-ipykernel    # notebook tests
+    hdf5-filter-plugin                     # extra HDF5 filters for readers
+    clang valgrind                         # libFuzzer, memory checks
+)
+
+check_only=0
+case "${1:-}" in
+    --check) check_only=1 ;;
+    "") ;;
+    -h|--help) sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "deps.sh: unknown argument '$1' (expected --check or nothing)" >&2; exit 2 ;;
+esac
+
+if ! command -v dpkg-query >/dev/null 2>&1; then
+    echo "deps.sh: dpkg-query not found: this script expects Debian 12 (or a derivative)" >&2
+    exit 1
+fi
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+    status=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
+    [ "$status" = "installed" ] || missing+=("$p")
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+    echo "deps.sh: all ${#PACKAGES[@]} packages present, apt-get skipped"
+    exit 0
+fi
+echo "deps.sh: missing: ${missing[*]}"
+[ "$check_only" -eq 0 ] || exit 1
+
+if [ "$(id -u)" -eq 0 ]; then
+    SUDO=()
+elif command -v sudo >/dev/null 2>&1; then
+    SUDO=(sudo -n)
+    sudo -n true 2>/dev/null || SUDO=(sudo)
+else
+    echo "deps.sh: not root and no sudo: install these packages as root: ${missing[*]}" >&2
+    exit 1
+fi
+
+export DEBIAN_FRONTEND=noninteractive
+"${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q
+"${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}" </dev/null
+echo "deps.sh: installed ${missing[*]}"
