@@ -57,4 +57,50 @@ ns_err ns_h5_read(const char *path, ns_table **out, ns_meta *m, ns_error *err);
 /* HDF5 library version "1.10.8". */
 const char *ns_h5_library_version(void);
 
+/* ---- partial reads (ns_h5_region.c, issue 6) ----
+ * For code that reads only what it needs of a large table (plots): open one
+ * dataset, read hyperslabs of it, close. The chunk cache of the open dataset
+ * holds two rows of chunks along dimension 0, so reading in bands of rows,
+ * in order, decompresses each chunk once. */
+
+typedef struct ns_h5_region ns_h5_region;   /* opaque: an open dataset */
+
+typedef struct ns_h5_dsinfo {
+    int rank;
+    int64_t dims[NS_MAX_DIM];
+    int64_t chunk[NS_MAX_DIM];  /* chunk shape; all 0 when not chunked */
+    int elem;                   /* bytes per value: 1, 2, 4 or 8 */
+    int is_signed;              /* int64 /p_positions */
+    int has_invalid;            /* some cells are not positions */
+    uint32_t invalid;           /* their marker as stored (2 in /pn) */
+    uint32_t max_value;         /* root attribute max_value (1 for /pn) */
+} ns_h5_dsinfo;
+
+/* Does path hold a dataset called name ("grundy", "pn", "p_positions",
+ * with or without the leading '/')? *exists gets 0 or 1. */
+ns_err ns_h5_has_dataset(const char *path, const char *name, int *exists, ns_error *err);
+
+/* Open dataset name of the table file path for partial reads. *out is owned
+ * by the caller (ns_h5_region_close). */
+ns_err ns_h5_region_open(const char *path, const char *name, ns_h5_region **out, ns_error *err);
+
+/* Shape, type and markers of the open dataset; the pointer is into r. */
+const ns_h5_dsinfo *ns_h5_region_info(const ns_h5_region *r);
+
+/* Read the cells lo[d] + i*stride[d], 0 <= i < count[d] (d < rank; stride
+ * NULL means 1) into buf: prod(count) values of info.elem bytes in native
+ * byte order, row-major, as stored (markers not mapped). */
+ns_err ns_h5_region_read(ns_h5_region *r, const int64_t *lo, const int64_t *count,
+                         const int64_t *stride, void *buf, ns_error *err);
+
+void ns_h5_region_close(ns_h5_region *r);
+
+/* One-shot: read that hyperslab of /grundy or /pn into a new table of shape
+ * count[] (*out owned by the caller, ns_table_free). The table follows
+ * ns_table's conventions: cells that are not positions hold
+ * ns_table_invalid(), a /pn read gives a pn_only table. */
+ns_err ns_h5_read_region(const char *path, const char *name, const int64_t *lo,
+                         const int64_t *count, const int64_t *stride, ns_table **out,
+                         ns_error *err);
+
 #endif

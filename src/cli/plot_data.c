@@ -1,0 +1,466 @@
+/* ns_plot_data.c - see plot_data.h */
+#include "plot_data.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_fit.h>
+
+#include "ns_h5.h"
+
+/* Bytes of table data read at once (a band), at least one block row. */
+#define BAND_BYTES ((uint64_t)64 << 20)
+/* Points kept per branch for the least-squares fit. */
+#define FIT_CAP ((size_t)1 << 20)
+/* Rows of /p_positions read at once. */
+#define PPOS_ROWS ((int64_t)1 << 16)
+/* Longest sequence plotted. */
+#define SEQ_MAX ((int64_t)1 << 27)
+/* Most histogram bins. */
+#define HIST_MAX ((uint32_t)1 << 24)
+
+static uint32_t load(const void *data, int elem, size_t i)
+{
+    switch (elem) {
+    case 1: return ((const uint8_t *)data)[i];
+    case 2: return ((const uint16_t *)data)[i];
+    default: return ((const uint32_t *)data)[i];
+    }
+}
+
+ns_err ns_plot_max_value(const char *path, const char *dsname, uint32_t *max, ns_error *err)
+{
+    ns_h5_region *r = NULL;
+    ns_err rc = ns_h5_region_open(path, dsname, &r, err);
+    if (rc)
+        return rc;
+    *max = ns_h5_region_info(r)->max_value;
+    ns_h5_region_close(r);
+    return NS_OK;
+}
+
+/* Open dsname and check it is a table of the given rank. */
+static ns_err open_table(const char *path, const char *dsname, int rank, ns_h5_region **r,
+                         ns_error *err)
+{
+    ns_err rc = ns_h5_region_open(path, dsname, r, err);
+    if (rc)
+        return rc;
+    const ns_h5_dsinfo *in = ns_h5_region_info(*r);
+    if (in->is_signed || in->elem > 4 || (rank > 0 && in->rank != rank)) {
+        rc = ns_error_set(err, NS_EFORMAT, "%s: dataset /%s has rank %d and %d-byte %s values, expected a %s table",
+                          path, dsname, in->rank, in->elem, in->is_signed ? "signed" : "unsigned",
+                          rank == 1 ? "one-pile" : rank == 2 ? "two-pile" : "");
+        ns_h5_region_close(*r);
+        *r = NULL;
+    }
+    return rc;
+}
+
+/* ------------------------------------------------------------------ grid */
+
+ns_err ns_plot_read_grid(const char *path, const char *dsname, ns_ds_kind kind, int64_t max_rows,
+                      int64_t max_cols, ns_ds_plan *plan, uint32_t **grid, ns_error *err)
+{
+    *grid = NULL;
+    ns_h5_region *r = NULL;
+    ns_downsample *d = NULL;
+    void *buf = NULL;
+    ns_err rc = open_table(path, dsname, 2, &r, err);
+    if (rc)
+        return rc;
+    const ns_h5_dsinfo *in = ns_h5_region_info(r);
+    const int64_t rows = in->dims[0], cols = in->dims[1];
+    if ((rc = ns_ds_plan_for(rows, cols, max_rows, max_cols, plan, err)))
+        goto fail;
+    d = ns_downsample_new(plan, kind, in->has_invalid, in->invalid, 0, err);
+    if (!d) {
+        rc = err && err->code ? err->code : NS_ENOMEM;
+        goto fail;
+    }
+    /* bands of whole block rows, about one row of chunks high, so the
+     * chunk cache decompresses each chunk once */
+    const uint64_t row_bytes = (uint64_t)cols * (uint64_t)in->elem;
+    int64_t per = in->chunk[0] > plan->fr ? in->chunk[0] / plan->fr : 1;
+    while (per > 1 && (uint64_t)(per * plan->fr) * row_bytes > BAND_BYTES)
+        per /= 2;
+    const int64_t band = per * plan->fr < rows ? per * plan->fr : rows;
+    if ((uint64_t)band * row_bytes > SIZE_MAX || !(buf = malloc((size_t)((uint64_t)band * row_bytes)))) {
+        rc = ns_error_set(err, NS_ENOMEM, "out of memory for a band of %" PRId64 " rows of %s", band, path);
+        goto fail;
+    }
+    for (int64_t r0 = 0; r0 < rows; r0 += band) {
+        int64_t lo[2] = {r0, 0}, count[2] = {band < rows - r0 ? band : rows - r0, cols};
+        if ((rc = ns_h5_region_read(r, lo, count, NULL, buf, err)) ||
+            (rc = ns_downsample_feed(d, r0, count[0], buf, in->elem, err)))
+            goto fail;
+    }
+    size_t n = (size_t)plan->out_rows * (size_t)plan->out_cols;
+    *grid = malloc(n * sizeof **grid);
+    if (!*grid) {
+        rc = ns_error_set(err, NS_ENOMEM, "out of memory");
+        goto fail;
+    }
+    memcpy(*grid, ns_downsample_grid(d), n * sizeof **grid);
+
+fail:
+    free(buf);
+    ns_downsample_free(d);
+    ns_h5_region_close(r);
+    return rc;
+}
+
+/* ----------------------------------------------------------- P-positions */
+
+/* Points of one branch for the fit: every step-th point, at most FIT_CAP;
+ * when full, every other one is dropped and the step doubles, so the kept
+ * points stay evenly spread over the whole branch. */
+typedef struct fit_acc {
+    double *x, *y;
+    size_t n;
+    uint64_t seen, step;
+} fit_acc;
+
+static int fit_add(fit_acc *a, double x, double y)
+{
+    uint64_t i = a->seen++;
+    if (i % a->step != 0)
+        return 1;
+    if (!a->x) {
+        a->x = malloc(FIT_CAP * sizeof *a->x);
+        a->y = malloc(FIT_CAP * sizeof *a->y);
+        if (!a->x || !a->y)
+            return 0;
+    }
+    if (a->n == FIT_CAP) {
+        for (size_t j = 0; j < FIT_CAP / 2; j++) {
+            a->x[j] = a->x[2 * j];
+            a->y[j] = a->y[2 * j];
+        }
+        a->n = FIT_CAP / 2;
+        a->step *= 2;
+        if (i % a->step != 0)
+            return 1;
+    }
+    a->x[a->n] = x;
+    a->y[a->n] = y;
+    a->n++;
+    return 1;
+}
+
+/* Directions further apart than this (radians) are separate lines. */
+#define SPLIT_GAP 0.03
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Least squares through the origin on the points of a whose group is g
+ * (all points when group is NULL). Returns 0 with fewer than 2 points. */
+static int fit_group(const fit_acc *a, const int *group, int g, double *tx, double *ty, ns_plot_line *l)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < a->n; i++)
+        if (!group || group[i] == g) {
+            tx[m] = a->x[i];
+            ty[m] = a->y[i];
+            m++;
+        }
+    double c1, cov11, sumsq, ysum = 0;
+    l->n = (uint64_t)m * a->step;
+    if (m < 2 || gsl_fit_mul(tx, 1, ty, 1, m, &c1, &cov11, &sumsq) != 0 || !isfinite(c1))
+        return 0;
+    for (size_t i = 0; i < m; i++)
+        ysum += ty[i];
+    l->slope = c1;
+    l->sd = cov11 > 0 ? sqrt(cov11) : 0.0;
+    l->scatter = ysum > 0 ? sqrt(sumsq / (double)m) / (ysum / (double)m) : 0.0;
+    return 1;
+}
+
+/* Split the branch into directions (see ns_plot_fit); leaves f->nlines 0 when
+ * it does not split or memory is short. */
+static void split_branch(const fit_acc *a, double far, ns_plot_fit *f)
+{
+    double *th = malloc(a->n * sizeof *th), *tx = malloc(a->n * sizeof *tx), *ty = malloc(a->n * sizeof *ty);
+    int *group = malloc(a->n * sizeof *group);
+    size_t nfar = 0;
+    if (!th || !tx || !ty || !group)
+        goto done;
+    for (size_t i = 0; i < a->n; i++)
+        if (a->x[i] + a->y[i] > far)
+            th[nfar++] = atan2(a->y[i], a->x[i]);
+    if (nfar < 16)
+        goto done;
+    qsort(th, nfar, sizeof *th, cmp_double);
+    /* groups [lo[g], lo[g+1]) of the sorted angles, cut at the wide gaps;
+     * too small groups join the neighbour across the narrower gap */
+    size_t lo[64], ng = 1;
+    lo[0] = 0;
+    for (size_t i = 1; i < nfar && ng < 63; i++)
+        if (th[i] - th[i - 1] > SPLIT_GAP)
+            lo[ng++] = i;
+    lo[ng] = nfar;
+    const size_t small = nfar / 10 > 8 ? nfar / 10 : 8;
+    for (;;) {
+        size_t worst = ng;
+        for (size_t g = 0; g < ng; g++)
+            if (lo[g + 1] - lo[g] < small && (worst == ng || lo[g + 1] - lo[g] < lo[worst + 1] - lo[worst]))
+                worst = g;
+        if (worst == ng || ng == 1)
+            break;
+        /* the cut to remove: left (lo[worst]) or right (lo[worst + 1]) */
+        size_t cut;
+        if (worst == 0)
+            cut = 1;
+        else if (worst == ng - 1)
+            cut = worst;
+        else
+            cut = th[lo[worst]] - th[lo[worst] - 1] < th[lo[worst + 1]] - th[lo[worst + 1] - 1] ? worst : worst + 1;
+        memmove(&lo[cut], &lo[cut + 1], (ng - cut) * sizeof lo[0]);
+        ng--;
+    }
+    if (ng < 2 || ng > NS_PLOT_MAX_LINES)
+        goto done;
+    double centre[NS_PLOT_MAX_LINES];
+    for (size_t g = 0; g < ng; g++)
+        centre[g] = th[(lo[g] + lo[g + 1]) / 2];
+    for (size_t i = 0; i < a->n; i++) {
+        double t = atan2(a->y[i], a->x[i]);
+        int best = 0;
+        for (size_t g = 1; g < ng; g++)
+            if (fabs(t - centre[g]) < fabs(t - centre[best]))
+                best = (int)g;
+        group[i] = best;
+    }
+    for (size_t g = 0; g < ng; g++)
+        if (!fit_group(a, group, (int)g, tx, ty, &f->line[g]))
+            goto done;
+    f->nlines = (int)ng;   /* angles ascend, and so do the slopes */
+done:
+    free(th);
+    free(tx);
+    free(ty);
+    free(group);
+}
+
+static void fit_finish(fit_acc *a, ns_plot_fit *f, double far)
+{
+    memset(f, 0, sizeof *f);
+    f->n = a->seen;
+    f->used = a->n;
+    if (a->n >= 2) {
+        double *tx = malloc(a->n * sizeof *tx), *ty = malloc(a->n * sizeof *ty);
+        ns_plot_line l;
+        if (tx && ty && fit_group(a, NULL, 0, tx, ty, &l)) {
+            f->ok = 1;
+            f->slope = l.slope;
+            f->sd = l.sd;
+            f->scatter = l.scatter;
+            split_branch(a, far, f);
+        }
+        free(tx);
+        free(ty);
+    }
+    free(a->x);
+    free(a->y);
+    memset(a, 0, sizeof *a);
+}
+
+void ns_plot_ppos_free(ns_plot_ppos *pp)
+{
+    free(pp->pts);
+    free(pp->occ);
+    memset(pp, 0, sizeof *pp);
+}
+
+ns_err ns_plot_read_ppos(const char *path, int64_t n1, int64_t n2, int64_t gw_max, int64_t gh_max,
+                      uint64_t limit, ns_plot_ppos *pp, ns_error *err)
+{
+    memset(pp, 0, sizeof *pp);
+    fit_acc up = {NULL, NULL, 0, 0, 1}, lo = {NULL, NULL, 0, 0, 1};
+    int64_t *buf = NULL;
+    ns_h5_region *r = NULL;
+    ns_err rc = ns_h5_region_open(path, "p_positions", &r, err);
+    if (rc)
+        return rc;
+    const ns_h5_dsinfo *in = ns_h5_region_info(r);
+    if (in->rank != 2 || in->dims[1] != 2 || !in->is_signed || in->elem != 8) {
+        rc = ns_error_set(err, NS_EFORMAT, "%s: /p_positions is not an n x 2 table of int64", path);
+        goto fail;
+    }
+    pp->n = (uint64_t)in->dims[0];
+    if ((rc = ns_ds_plan_for(n1, n2, gw_max, gh_max, &pp->grid, err)))
+        goto fail;
+    if (pp->n <= limit) {
+        pp->pts = malloc((pp->n ? pp->n : 1) * 2 * sizeof *pp->pts);
+        if (!pp->pts)
+            goto nomem;
+    } else {
+        pp->occ = calloc((size_t)(pp->grid.out_rows * pp->grid.out_cols), 1);
+        if (!pp->occ)
+            goto nomem;
+    }
+    buf = malloc((size_t)PPOS_ROWS * 2 * sizeof *buf);
+    if (!buf)
+        goto nomem;
+    for (int64_t r0 = 0; r0 < in->dims[0]; r0 += PPOS_ROWS) {
+        int64_t start[2] = {r0, 0}, count[2] = {in->dims[0] - r0 < PPOS_ROWS ? in->dims[0] - r0 : PPOS_ROWS, 2};
+        if ((rc = ns_h5_region_read(r, start, count, NULL, buf, err)))
+            goto fail;
+        for (int64_t i = 0; i < count[0]; i++) {
+            int64_t x = buf[2 * i], y = buf[2 * i + 1];
+            if (x < 0 || x >= n1 || y < 0 || y >= n2) {
+                rc = ns_error_set(err, NS_EFORMAT, "%s: /p_positions row %" PRId64 " is (%" PRId64 ", %" PRId64
+                                  "), outside the table of %" PRId64 " x %" PRId64, path, r0 + i, x, y, n1, n2);
+                goto fail;
+            }
+            if (pp->pts) {
+                pp->pts[2 * (r0 + i)] = x;
+                pp->pts[2 * (r0 + i) + 1] = y;
+            } else {
+                pp->occ[(x / pp->grid.fr) * pp->grid.out_cols + y / pp->grid.fc] = 1;
+            }
+            int ok = 1;
+            if (y > x)
+                ok = fit_add(&up, (double)x, (double)y);
+            else if (y < x)
+                ok = fit_add(&lo, (double)x, (double)y);
+            else
+                pp->n_diag++;
+            if (!ok)
+                goto nomem;
+        }
+    }
+    fit_finish(&up, &pp->upper, (double)(n1 + n2) / 10.0);
+    fit_finish(&lo, &pp->lower, (double)(n1 + n2) / 10.0);
+    free(buf);
+    ns_h5_region_close(r);
+    return NS_OK;
+
+nomem:
+    rc = ns_error_set(err, NS_ENOMEM, "out of memory reading the P-positions of %s", path);
+fail:
+    free(up.x);
+    free(up.y);
+    free(lo.x);
+    free(lo.y);
+    free(buf);
+    ns_plot_ppos_free(pp);
+    ns_h5_region_close(r);
+    return rc;
+}
+
+/* -------------------------------------------------------------- sequence */
+
+ns_err ns_plot_read_sequence(const char *path, const char *dsname, uint32_t **seq, int64_t *n,
+                          int *has_invalid, uint32_t *invalid, ns_error *err)
+{
+    *seq = NULL;
+    ns_h5_region *r = NULL;
+    void *buf = NULL;
+    ns_err rc = open_table(path, dsname, 1, &r, err);
+    if (rc)
+        return rc;
+    const ns_h5_dsinfo *in = ns_h5_region_info(r);
+    *n = in->dims[0];
+    *has_invalid = in->has_invalid;
+    *invalid = in->invalid;
+    if (*n > SEQ_MAX) {
+        rc = ns_error_set(err, NS_ERANGE, "%s: a sequence of %" PRId64 " values is longer than the %" PRId64
+                          " a sequence plot reads", path, *n, SEQ_MAX);
+        goto fail;
+    }
+    const int64_t band = (int64_t)1 << 20;
+    *seq = malloc((size_t)*n * sizeof **seq);
+    buf = malloc((size_t)band * (size_t)in->elem);
+    if (!*seq || !buf) {
+        rc = ns_error_set(err, NS_ENOMEM, "out of memory reading the sequence of %s", path);
+        goto fail;
+    }
+    for (int64_t i0 = 0; i0 < *n; i0 += band) {
+        int64_t count = *n - i0 < band ? *n - i0 : band;
+        if ((rc = ns_h5_region_read(r, &i0, &count, NULL, buf, err)))
+            goto fail;
+        for (int64_t i = 0; i < count; i++)
+            (*seq)[i0 + i] = load(buf, in->elem, (size_t)i);
+    }
+    free(buf);
+    ns_h5_region_close(r);
+    return NS_OK;
+
+fail:
+    free(buf);
+    free(*seq);
+    *seq = NULL;
+    ns_h5_region_close(r);
+    return rc;
+}
+
+/* ------------------------------------------------------------- histogram */
+
+ns_err ns_plot_read_histogram(const char *path, const char *dsname, uint32_t vmax, uint64_t **counts,
+                           uint64_t *above, ns_error *err)
+{
+    *counts = NULL;
+    *above = 0;
+    ns_h5_region *r = NULL;
+    void *buf = NULL;
+    ns_err rc = open_table(path, dsname, 0, &r, err);
+    if (rc)
+        return rc;
+    const ns_h5_dsinfo *in = ns_h5_region_info(r);
+    if (vmax >= HIST_MAX) {
+        rc = ns_error_set(err, NS_ERANGE, "%s: values up to %" PRIu32 " make too many bars: at most %" PRIu32
+                          " (use --max-value)", path, vmax, HIST_MAX - 1);
+        goto fail;
+    }
+    *counts = calloc((size_t)vmax + 1, sizeof **counts);
+    /* bands along dimension 0 of about BAND_BYTES */
+    uint64_t row_cells = 1;
+    for (int d = 1; d < in->rank; d++)
+        row_cells *= (uint64_t)in->dims[d];
+    int64_t band = (int64_t)(BAND_BYTES / (row_cells * (uint64_t)in->elem));
+    if (band < 1)
+        band = 1;
+    if (band > in->dims[0])
+        band = in->dims[0];
+    if (!*counts || (uint64_t)band * row_cells * (uint64_t)in->elem > SIZE_MAX ||
+        !(buf = malloc((size_t)((uint64_t)band * row_cells * (uint64_t)in->elem)))) {
+        rc = ns_error_set(err, NS_ENOMEM, "out of memory counting the values of %s", path);
+        goto fail;
+    }
+    for (int64_t r0 = 0; r0 < in->dims[0]; r0 += band) {
+        int64_t lo[NS_MAX_DIM] = {0}, count[NS_MAX_DIM];
+        lo[0] = r0;
+        count[0] = in->dims[0] - r0 < band ? in->dims[0] - r0 : band;
+        for (int d = 1; d < in->rank; d++)
+            count[d] = in->dims[d];
+        if ((rc = ns_h5_region_read(r, lo, count, NULL, buf, err)))
+            goto fail;
+        const uint64_t cells = (uint64_t)count[0] * row_cells;
+        for (uint64_t i = 0; i < cells; i++) {
+            uint32_t v = load(buf, in->elem, (size_t)i);
+            if (in->has_invalid && v == in->invalid)
+                continue;
+            if (v <= vmax)
+                (*counts)[v]++;
+            else
+                (*above)++;
+        }
+    }
+    free(buf);
+    ns_h5_region_close(r);
+    return NS_OK;
+
+fail:
+    free(buf);
+    free(*counts);
+    *counts = NULL;
+    ns_h5_region_close(r);
+    return rc;
+}

@@ -1,0 +1,82 @@
+/* plot_data.h - what `nimsieve plot` draws, read from a table file: only
+ * the datasets drawn, read in bands through HDF5 hyperslabs and reduced to
+ * the figure's resolution on the way, so a 16384 x 16384 table needs a few
+ * bands of memory, not the table. */
+#ifndef NS_PLOT_DATA_H
+#define NS_PLOT_DATA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ns_downsample.h"
+#include "ns_error.h"
+
+/* Reduce the 2-D dataset dsname to at most max_rows x max_cols cells by
+ * kind (every cell looked at). *grid: malloc'ed plan->out_rows x
+ * plan->out_cols, owned by the caller; values NS_DS_EMPTY where a block
+ * holds no position. */
+ns_err ns_plot_read_grid(const char *path, const char *dsname, ns_ds_kind kind, int64_t max_rows,
+                      int64_t max_cols, ns_ds_plan *plan, uint32_t **grid, ns_error *err);
+
+#define NS_PLOT_MAX_LINES 4
+
+/* One line y = slope * x fitted by least squares (gsl_fit_mul). */
+typedef struct ns_plot_line {
+    double slope;
+    double sd;       /* standard error of the slope */
+    double scatter;  /* rms of the residuals y - slope x over the mean y */
+    uint64_t n;      /* points given to it */
+} ns_plot_line;
+
+/* Points whose scatter about their line is below this lie on it; above,
+ * they fill an area and the line is not drawn. */
+#define NS_PLOT_LINE_SCATTER 0.05
+
+/* The least-squares line through the origin of one branch of the
+ * P-positions (y > x or y < x), and, when the branch's points far from the
+ * origin fall into separate directions (a gap of more than 0.03 rad between
+ * neighbouring angles, each group at least a tenth of them), one line per
+ * direction: every point goes to the group nearest in angle. */
+typedef struct ns_plot_fit {
+    uint64_t n;      /* points on the branch */
+    size_t used;     /* points the fits used (every step-th when there are many) */
+    int ok;          /* fitted: at least 2 points */
+    double slope;
+    double sd;       /* standard error of the slope */
+    double scatter;  /* as in ns_plot_line */
+    int nlines;      /* 0, or 2..NS_PLOT_MAX_LINES when the branch splits */
+    ns_plot_line line[NS_PLOT_MAX_LINES];   /* by increasing slope */
+} ns_plot_fit;
+
+/* The P-positions of a two-pile table of n1 x n2. */
+typedef struct ns_plot_ppos {
+    uint64_t n;          /* rows of /p_positions */
+    uint64_t n_diag;     /* with x == y */
+    int64_t *pts;        /* all n points (x, y), when n <= limit; owned */
+    /* more than limit: which cells of a grid of gw x gh blocks (fx x fy
+     * table cells each, as ns_ds_plan) hold a P-position; owned */
+    uint8_t *occ;
+    ns_ds_plan grid;
+    ns_plot_fit upper;      /* branch y > x */
+    ns_plot_fit lower;      /* branch y < x */
+} ns_plot_ppos;
+
+ns_err ns_plot_read_ppos(const char *path, int64_t n1, int64_t n2, int64_t gw_max, int64_t gh_max,
+                      uint64_t limit, ns_plot_ppos *pp, ns_error *err);
+void ns_plot_ppos_free(ns_plot_ppos *pp);
+
+/* The whole 1-D dataset dsname as uint32 values (*seq malloc'ed, owned by
+ * the caller; markers kept as stored, *invalid when *has_invalid). */
+ns_err ns_plot_read_sequence(const char *path, const char *dsname, uint32_t **seq, int64_t *n,
+                          int *has_invalid, uint32_t *invalid, ns_error *err);
+
+/* Counts of the values 0..vmax over every position of dsname (any rank);
+ * *above: positions with larger values. *counts: vmax + 1 entries,
+ * malloc'ed, owned by the caller. */
+ns_err ns_plot_read_histogram(const char *path, const char *dsname, uint32_t vmax, uint64_t **counts,
+                           uint64_t *above, ns_error *err);
+
+/* The dataset's largest value (root attribute max_value; 1 for /pn). */
+ns_err ns_plot_max_value(const char *path, const char *dsname, uint32_t *max, ns_error *err);
+
+#endif
