@@ -197,7 +197,8 @@ int ns_cmd_solve(int argc, char **argv)
     if (!a.nbounds)
         for (int i = 0; i < g->k; i++)
             a.bounds[i] = a.size;
-    g->play = a.misere ? NS_PLAY_MISERE : NS_PLAY_NORMAL;
+    if (a.misere)
+        g->play = NS_PLAY_MISERE; /* a rule file may say "play misere" itself */
     if (ns_game_set_bounds(g, a.bounds, &err)) {
         rc = ns_cli_error(CMD, "%s: %s", a.nbounds ? "--bounds" : "--size", err.msg);
         goto fail;
