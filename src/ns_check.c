@@ -438,7 +438,7 @@ static ns_err fib_run(const ns_game *g, const ns_table *t, ns_check_result *r, n
     size_t used = 0;
     int64_t nstart = 0, nfib = 0, nmove = 0;
     for (int64_t n = 1; n < N && n - 1 < M; n++) {
-        int64_t st[2] = {n, n - 1};
+        int64_t st[NS_MAX_DIM] = {n, n - 1};
         uint32_t v = ns_table_get(t, ns_table_index(t, st));
         nstart++;
         if (v == 0) {
@@ -451,7 +451,7 @@ static ns_err fib_run(const ns_game *g, const ns_table *t, ns_check_result *r, n
         int64_t z = ns_zeckendorf_smallest(n), best = -1;
         int inside = 1;
         for (int64_t tk = 1; tk <= n - 1 && tk <= z; tk++) {
-            int64_t o[2] = {n - tk, 2 * tk < n - tk ? 2 * tk : n - tk};
+            int64_t o[NS_MAX_DIM] = {n - tk, 2 * tk < n - tk ? 2 * tk : n - tk};
             if (o[1] >= M) {
                 inside = 0;
                 break;
