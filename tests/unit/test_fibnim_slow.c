@@ -21,7 +21,7 @@ int main(void)
         fib[x] = 1;
     int bad = 0, count = 0;
     for (int64_t n = 1; n <= NMAX; n++) {
-        int64_t s[2] = {n, n - 1};
+        int64_t s[NS_MAX_DIM] = {n, n - 1};
         int isp = ns_table_pn(t, ns_table_index(t, s)) == NS_PN_P;
         count += isp;
         if (isp != fib[n] && bad++ < 5)

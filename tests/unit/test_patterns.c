@@ -148,7 +148,7 @@ static void test_rows(void)
             continue;
         nfound++;
         for (int64_t y = rows[x].y0; y + rows[x].p < 700; y++) {
-            int64_t s0[2] = {x, y}, s1[2] = {x, y + rows[x].p};
+            int64_t s0[NS_MAX_DIM] = {x, y}, s1[NS_MAX_DIM] = {x, y + rows[x].p};
             bad += (int64_t)ns_table_get(T, ns_table_index(T, s1)) - (int64_t)ns_table_get(T, ns_table_index(T, s0)) !=
                    rows[x].p;
         }

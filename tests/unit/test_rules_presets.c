@@ -158,14 +158,14 @@ static void test_variant(void)
         uint64_t bad = 0;
         for (int x = 0; t && x < VN; x++)
             for (int y = 0; y < VN; y++) {
-                int64_t s[2] = {x, y};
+                int64_t s[NS_MAX_DIM] = {x, y};
                 bad += ns_table_get(t, ns_table_index(t, s)) != naive_twice(x, y, misere, memo, seen);
             }
         CHECKF(bad == 0, "wythoff-twice %s: %llu cells differ from the naive solver", misere ? "misere" : "normal",
                (unsigned long long)bad);
         /* (0,0) is P; (1,2) and (2,1) are N (one move to (0,0)) */
         if (t) {
-            int64_t s0[2] = {0, 0}, s1[2] = {1, 2};
+            int64_t s0[NS_MAX_DIM] = {0, 0}, s1[NS_MAX_DIM] = {1, 2};
             CHECK(ns_table_get(t, ns_table_index(t, s0)) == (misere ? 1u : 0u));
             CHECK(ns_table_get(t, ns_table_index(t, s1)) != 0 || misere);
         }

@@ -42,7 +42,7 @@ static void test_wythoff(void)
     ns_move mv[3];
     for (int64_t x = 0; x < 1024; x++)
         for (int64_t y = 0; y < 1024; y++) {
-            int64_t s[2] = {x, y};
+            int64_t s[NS_MAX_DIM] = {x, y};
             int p = ns_table_get(t, ns_table_index(t, s)) == 0;
             int n = ns_wythoff_moves(x, y, mv);
             if (p != (n == 0) || p != ns_wythoff_is_p(x, y))
