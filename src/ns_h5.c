@@ -16,6 +16,7 @@
  * HDF5 never prints: every entry point turns the automatic error printing
  * off, and a failing call's innermost HDF5 message is appended to ours. */
 #include "ns_h5.h"
+#include "ns_h5_internal.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -72,11 +73,8 @@ static void h5_detail(char *buf, size_t len)
     H5Eclear2(H5E_DEFAULT);
 }
 
-/* Set err to our message plus " (HDF5: detail)" when HDF5 left one. */
-static ns_err h5_fail(ns_error *err, ns_err code, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static ns_err h5_fail(ns_error *err, ns_err code, const char *fmt, ...)
+/* See ns_h5_internal.h. */
+ns_err ns_h5_fail(ns_error *err, ns_err code, const char *fmt, ...)
 {
     char what[NS_ERROR_MSG_LEN], detail[200];
     va_list ap;
@@ -218,11 +216,11 @@ static ns_err attr_write(writer *w, const char *name, hid_t ftype, hid_t mtype, 
 {
     hid_t a = H5Acreate2(w->file, name, ftype, space, H5P_DEFAULT, H5P_DEFAULT);
     if (a < 0)
-        return h5_fail(w->err, NS_EIO, "%s: cannot create attribute %s", w->path, name);
+        return ns_h5_fail(w->err, NS_EIO, "%s: cannot create attribute %s", w->path, name);
     herr_t st = H5Awrite(a, mtype, buf);
     herr_t cl = H5Aclose(a);
     if (st < 0 || cl < 0)
-        return h5_fail(w->err, NS_EIO, "%s: cannot write attribute %s", w->path, name);
+        return ns_h5_fail(w->err, NS_EIO, "%s: cannot write attribute %s", w->path, name);
     return NS_OK;
 }
 
@@ -256,7 +254,7 @@ static ns_err attr_i64_array(writer *w, const char *name, const int64_t *v, int 
     hsize_t dim = (hsize_t)n;
     hid_t space = H5Screate_simple(1, &dim, NULL);
     if (space < 0)
-        return h5_fail(w->err, NS_EIO, "%s: cannot create the dataspace of attribute %s", w->path, name);
+        return ns_h5_fail(w->err, NS_EIO, "%s: cannot create the dataspace of attribute %s", w->path, name);
     ns_err rc = attr_write(w, name, H5T_STD_I64LE, H5T_NATIVE_INT64, space, v);
     H5Sclose(space);
     return rc;
@@ -308,13 +306,13 @@ static hid_t create_dataset(writer *w, const char *name, hid_t ftype, int rank,
     hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
     if (space < 0 || dcpl < 0 || H5Pset_chunk(dcpl, rank, chunk) < 0 || H5Pset_shuffle(dcpl) < 0 ||
         H5Pset_deflate(dcpl, NS_H5_DEFLATE_LEVEL) < 0 || H5Pset_fletcher32(dcpl) < 0) {
-        h5_fail(w->err, NS_EIO, "%s: cannot set up the layout of dataset %s (chunked, shuffle, deflate, fletcher32)",
+        ns_h5_fail(w->err, NS_EIO, "%s: cannot set up the layout of dataset %s (chunked, shuffle, deflate, fletcher32)",
                 w->path, name);
         goto done;
     }
     d = H5Dcreate2(w->file, name, ftype, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
     if (d < 0)
-        h5_fail(w->err, NS_EIO, "%s: cannot create dataset %s", w->path, name);
+        ns_h5_fail(w->err, NS_EIO, "%s: cannot create dataset %s", w->path, name);
 done:
     close_id(&space, H5Sclose);
     close_id(&dcpl, H5Pclose);
@@ -334,7 +332,7 @@ static ns_err write_block(writer *w, const char *name, hid_t d, hid_t fspace, hi
         H5Dwrite(d, mtype, mspace, fspace, H5P_DEFAULT, buf) < 0) {
         char at[160];
         format_dims(rank, start, at, sizeof at);
-        rc = h5_fail(w->err, NS_EIO, "%s: cannot write the block at %s of dataset %s", w->path, at, name);
+        rc = ns_h5_fail(w->err, NS_EIO, "%s: cannot write the block at %s of dataset %s", w->path, at, name);
     }
     close_id(&mspace, H5Sclose);
     return rc;
@@ -459,7 +457,7 @@ static ns_err write_contents(writer *w, const ns_table *t, const ns_meta *m)
     chunk_shape(k, dims, CHUNK_BYTES / (t->pn_only ? 1 : gsize), chunk);
     tspace = H5Screate_simple(k, dims, NULL);
     if (tspace < 0) {
-        rc = h5_fail(w->err, NS_EIO, "%s: cannot create the dataspace of the table", w->path);
+        rc = ns_h5_fail(w->err, NS_EIO, "%s: cannot create the dataspace of the table", w->path);
         goto fail;
     }
     if (!t->pn_only && (dg = create_dataset(w, "/grundy", gtype, k, dims, NULL, chunk)) < 0) {
@@ -484,7 +482,7 @@ static ns_err write_contents(writer *w, const ns_table *t, const ns_meta *m)
     }
     pspace = H5Screate_simple(2, pdims, pmax);
     if (pspace < 0) {
-        rc = h5_fail(w->err, NS_EIO, "%s: cannot create the dataspace of /p_positions", w->path);
+        rc = ns_h5_fail(w->err, NS_EIO, "%s: cannot create the dataspace of /p_positions", w->path);
         goto fail;
     }
 
@@ -519,7 +517,7 @@ static ns_err write_contents(writer *w, const ns_table *t, const ns_meta *m)
     herr_t c1 = t->pn_only ? 0 : H5Dclose(dg), c2 = H5Dclose(dpn), c3 = H5Dclose(dp);
     dg = dpn = dp = H5I_INVALID_HID;
     if (c1 < 0 || c2 < 0 || c3 < 0)
-        rc = h5_fail(w->err, NS_EIO, "%s: cannot close the datasets", w->path);
+        rc = ns_h5_fail(w->err, NS_EIO, "%s: cannot close the datasets", w->path);
 
 fail:
     close_id(&dg, H5Dclose);
@@ -554,13 +552,13 @@ ns_err ns_h5_write(const char *path, const ns_table *t, const ns_meta *m, int fl
 
     if (H5Zfilter_avail(H5Z_FILTER_DEFLATE) <= 0 || H5Zfilter_avail(H5Z_FILTER_SHUFFLE) <= 0 ||
         H5Zfilter_avail(H5Z_FILTER_FLETCHER32) <= 0) {
-        rc = h5_fail(err, NS_EIO, "%s: this HDF5 library lacks the deflate, shuffle or fletcher32 filter", path);
+        rc = ns_h5_fail(err, NS_EIO, "%s: this HDF5 library lacks the deflate, shuffle or fletcher32 filter", path);
         goto out;
     }
     /* strong close: H5Fclose also closes whatever a failure left open */
     fapl = H5Pcreate(H5P_FILE_ACCESS);
     if (fapl < 0 || H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG) < 0) {
-        rc = h5_fail(err, NS_EIO, "%s: cannot set up the file access properties", path);
+        rc = ns_h5_fail(err, NS_EIO, "%s: cannot set up the file access properties", path);
         goto out;
     }
     errno = 0;
@@ -571,7 +569,7 @@ ns_err ns_h5_write(const char *path, const ns_table *t, const ns_meta *m, int fl
             H5Eclear2(H5E_DEFAULT);
             rc = ns_error_set(err, NS_EIO, "%s: cannot create %s: %s", path, w.part, strerror(e));
         } else {
-            rc = h5_fail(err, NS_EIO, "%s: cannot create %s", path, w.part);
+            rc = ns_h5_fail(err, NS_EIO, "%s: cannot create %s", path, w.part);
         }
         goto fail;
     }
@@ -579,7 +577,7 @@ ns_err ns_h5_write(const char *path, const ns_table *t, const ns_meta *m, int fl
     w.vstr = H5Tcopy(H5T_C_S1);
     if (w.scalar < 0 || w.vstr < 0 || H5Tset_size(w.vstr, H5T_VARIABLE) < 0 ||
         H5Tset_cset(w.vstr, H5T_CSET_UTF8) < 0) {
-        rc = h5_fail(err, NS_EIO, "%s: cannot create the string type and scalar dataspace", path);
+        rc = ns_h5_fail(err, NS_EIO, "%s: cannot create the string type and scalar dataspace", path);
         goto fail;
     }
     if ((rc = write_contents(&w, t, m)))
@@ -589,7 +587,7 @@ ns_err ns_h5_write(const char *path, const ns_table *t, const ns_meta *m, int fl
     herr_t cl = H5Fclose(w.file);
     w.file = H5I_INVALID_HID;
     if (cl < 0) {
-        rc = h5_fail(err, NS_EIO, "%s: cannot close (flush) %s", path, w.part);
+        rc = ns_h5_fail(err, NS_EIO, "%s: cannot close (flush) %s", path, w.part);
         goto fail;
     }
     if (rename(w.part, path) != 0) {
@@ -648,12 +646,12 @@ static ns_err attr_open(reader *r, const char *name, int required, hid_t *a)
     *a = H5I_INVALID_HID;
     htri_t ex = H5Aexists(r->file, name);
     if (ex < 0)
-        return h5_fail(r->err, NS_EFORMAT, "%s: cannot look up attribute %s", r->path, name);
+        return ns_h5_fail(r->err, NS_EFORMAT, "%s: cannot look up attribute %s", r->path, name);
     if (ex == 0)
         return required ? bad(r, "missing root attribute %s (not a nimsieve table file?)", name) : NS_OK;
     *a = H5Aopen(r->file, name, H5P_DEFAULT);
     if (*a < 0)
-        return h5_fail(r->err, NS_EFORMAT, "%s: cannot open attribute %s", r->path, name);
+        return ns_h5_fail(r->err, NS_EFORMAT, "%s: cannot open attribute %s", r->path, name);
     return NS_OK;
 }
 
@@ -665,7 +663,7 @@ static ns_err attr_shape(reader *r, hid_t a, const char *name, hssize_t *npoints
     *npoints = space >= 0 ? H5Sget_simple_extent_npoints(space) : -1;
     *cls = type >= 0 ? H5Tget_class(type) : H5T_NO_CLASS;
     if (*npoints < 0 || *cls == H5T_NO_CLASS)
-        rc = h5_fail(r->err, NS_EFORMAT, "%s: cannot inspect attribute %s", r->path, name);
+        rc = ns_h5_fail(r->err, NS_EFORMAT, "%s: cannot inspect attribute %s", r->path, name);
     close_id(&space, H5Sclose);
     close_id(&type, H5Tclose);
     return rc;
@@ -687,7 +685,7 @@ static ns_err read_num(reader *r, const char *name, int required, hid_t mtype, v
         if (np != 1 || (cls != H5T_INTEGER && cls != H5T_FLOAT))
             rc = bad(r, "attribute %s should be a single number", name);
         else if (H5Aread(a, mtype, out) < 0)
-            rc = h5_fail(r->err, NS_EFORMAT, "%s: cannot read attribute %s", r->path, name);
+            rc = ns_h5_fail(r->err, NS_EFORMAT, "%s: cannot read attribute %s", r->path, name);
     }
     H5Aclose(a);
     return rc;
@@ -715,13 +713,13 @@ static ns_err read_str(reader *r, const char *name, int required, char **out)
     htri_t var = ftype >= 0 ? H5Tis_variable_str(ftype) : -1;
     H5T_cset_t cset = ftype >= 0 ? H5Tget_cset(ftype) : H5T_CSET_ERROR;
     if (mtype < 0 || var < 0 || cset == H5T_CSET_ERROR || H5Tset_cset(mtype, cset) < 0) {
-        rc = h5_fail(r->err, NS_EFORMAT, "%s: cannot inspect the string type of attribute %s", r->path, name);
+        rc = ns_h5_fail(r->err, NS_EFORMAT, "%s: cannot inspect the string type of attribute %s", r->path, name);
         goto done;
     }
     if (var) {
         char *s = NULL;
         if (H5Tset_size(mtype, H5T_VARIABLE) < 0 || H5Aread(a, mtype, &s) < 0) {
-            rc = h5_fail(r->err, NS_EFORMAT, "%s: cannot read attribute %s", r->path, name);
+            rc = ns_h5_fail(r->err, NS_EFORMAT, "%s: cannot read attribute %s", r->path, name);
             goto done;
         }
         *out = strdup(s ? s : "");
@@ -736,7 +734,7 @@ static ns_err read_str(reader *r, const char *name, int required, char **out)
         if (H5Tset_size(mtype, n) < 0 || H5Tset_strpad(mtype, H5T_STR_NULLPAD) < 0 ||
             H5Aread(a, mtype, s) < 0) {
             free(s);
-            rc = h5_fail(r->err, NS_EFORMAT, "%s: cannot read attribute %s", r->path, name);
+            rc = ns_h5_fail(r->err, NS_EFORMAT, "%s: cannot read attribute %s", r->path, name);
             goto done;
         }
         *out = s;
@@ -778,7 +776,7 @@ static ns_err read_bounds(reader *r)
         if (cls != H5T_INTEGER || np < 1 || np > NS_MAX_DIM)
             rc = bad(r, "attribute bounds should hold 1 to %d integers", NS_MAX_DIM);
         else if (H5Aread(a, H5T_NATIVE_INT64, r->bounds) < 0)
-            rc = h5_fail(r->err, NS_EFORMAT, "%s: cannot read attribute bounds", r->path);
+            rc = ns_h5_fail(r->err, NS_EFORMAT, "%s: cannot read attribute bounds", r->path);
     }
     H5Aclose(a);
     if (rc)
@@ -802,18 +800,18 @@ static ns_err open_dataset(reader *r, const char *name, int rank, const hsize_t 
     *out = H5I_INVALID_HID;
     htri_t ex = H5Lexists(r->file, name, H5P_DEFAULT);
     if (ex < 0)
-        return h5_fail(r->err, NS_EFORMAT, "%s: cannot look up dataset %s", r->path, name);
+        return ns_h5_fail(r->err, NS_EFORMAT, "%s: cannot look up dataset %s", r->path, name);
     if (ex == 0)
         return bad(r, "missing dataset %s", name);
     hid_t d = H5Dopen2(r->file, name, H5P_DEFAULT);
     if (d < 0)
-        return h5_fail(r->err, NS_EFORMAT, "%s: cannot open dataset %s", r->path, name);
+        return ns_h5_fail(r->err, NS_EFORMAT, "%s: cannot open dataset %s", r->path, name);
     hid_t space = H5Dget_space(d), type = H5Dget_type(d);
     ns_err rc = NS_OK;
     hsize_t got[H5S_MAX_RANK];
     int grank = space >= 0 ? H5Sget_simple_extent_ndims(space) : -1;
     if (type < 0 || grank < 0 || grank > H5S_MAX_RANK || H5Sget_simple_extent_dims(space, got, NULL) < 0) {
-        rc = h5_fail(r->err, NS_EFORMAT, "%s: cannot inspect dataset %s", r->path, name);
+        rc = ns_h5_fail(r->err, NS_EFORMAT, "%s: cannot inspect dataset %s", r->path, name);
         goto done;
     }
     if (grank != rank) {
@@ -869,7 +867,7 @@ static ns_err open_reader(reader *r, const char *path, ns_meta *m, ns_error *err
         return ns_error_set(err, NS_EIO, "%s: not a regular file", path);
     r->file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
     if (r->file < 0)
-        return h5_fail(err, NS_EFORMAT, "%s: not an HDF5 file, or truncated or damaged", path);
+        return ns_h5_fail(err, NS_EFORMAT, "%s: not an HDF5 file, or truncated or damaged", path);
 
     ns_err rc;
     char kind[16] = "", play[16] = "";
@@ -1018,7 +1016,7 @@ ns_err ns_h5_read(const char *path, ns_table **out, ns_meta *m, ns_error *err)
     }
     const char *name = r.pn_only ? "/pn" : "/grundy";
     if (H5Dread(r.data, native_uint((size_t)elem), H5S_ALL, H5S_ALL, H5P_DEFAULT, t->data) < 0) {
-        rc = h5_fail(err, NS_EFORMAT, "%s: cannot read dataset %s: checksum mismatch or corrupt data", path, name);
+        rc = ns_h5_fail(err, NS_EFORMAT, "%s: cannot read dataset %s: checksum mismatch or corrupt data", path, name);
         ns_table_free(t);
         goto fail;
     }

@@ -5,6 +5,7 @@
  * HDF5 never prints: every entry point turns the automatic error printing
  * off, and a failing call's innermost HDF5 message is appended to ours. */
 #include "ns_h5.h"
+#include "ns_h5_internal.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -29,43 +30,6 @@ struct ns_h5_region {
     hid_t mtype;         /* native memory type of the stored values; not owned */
     ns_h5_dsinfo info;
 };
-
-/* ---------------------------------------------------------------- errors */
-
-typedef struct detail_ctx {
-    char *buf;
-    size_t len;
-} detail_ctx;
-
-static herr_t detail_cb(unsigned n, const H5E_error2_t *e, void *user)
-{
-    (void)n;
-    detail_ctx *c = user;
-    if (c->buf[0] == '\0' && e->desc && e->desc[0])
-        snprintf(c->buf, c->len, "%s", e->desc);
-    return 0;
-}
-
-static ns_err h5_fail(ns_error *err, ns_err code, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-/* Our message plus " (HDF5: innermost message)" when HDF5 left one; the
- * error stack is cleared. */
-static ns_err h5_fail(ns_error *err, ns_err code, const char *fmt, ...)
-{
-    char what[NS_ERROR_MSG_LEN], detail[200];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(what, sizeof what, fmt, ap);
-    va_end(ap);
-    detail_ctx c = {detail, sizeof detail};
-    detail[0] = '\0';
-    H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, detail_cb, &c);
-    H5Eclear2(H5E_DEFAULT);
-    if (detail[0])
-        return ns_error_set(err, code, "%s (HDF5: %s)", what, detail);
-    return ns_error_set(err, code, "%s", what);
-}
 
 static void close_id(hid_t *id, herr_t (*close_fn)(hid_t))
 {
@@ -96,7 +60,7 @@ static ns_err open_file(const char *path, hid_t *file, ns_error *err)
         return ns_error_set(err, NS_EIO, "%s: not a regular file", path);
     *file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
     if (*file < 0)
-        return h5_fail(err, NS_EFORMAT, "%s: not an HDF5 file, or truncated or damaged", path);
+        return ns_h5_fail(err, NS_EFORMAT, "%s: not an HDF5 file, or truncated or damaged", path);
     return NS_OK;
 }
 
@@ -112,7 +76,7 @@ ns_err ns_h5_has_dataset(const char *path, const char *name, int *exists, ns_err
         return rc;
     htri_t ex = H5Lexists(file, dname, H5P_DEFAULT);
     if (ex < 0)
-        rc = h5_fail(err, NS_EFORMAT, "%s: cannot look up dataset %s", path, dname);
+        rc = ns_h5_fail(err, NS_EFORMAT, "%s: cannot look up dataset %s", path, dname);
     else
         *exists = ex > 0;
     close_id(&file, H5Fclose);
@@ -125,7 +89,7 @@ static ns_err root_u32(ns_h5_region *r, const char *attr, uint32_t *out, int *fo
     *found = 0;
     htri_t ex = H5Aexists(r->file, attr);
     if (ex < 0)
-        return h5_fail(err, NS_EFORMAT, "%s: cannot look up attribute %s", r->path, attr);
+        return ns_h5_fail(err, NS_EFORMAT, "%s: cannot look up attribute %s", r->path, attr);
     if (ex == 0)
         return NS_OK;
     hid_t a = H5Aopen(r->file, attr, H5P_DEFAULT);
@@ -133,12 +97,12 @@ static ns_err root_u32(ns_h5_region *r, const char *attr, uint32_t *out, int *fo
     hssize_t np = space >= 0 ? H5Sget_simple_extent_npoints(space) : -1;
     ns_err rc = NS_OK;
     if (a < 0 || np < 0)
-        rc = h5_fail(err, NS_EFORMAT, "%s: cannot open attribute %s", r->path, attr);
+        rc = ns_h5_fail(err, NS_EFORMAT, "%s: cannot open attribute %s", r->path, attr);
     else if (np != 1)
         rc = ns_error_set(err, NS_EFORMAT, "%s: attribute %s holds %lld values, expected one", r->path,
                           attr, (long long)np);
     else if (H5Aread(a, H5T_NATIVE_UINT32, out) < 0)
-        rc = h5_fail(err, NS_EFORMAT, "%s: cannot read attribute %s as a 32-bit unsigned number",
+        rc = ns_h5_fail(err, NS_EFORMAT, "%s: cannot read attribute %s as a 32-bit unsigned number",
                      r->path, attr);
     else
         *found = 1;
@@ -157,7 +121,7 @@ static ns_err inspect(ns_h5_region *r, ns_error *err)
     int rank = r->fspace >= 0 ? H5Sget_simple_extent_ndims(r->fspace) : -1;
     if (type < 0 || dcpl < 0 || rank < 0 || rank > H5S_MAX_RANK ||
         H5Sget_simple_extent_dims(r->fspace, dims, NULL) < 0) {
-        rc = h5_fail(err, NS_EFORMAT, "%s: cannot inspect dataset %s", r->path, r->name);
+        rc = ns_h5_fail(err, NS_EFORMAT, "%s: cannot inspect dataset %s", r->path, r->name);
         goto done;
     }
     if (rank < 1 || rank > NS_MAX_DIM) {
@@ -176,12 +140,12 @@ static ns_err inspect(ns_h5_region *r, ns_error *err)
     }
     H5D_layout_t layout = H5Pget_layout(dcpl);
     if (layout == H5D_LAYOUT_ERROR) {
-        rc = h5_fail(err, NS_EFORMAT, "%s: cannot read the layout of dataset %s", r->path, r->name);
+        rc = ns_h5_fail(err, NS_EFORMAT, "%s: cannot read the layout of dataset %s", r->path, r->name);
         goto done;
     }
     if (layout == H5D_CHUNKED) {
         if (H5Pget_chunk(dcpl, rank, chunk) != rank) {
-            rc = h5_fail(err, NS_EFORMAT, "%s: cannot read the chunk shape of dataset %s", r->path,
+            rc = ns_h5_fail(err, NS_EFORMAT, "%s: cannot read the chunk shape of dataset %s", r->path,
                          r->name);
             goto done;
         }
@@ -257,7 +221,7 @@ ns_err ns_h5_region_open(const char *path, const char *name, ns_h5_region **out,
         goto fail;
     htri_t ex = H5Lexists(r->file, r->name, H5P_DEFAULT);
     if (ex < 0) {
-        rc = h5_fail(err, NS_EFORMAT, "%s: cannot look up dataset %s", path, r->name);
+        rc = ns_h5_fail(err, NS_EFORMAT, "%s: cannot look up dataset %s", path, r->name);
         goto fail;
     }
     if (ex == 0) {
@@ -268,7 +232,7 @@ ns_err ns_h5_region_open(const char *path, const char *name, ns_h5_region **out,
     r->data = H5Dopen2(r->file, r->name, H5P_DEFAULT);
     r->fspace = r->data >= 0 ? H5Dget_space(r->data) : H5I_INVALID_HID;
     if (r->data < 0 || r->fspace < 0) {
-        rc = h5_fail(err, NS_EFORMAT, "%s: cannot open dataset %s", path, r->name);
+        rc = ns_h5_fail(err, NS_EFORMAT, "%s: cannot open dataset %s", path, r->name);
         goto fail;
     }
     if ((rc = inspect(r, err)) || (rc = markers(r, err)))
@@ -292,13 +256,13 @@ ns_err ns_h5_region_open(const char *path, const char *name, ns_h5_region **out,
         close_id(&r->data, H5Dclose);
         dapl = H5Pcreate(H5P_DATASET_ACCESS);
         if (dapl < 0 || H5Pset_chunk_cache(dapl, nslots, nbytes, 1.0) < 0) {
-            rc = h5_fail(err, NS_EIO, "%s: cannot set up the chunk cache for dataset %s", path, r->name);
+            rc = ns_h5_fail(err, NS_EIO, "%s: cannot set up the chunk cache for dataset %s", path, r->name);
             goto fail;
         }
         r->data = H5Dopen2(r->file, r->name, dapl);
         r->fspace = r->data >= 0 ? H5Dget_space(r->data) : H5I_INVALID_HID;
         if (r->data < 0 || r->fspace < 0) {
-            rc = h5_fail(err, NS_EFORMAT, "%s: cannot open dataset %s", path, r->name);
+            rc = ns_h5_fail(err, NS_EFORMAT, "%s: cannot open dataset %s", path, r->name);
             goto fail;
         }
     }
@@ -356,9 +320,9 @@ ns_err ns_h5_region_read(ns_h5_region *r, const int64_t *lo, const int64_t *coun
     hid_t mspace = H5Screate_simple(in->rank, cnt, NULL);
     ns_err rc = NS_OK;
     if (mspace < 0 || H5Sselect_hyperslab(r->fspace, H5S_SELECT_SET, start, str, cnt, NULL) < 0)
-        rc = h5_fail(err, NS_EIO, "%s: cannot select a region of dataset %s", r->path, r->name);
+        rc = ns_h5_fail(err, NS_EIO, "%s: cannot select a region of dataset %s", r->path, r->name);
     else if (H5Dread(r->data, r->mtype, mspace, r->fspace, H5P_DEFAULT, buf) < 0)
-        rc = h5_fail(err, NS_EFORMAT, "%s: cannot read rows %" PRId64 "..%" PRId64
+        rc = ns_h5_fail(err, NS_EFORMAT, "%s: cannot read rows %" PRId64 "..%" PRId64
                      " of dataset %s: checksum mismatch or corrupt data", r->path, lo[0],
                      lo[0] + (count[0] - 1) * (stride ? stride[0] : 1), r->name);
     close_id(&mspace, H5Sclose);
