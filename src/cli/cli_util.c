@@ -324,3 +324,37 @@ void ns_cli_progress_finish(ns_cli_progress *p)
     fflush(stderr);
     p->drawn = 0;
 }
+
+int ns_cli_box_option(const char *cmd, int c, const char *arg, ns_cli_box_opts *o)
+{
+    ns_error err = {0};
+    switch (c) {
+    case 'D':
+        if (ns_params_parse(&o->params, arg, &err))
+            return ns_cli_error(cmd, "-D: %s", err.msg);
+        return 0;
+    case 'n':
+        if (ns_cli_parse_size(arg, "--size", &o->size, &err))
+            return ns_cli_error(cmd, "%s", err.msg);
+        o->nsize_opts++;
+        return 0;
+    case 'b':
+        if (ns_cli_parse_bounds(arg, o->bounds, &o->nbounds, &err))
+            return ns_cli_error(cmd, "%s", err.msg);
+        o->nbounds_opts++;
+        return 0;
+    default:
+        return 1;
+    }
+}
+
+int ns_cli_box_check(const char *cmd, const ns_cli_box_opts *o, int required)
+{
+    if (o->nsize_opts && o->nbounds_opts)
+        return ns_cli_error(cmd, "--size and --bounds are mutually exclusive: give one of them");
+    if (required && !o->nsize_opts && !o->nbounds_opts)
+        return ns_cli_error(cmd, "missing size: expected --size N or --bounds N1,N2,..");
+    if (o->nsize_opts > 1 || o->nbounds_opts > 1)
+        return ns_cli_error(cmd, "%s given more than once", o->nsize_opts > 1 ? "--size" : "--bounds");
+    return NS_EXIT_OK;
+}

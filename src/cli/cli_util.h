@@ -9,6 +9,7 @@
 
 #include "ns_error.h"
 #include "ns_game.h"
+#include "ns_params.h"
 
 /* Exit codes of every subcommand. */
 enum { NS_EXIT_OK = 0, NS_EXIT_NO = 1, NS_EXIT_ERROR = 2 };
@@ -31,6 +32,25 @@ ns_err ns_cli_parse_size(const char *text, const char *what, int64_t *out, ns_er
 
 /* Parse "N1,N2,..." (1 to NS_MAX_DIM positive sizes) into bounds[], *k. */
 ns_err ns_cli_parse_bounds(const char *text, int64_t *bounds, int *k, ns_error *err);
+
+/* The box options of the subcommands that build a game (solve, rules):
+ * -D name=value, --size N, --bounds N1,N2,.. */
+typedef struct ns_cli_box_opts {
+    ns_params params;
+    int64_t size;                 /* 0: not given */
+    int64_t bounds[NS_MAX_DIM];
+    int nbounds;                  /* 0: not given */
+    int nsize_opts, nbounds_opts; /* how often each option was given */
+} ns_cli_box_opts;
+
+/* Take option c ('D', 'n' or 'b') with its argument into *o. Returns 1 when
+ * c is not one of them, 0 when taken, NS_EXIT_ERROR after printing. */
+int ns_cli_box_option(const char *cmd, int c, const char *arg, ns_cli_box_opts *o);
+
+/* After all options: --size and --bounds exclude each other and come at
+ * most once; with required, one of them must be given. Returns NS_EXIT_OK
+ * or NS_EXIT_ERROR after printing. */
+int ns_cli_box_check(const char *cmd, const ns_cli_box_opts *o, int required);
 
 /* Parse the k coordinate arguments args[0..nargs-1] of a position and check
  * that it lies in the box of g and in its domain. */

@@ -55,10 +55,7 @@ static void usage(void)
 
 typedef struct rules_args {
     const char *game;
-    ns_params params;
-    int64_t size;
-    int64_t bounds[NS_MAX_DIM];
-    int nbounds;
+    ns_cli_box_opts box;   /* -D, --size, --bounds */
     int misere, help;
 } rules_args;
 
@@ -69,26 +66,17 @@ static int parse_args(int argc, char **argv, rules_args *a)
         {"bounds", required_argument, NULL, 'b'}, {"misere", no_argument, NULL, 'm'},
         {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
     };
-    ns_error err = {0};
-    int c, nsize = 0, nb = 0;
+    int c;
     memset(a, 0, sizeof *a);
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":D:n:b:mh", longopts, NULL)) != -1) {
         switch (c) {
         case 'D':
-            if (ns_params_parse(&a->params, optarg, &err))
-                return ns_cli_error(CMD, "-D: %s", err.msg);
-            break;
         case 'n':
-            if (ns_cli_parse_size(optarg, "--size", &a->size, &err))
-                return ns_cli_error(CMD, "%s", err.msg);
-            nsize++;
-            break;
         case 'b':
-            if (ns_cli_parse_bounds(optarg, a->bounds, &a->nbounds, &err))
-                return ns_cli_error(CMD, "%s", err.msg);
-            nb++;
+            if (ns_cli_box_option(CMD, c, optarg, &a->box))
+                return NS_EXIT_ERROR;
             break;
         case 'm': a->misere = 1; break;
         case 'h': a->help = 1; break;
@@ -102,11 +90,7 @@ static int parse_args(int argc, char **argv, rules_args *a)
     a->game = argv[optind];
     if (optind + 1 < argc)
         return ns_cli_error(CMD, "unexpected argument '%s' after '%s'", argv[optind + 1], a->game);
-    if (nsize && nb)
-        return ns_cli_error(CMD, "--size and --bounds are mutually exclusive: give one of them");
-    if (nsize > 1 || nb > 1)
-        return ns_cli_error(CMD, "%s given more than once", nsize > 1 ? "--size" : "--bounds");
-    return NS_EXIT_OK;
+    return ns_cli_box_check(CMD, &a->box, 0);
 }
 
 static void print_vec(int k, const int64_t *v)
@@ -220,26 +204,26 @@ int ns_cmd_rules(int argc, char **argv)
     }
     if (is_file) {
         if (ns_rules_read_file(a.game, &text, &err) ||
-            ns_rules_compile_info(text, a.game, &a.params, a.nbounds, &g, &info, &err)) {
+            ns_rules_compile_info(text, a.game, &a.box.params, a.box.nbounds, &g, &info, &err)) {
             rc = ns_cli_error(CMD, "%s", err.msg);
             goto done;
         }
-    } else if (ns_game_build(a.game, &a.params, a.nbounds, &g, &err)) {
+    } else if (ns_game_build(a.game, &a.box.params, a.box.nbounds, &g, &err)) {
         rc = ns_cli_error(CMD, "%s", err.msg[0] ? err.msg : "cannot build the game");
         goto done;
     }
-    if (a.nbounds && a.nbounds != g->k) {
-        rc = ns_cli_error(CMD, "--bounds has %d size%s but the game has %d pile%s", a.nbounds, a.nbounds == 1 ? "" : "s", g->k,
+    if (a.box.nbounds && a.box.nbounds != g->k) {
+        rc = ns_cli_error(CMD, "--bounds has %d size%s but the game has %d pile%s", a.box.nbounds, a.box.nbounds == 1 ? "" : "s", g->k,
                           g->k == 1 ? "" : "s");
         goto done;
     }
     if (a.misere)
         g->play = NS_PLAY_MISERE;
-    if (a.size || a.nbounds) {
-        if (!a.nbounds)
+    if (a.box.size || a.box.nbounds) {
+        if (!a.box.nbounds)
             for (int i = 0; i < g->k; i++)
-                a.bounds[i] = a.size;
-        if (ns_game_set_bounds(g, a.bounds, &err)) {
+                a.box.bounds[i] = a.box.size;
+        if (ns_game_set_bounds(g, a.box.bounds, &err)) {
             rc = ns_cli_error(CMD, "%s", err.msg);
             goto done;
         }
@@ -319,7 +303,7 @@ int ns_cmd_rules(int argc, char **argv)
         }
     }
 
-    if (a.size || a.nbounds) {
+    if (a.box.size || a.box.nbounds) {
         char dims[256], tb[32], lb[32];
         ns_sieve_plan plan;
         ns_cli_format_dims(g->k, g->bounds, dims, sizeof dims);

@@ -60,10 +60,7 @@ static void usage(void)
 
 typedef struct solve_args {
     const char *game;
-    ns_params params;
-    int64_t size;          /* 0: not given */
-    int64_t bounds[NS_MAX_DIM];
-    int nbounds;           /* 0: not given */
+    ns_cli_box_opts box;   /* -D, --size, --bounds */
     int pn_only, misere, force, quiet, help;
     int threads;           /* 0: OpenMP's default */
     const char *out;
@@ -80,7 +77,7 @@ static int parse_args(int argc, char **argv, solve_args *a)
         {NULL, 0, NULL, 0},
     };
     ns_error err = {0};
-    int c, nsize = 0, nbounds_opts = 0;
+    int c;
     int64_t v;
     memset(a, 0, sizeof *a);
     optind = 1;
@@ -88,18 +85,10 @@ static int parse_args(int argc, char **argv, solve_args *a)
     while ((c = getopt_long(argc, argv, ":D:n:b:pmt:fqo:h", longopts, NULL)) != -1) {
         switch (c) {
         case 'D':
-            if (ns_params_parse(&a->params, optarg, &err))
-                return ns_cli_error(CMD, "-D: %s", err.msg);
-            break;
         case 'n':
-            if (ns_cli_parse_size(optarg, "--size", &a->size, &err))
-                return ns_cli_error(CMD, "%s", err.msg);
-            nsize++;
-            break;
         case 'b':
-            if (ns_cli_parse_bounds(optarg, a->bounds, &a->nbounds, &err))
-                return ns_cli_error(CMD, "%s", err.msg);
-            nbounds_opts++;
+            if (ns_cli_box_option(CMD, c, optarg, &a->box))
+                return NS_EXIT_ERROR;
             break;
         case 'p': a->pn_only = 1; break;
         case 'm': a->misere = 1; break;
@@ -127,13 +116,7 @@ static int parse_args(int argc, char **argv, solve_args *a)
         return ns_cli_error(CMD, "missing -o OUT.h5: expected the path of the table file to write");
     if (a->out[0] == '\0')
         return ns_cli_error(CMD, "-o: the output path is empty");
-    if (nsize && nbounds_opts)
-        return ns_cli_error(CMD, "--size and --bounds are mutually exclusive: give one of them");
-    if (!nsize && !nbounds_opts)
-        return ns_cli_error(CMD, "missing size: expected --size N or --bounds N1,N2,..");
-    if (nsize > 1 || nbounds_opts > 1)
-        return ns_cli_error(CMD, "%s given more than once", nsize > 1 ? "--size" : "--bounds");
-    return NS_EXIT_OK;
+    return ns_cli_box_check(CMD, &a->box, 1);
 }
 
 /* Refuse early (before minutes of work) when OUT cannot be written. */
@@ -185,22 +168,22 @@ int ns_cmd_solve(int argc, char **argv)
     if ((rc = check_output(a.out, a.force)))
         return rc;
 
-    if (ns_game_build(a.game, &a.params, a.nbounds, &g, &err)) {
+    if (ns_game_build(a.game, &a.box.params, a.box.nbounds, &g, &err)) {
         rc = ns_cli_error(CMD, "%s", err.msg[0] ? err.msg : "cannot build the game");
         goto fail;
     }
-    if (a.nbounds && a.nbounds != g->k) {
-        rc = ns_cli_error(CMD, "--bounds has %d size%s but %s has %d coordinate%s", a.nbounds, a.nbounds == 1 ? "" : "s",
+    if (a.box.nbounds && a.box.nbounds != g->k) {
+        rc = ns_cli_error(CMD, "--bounds has %d size%s but %s has %d coordinate%s", a.box.nbounds, a.box.nbounds == 1 ? "" : "s",
                           g->name, g->k, g->k == 1 ? "" : "s");
         goto fail;
     }
-    if (!a.nbounds)
+    if (!a.box.nbounds)
         for (int i = 0; i < g->k; i++)
-            a.bounds[i] = a.size;
+            a.box.bounds[i] = a.box.size;
     if (a.misere)
         g->play = NS_PLAY_MISERE; /* a rule file may say "play misere" itself */
-    if (ns_game_set_bounds(g, a.bounds, &err)) {
-        rc = ns_cli_error(CMD, "%s: %s", a.nbounds ? "--bounds" : "--size", err.msg);
+    if (ns_game_set_bounds(g, a.box.bounds, &err)) {
+        rc = ns_cli_error(CMD, "%s: %s", a.box.nbounds ? "--bounds" : "--size", err.msg);
         goto fail;
     }
 
