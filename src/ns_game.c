@@ -62,12 +62,16 @@ ns_err ns_game_own(ns_game *g, void *block, void (*free_fn)(void *), ns_error *e
 
 static ns_family *new_family(ns_game *g, ns_fam_kind kind, const char *label, ns_error *err)
 {
-    ns_family *f = realloc(g->fam, (size_t)(g->nfam + 1) * sizeof *f);
-    if (!f) {
-        ns_error_set(err, NS_ENOMEM, "out of memory");
-        return NULL;
+    if (g->nfam == g->capfam) { /* grow geometrically: rule files may add thousands */
+        int cap = g->capfam ? 2 * g->capfam : 8;
+        ns_family *f = realloc(g->fam, (size_t)cap * sizeof *f);
+        if (!f) {
+            ns_error_set(err, NS_ENOMEM, "out of memory");
+            return NULL;
+        }
+        g->fam = f;
+        g->capfam = cap;
     }
-    g->fam = f;
     ns_family *nf = &g->fam[g->nfam++];
     memset(nf, 0, sizeof *nf);
     nf->kind = kind;

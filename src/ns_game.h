@@ -80,6 +80,7 @@ typedef struct ns_game {
     int64_t rank_w[NS_MAX_DIM];/* rank weights, >= 0 */
     ns_play play;
     int nfam;
+    int capfam;                /* allocated length of fam */
     ns_family *fam;            /* owned array */
     ns_valid_fn valid;
     const void *valid_ctx;

@@ -518,6 +518,7 @@ ns_err ns_sieve_run_general(const ns_game *game, ns_table *t, const ns_sieve_opt
         if (game->fam[f].kind != NS_FAM_RAY)
             lf[local.nfam++] = game->fam[f];
     local.fam = lf;
+    local.capfam = game->nfam ? game->nfam : 1;
 
     sieve sv;
     memset(&sv, 0, sizeof sv);
@@ -631,6 +632,15 @@ fail:
     free(lf);
     sieve_free(&sv);
     return rc;
+}
+
+const char *ns_sieve_kernel_name(const ns_game *g, const ns_sieve_opts *opts)
+{
+    if (ns_rows_pn_eligible(g, opts))
+        return "rows-pn";
+    if (ns_tiles2d_eligible(g, opts))
+        return "tiles2d";
+    return "general";
 }
 
 ns_err ns_sieve_run(const ns_game *game, ns_table *t, const ns_sieve_opts *opts, ns_error *err)

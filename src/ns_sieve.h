@@ -20,12 +20,35 @@
  * with NS_EINTR). */
 typedef int (*ns_progress_fn)(void *user, double fraction);
 
+/* Checkpoints. Every kernel does its work in units taken in a fixed order
+ * (general engine: rank levels; rows_pn: rows; tiles2d: tile wavefronts).
+ * After each unit it calls checkpoint(user, units_done, units_total) from
+ * one thread while no thread writes the table: the cells of units
+ * 0..units_done-1 then hold their final values (cells of later units may hold
+ * anything). The callback may copy the table (to a checkpoint file); a
+ * non-zero return stops the kernel, which then fails with NS_EINTR.
+ *
+ * Resume. With resume_units = u > 0 the table handed to the kernel already
+ * holds the final values of units 0..u-1 (from a checkpoint of the same game,
+ * bounds, kernel and value kind); the kernel rebuilds its per-line state from
+ * them without recomputing them, then computes units u.. as usual. The
+ * result is bit-identical to an uninterrupted run. */
+typedef int (*ns_checkpoint_fn)(void *user, uint64_t units_done, uint64_t units_total);
+
 typedef struct ns_sieve_opts {
     int threads;            /* <= 0: OpenMP's default */
     int pn_only;            /* P/N flags instead of Grundy values */
     ns_progress_fn progress;/* OPTIONAL */
     void *progress_user;
+    ns_checkpoint_fn checkpoint; /* OPTIONAL */
+    void *checkpoint_user;
+    uint64_t resume_units;  /* 0: a fresh run */
 } ns_sieve_opts;
+
+/* Name of the kernel ns_sieve_run picks for g and opts ("general",
+ * "rows-pn", "tiles2d"); a checkpoint records it, and a resume requires the
+ * same one (units of different kernels do not correspond). */
+const char *ns_sieve_kernel_name(const ns_game *g, const ns_sieve_opts *opts);
 
 /* Plan of a solve: sizes the caller may show or check against a budget. */
 typedef struct ns_sieve_plan {

@@ -5,10 +5,16 @@
 # libFuzzer under AddressSanitizer and UndefinedBehaviorSanitizer for
 # SECONDS seconds (default 60). The target is built here with clang from the
 # library sources it needs (no HDF5, no OpenMP). The seed corpus is
-# data/rules/*.rules and tests/rules/bad/*.rules; new inputs are kept in
+# data/rules/*.rules, tests/rules/bad/*.rules and tools/fuzz/regress/* (inputs
+# that once found a defect); new inputs are kept in
 # WORK_DIR/corpus (default build-fuzz/ in the source tree), crashes are
 # written to WORK_DIR as crash-* files. Exit status 0 when no defect was
 # found, 1 otherwise, 2 when clang or libFuzzer is missing.
+#
+# Environment: FUZZ_SEED (random seed; default: libFuzzer picks one),
+# FUZZ_RUNS (stop after this many inputs; with a fixed seed the run is
+# reproducible, which is how the test suite calls it), FUZZ_TIMEOUT (seconds
+# one input may take, default 30).
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 secs=${1:-60}
@@ -52,10 +58,10 @@ fi
 seeds="$work/seeds"
 rm -rf "$seeds"
 mkdir -p "$seeds"
-cp "$here"/data/rules/*.rules "$here"/tests/rules/bad/*.rules "$seeds"/ 2>/dev/null
+cp "$here"/data/rules/*.rules "$here"/tests/rules/bad/*.rules "$here"/tools/fuzz/regress/* "$seeds"/ 2>/dev/null
 echo "fuzz.sh: fuzzing the rule compiler for $secs s (corpus $work/corpus)"
 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=detect_leaks=1 \
-    "$bin" -max_total_time="$secs" -timeout=30 -max_len=4096 -rss_limit_mb=2048 \
+    "$bin" -max_total_time="$secs" ${FUZZ_SEED:+-seed="$FUZZ_SEED"} ${FUZZ_RUNS:+-runs="$FUZZ_RUNS"} -timeout="${FUZZ_TIMEOUT:-30}" -max_len=4096 -rss_limit_mb=2048 \
     -dict="$here/tools/fuzz/rules.dict" -artifact_prefix="$work/" -print_final_stats=1 \
     "$work/corpus" "$seeds" 2>"$work/fuzz.log"
 rc=$?

@@ -1,8 +1,9 @@
 #!/bin/bash
 # test_fuzz_rules.sh NIMSIEVE SOURCE_DIR WORK_DIR
 #
-# Fuzz the rule-set compiler for 15 seconds with libFuzzer under ASan and
-# UBSan (tools/fuzz.sh builds the target with clang by itself). Skipped,
+# Fuzz the rule-set compiler with libFuzzer under ASan and UBSan
+# (tools/fuzz.sh builds the target with clang by itself): a fixed seed and a
+# fixed number of inputs, so a failure reproduces, capped at 60 seconds. Skipped,
 # with a message, only when clang is not installed.
 set -u
 src=$2
@@ -12,4 +13,4 @@ if ! command -v "${CLANG:-clang}" >/dev/null 2>&1; then
     exit 0
 fi
 mkdir -p "$work"
-bash "$src/tools/fuzz.sh" 15 "$work"
+FUZZ_SEED=${FUZZ_SEED:-20261122} FUZZ_RUNS=${FUZZ_RUNS:-150000} bash "$src/tools/fuzz.sh" 60 "$work"

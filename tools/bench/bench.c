@@ -133,7 +133,7 @@ static void run_case(const bcase *c, int threads, const char *srcdir, result *r)
     }
     r->floor_wall = write_floor(plan.table_bytes);
     ns_table *t = ns_sieve_table_new(g, c->pn_only, &err);
-    ns_sieve_opts o = {threads, c->pn_only, NULL, NULL};
+    ns_sieve_opts o = {.threads = threads, .pn_only = c->pn_only};
     double t0 = now();
     if (!t || ns_sieve_run(g, t, &o, &err)) {
         snprintf(r->msg, sizeof r->msg, "%s", err.msg);
