@@ -103,4 +103,35 @@ ns_err ns_h5_read_region(const char *path, const char *name, const int64_t *lo,
                          const int64_t *count, const int64_t *stride, ns_table **out,
                          ns_error *err);
 
+/* ---- checkpoints of a solve in progress (ns_h5_ckpt.c, issue 7) ----
+ * A checkpoint file holds the game's metadata (complete = 0), the kernel's
+ * progress (see ns_sieve.h, checkpoints) and the working table. It is
+ * written atomically: to "<path>.tmp", synced, renamed over path; a failure
+ * leaves the previous checkpoint intact. */
+
+typedef struct ns_h5_ckpt {
+    char kernel[32];          /* ns_sieve_kernel_name() */
+    uint64_t units_done;      /* units whose cells are final */
+    uint64_t units_total;
+    double seconds;           /* solving time spent up to this checkpoint */
+} ns_h5_ckpt;
+
+/* Write t (rank, bounds, elem and pn_only as in memory) with m's game,
+ * rules, params and play, and c. */
+ns_err ns_h5_ckpt_write(const char *path, const ns_table *t, const ns_meta *m, const ns_h5_ckpt *c,
+                        ns_error *err);
+
+typedef struct ns_h5_ckpt_info {
+    ns_meta meta;             /* game, rules_text (owned: ns_meta_free), params, play, pn_only */
+    ns_h5_ckpt ckpt;
+    int k;
+    int64_t bounds[NS_MAX_DIM];
+    int elem;                 /* bytes per cell of the stored table */
+} ns_h5_ckpt_info;
+
+/* Read a checkpoint's attributes into *info and, when t is not NULL, its
+ * table into t, which must have the checkpoint's rank, bounds, elem and
+ * kind. On failure info->meta holds nothing to free. */
+ns_err ns_h5_ckpt_read(const char *path, ns_h5_ckpt_info *info, ns_table *t, ns_error *err);
+
 #endif

@@ -10,7 +10,8 @@
  * knock-outs are then one shifted read of that bit array per family. A
  * plain ray along the row, (0,-1), makes only the first free cell of a row
  * a P-position. The table is filled in blocks of rows, in parallel, from
- * the rows' P bitmaps. */
+ * the rows' P bitmaps. A block of rows is the unit of checkpoints; a resume
+ * reads the finished rows' P bitmaps back from the table (no knock-outs). */
 #include "ns_rows_pn.h"
 
 #include <stdlib.h>
@@ -172,6 +173,14 @@ ns_err ns_rows_pn_run(const ns_game *game, ns_table *t, const ns_sieve_opts *o, 
     }
     uint8_t *out = t->data;
     int64_t block_start = 0;
+    /* units: blocks of BLOCK_ROWS rows (see ns_sieve.h, checkpoints) */
+    const uint64_t units_total = (uint64_t)((n0 + BLOCK_ROWS - 1) / BLOCK_ROWS);
+    if (o->resume_units > units_total) {
+        rc = ns_error_set(err, NS_EINVAL, "resume point %llu is past the last unit %llu",
+                          (unsigned long long)o->resume_units, (unsigned long long)units_total);
+        goto fail;
+    }
+    const int64_t resume_rows = (int64_t)o->resume_units * BLOCK_ROWS < n0 ? (int64_t)o->resume_units * BLOCK_ROWS : n0;
     for (int64_t x = 0; x < n0; x++) {
         /* lagging groups take in row x - lag (lag 1: the previous row) */
         for (int i = 0; i < ng; i++) {
@@ -185,9 +194,19 @@ ns_err ns_rows_pn_run(const ns_game *game, ns_table *t, const ns_sieve_opts *o, 
                     set_bit(gs[i].flags, gs[i].a * y + gs[i].dy * xr - gs[i].cmin);
                 }
         }
-        knockouts(gs, fs, nf, x, n1, words, K);
         uint64_t *P = rows + (x % ring) * words;
         memset(P, 0, (size_t)words * sizeof *P);
+        if (x < resume_rows) {
+            /* resume: the row is final in the table; take its P bitmap */
+            const uint8_t *row = out + x * n1;
+            for (int64_t y = 0; y < n1; y++)
+                if (row[y] == NS_PN_P)
+                    set_bit(P, y);
+            if (x + 1 == resume_rows)
+                block_start = x + 1;
+            continue;
+        }
+        knockouts(gs, fs, nf, x, n1, words, K);
         if (row_ray) {
             for (int64_t w = 0; w < words; w++)
                 if (~K[w]) {
@@ -216,6 +235,11 @@ ns_err ns_rows_pn_run(const ns_game *game, ns_table *t, const ns_sieve_opts *o, 
             }
             block_start = x1;
             if (o->progress && o->progress(o->progress_user, (double)x1 / (double)n0)) {
+                rc = ns_error_set(err, NS_EINTR, "interrupted");
+                goto fail;
+            }
+            if (o->checkpoint && o->checkpoint(o->checkpoint_user, (uint64_t)((x1 + BLOCK_ROWS - 1) / BLOCK_ROWS),
+                                               units_total)) {
                 rc = ns_error_set(err, NS_EINTR, "interrupted");
                 goto fail;
             }

@@ -249,24 +249,26 @@ uint64_t ns_cli_mem_available(void)
 
 /* ---- progress bar ---- */
 
-static volatile sig_atomic_t got_sigint = 0;
+/* the signal that asked for a stop (SIGINT or SIGTERM), 0 while none did:
+ * a signal handler can only reach a static flag */
+static volatile sig_atomic_t got_signal = 0;
 
-static void on_sigint(int sig)
+static void on_stop_signal(int sig)
 {
-    (void)sig;
-    got_sigint = 1;
-    signal(SIGINT, SIG_DFL); /* a second Ctrl-C kills */
+    got_signal = sig;
+    signal(sig, SIG_DFL); /* a second one kills */
 }
 
 void ns_cli_catch_sigint(void)
 {
-    got_sigint = 0;
-    signal(SIGINT, on_sigint);
+    got_signal = 0;
+    signal(SIGINT, on_stop_signal);
+    signal(SIGTERM, on_stop_signal);
 }
 
 int ns_cli_interrupted(void)
 {
-    return got_sigint != 0;
+    return got_signal;
 }
 
 enum { BAR_WIDTH = 40 };

@@ -78,7 +78,7 @@ uint64_t ns_cli_mem_available(void);
 /* Progress bar on stderr. Drawn only when enabled, stderr is a terminal and
  * more than a second has passed since ns_progress_start; redrawn at most ten
  * times a second. ns_cli_progress_cb is an ns_progress_fn; it returns non-zero
- * (stop) once SIGINT has been received after ns_cli_catch_sigint(). */
+ * (stop) once SIGINT or SIGTERM has been received after ns_cli_catch_sigint(). */
 typedef struct ns_cli_progress {
     int enabled;
     double start, last;   /* ns_cli_now() at the start and at the last redraw */
@@ -91,8 +91,9 @@ int ns_cli_progress_cb(void *user, double fraction);
 /* Redraw the last state and end the line (when anything was drawn). */
 void ns_cli_progress_finish(ns_cli_progress *p);
 
-/* Make the first Ctrl-C request a clean stop (seen by ns_cli_progress_cb and
- * ns_cli_interrupted); a second one kills the process as usual. */
+/* Make the first SIGINT (Ctrl-C) or SIGTERM request a clean stop (seen by
+ * ns_cli_progress_cb and ns_cli_interrupted, which returns the signal's
+ * number, else 0); a second one kills the process as usual. */
 void ns_cli_catch_sigint(void);
 int ns_cli_interrupted(void);
 

@@ -1,5 +1,7 @@
 /* cmd_solve.c - `nimsieve solve`: build a game, run the sieve, write HDF5. */
+#include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +22,8 @@ static const char *const CMD = "solve";
 static void usage(void)
 {
     printf("usage: nimsieve solve GAME [-D name=value ...] (--size N | --bounds N1,N2,..)\n"
-           "                      [--pn-only] [--misere] [--threads T] [--force] [--quiet] -o OUT.h5\n"
+           "                      [--pn-only] [--misere] [--threads T] [--memory LIMIT]\n"
+           "                      [--checkpoint-every SECONDS] [--resume] [--force] [--quiet] -o OUT.h5\n"
            "\n"
            "Compute the Grundy values (or only P/N with --pn-only) of every position of GAME\n"
            "in the box [0,N1) x ... x [0,Nk) and write them to OUT.h5.\n"
@@ -41,30 +44,68 @@ static void usage(void)
            "  -p, --pn-only            store P/N flags only (1 byte a cell, faster)\n"
            "  -m, --misere             misere play (the last mover loses)\n"
            "  -t, --threads T          OpenMP threads (default: OpenMP's default, now %d)\n"
-           "  -f, --force              overwrite OUT.h5 if it exists\n"
+           "  -M, --memory LIMIT       memory budget for the table and line sets, e.g. 4G,\n"
+           "                           512M, 1.5GiB or bytes (default: MemAvailable)\n"
+           "  -c, --checkpoint-every S write a checkpoint OUT.h5.ckpt at most every S seconds\n"
+           "                           (default 300; 0: never). The interval also grows to\n"
+           "                           20x the time one checkpoint takes (overhead <= 5%%)\n"
+           "  -r, --resume             continue from OUT.h5.ckpt (the same GAME, -D, bounds and\n"
+           "                           kind); without a checkpoint, start from the beginning\n"
+           "  -f, --force              overwrite OUT.h5 if it exists; discard a checkpoint\n"
            "  -q, --quiet              print nothing but errors (no plan, summary or progress)\n"
            "  -o, --output OUT.h5      the table file to write (required)\n"
            "  -h, --help               this help\n"
            "\n"
            "The solve is refused when the table and the per-line sets would not fit the\n"
-           "available memory (MemAvailable). A progress bar is drawn on stderr when it is a\n"
-           "terminal and the solve takes more than a second; Ctrl-C stops cleanly.\n"
+           "memory budget. A progress bar is drawn on stderr when it is a terminal and the\n"
+           "solve takes more than a second. Ctrl-C or SIGTERM stops cleanly: a final\n"
+           "checkpoint is written (unless --checkpoint-every 0), the command to resume is\n"
+           "printed, and the exit status is 128 + the signal (130, 143). OUT.h5 itself\n"
+           "appears only when the solve is complete.\n"
            "\n"
            "examples:\n"
            "  nimsieve solve wythoff --size 4096 -o wythoff.h5\n"
            "  nimsieve solve nim -D piles=4 --size 32 --pn-only -o nim4.h5\n"
            "  nimsieve solve subtraction -D set=1,3,4 --bounds 1000 -o sub.h5\n"
-           "  nimsieve solve data/rules/wythoff.rules --bounds 512,512 -o w.h5\n",
+           "  nimsieve solve data/rules/wythoff.rules --bounds 512,512 -o w.h5\n"
+           "  nimsieve solve nim -D piles=3 --size 1024 --checkpoint-every 60 -o n3.h5\n"
+           "  nimsieve solve nim -D piles=3 --size 1024 --resume -o n3.h5   # after a stop\n",
            ns_omp_max_threads());
 }
 
 typedef struct solve_args {
     const char *game;
     ns_cli_box_opts box;   /* -D, --size, --bounds */
-    int pn_only, misere, force, quiet, help;
+    int pn_only, misere, force, quiet, help, resume;
     int threads;           /* 0: OpenMP's default */
+    uint64_t memory;       /* budget in bytes; 0: MemAvailable */
+    double ckpt_every;     /* seconds; 0: no checkpoints */
     const char *out;
 } solve_args;
+
+/* "4G", "512M", "1.5GiB", "100000": bytes (powers of 1024). */
+static int parse_memory(const char *text, uint64_t *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(text, &end);
+    if (end == text || errno || !(v > 0))
+        return -1;
+    double mul = 1;
+    switch (*end) {
+    case 'k': case 'K': mul = 1024.0; end++; break;
+    case 'm': case 'M': mul = 1024.0 * 1024; end++; break;
+    case 'g': case 'G': mul = 1024.0 * 1024 * 1024; end++; break;
+    case 't': case 'T': mul = 1024.0 * 1024 * 1024 * 1024; end++; break;
+    default: break;
+    }
+    if (mul > 1 && (strcmp(end, "iB") == 0 || strcmp(end, "B") == 0))
+        end += strlen(end);
+    if (*end || v * mul > 1.8e19 || v * mul < 1)
+        return -1;
+    *out = (uint64_t)(v * mul);
+    return 0;
+}
 
 static int parse_args(int argc, char **argv, solve_args *a)
 {
@@ -74,15 +115,17 @@ static int parse_args(int argc, char **argv, solve_args *a)
         {"misere", no_argument, NULL, 'm'},       {"threads", required_argument, NULL, 't'},
         {"force", no_argument, NULL, 'f'},        {"quiet", no_argument, NULL, 'q'},
         {"output", required_argument, NULL, 'o'}, {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
+        {"memory", required_argument, NULL, 'M'}, {"checkpoint-every", required_argument, NULL, 'c'},
+        {"resume", no_argument, NULL, 'r'},       {NULL, 0, NULL, 0},
     };
     ns_error err = {0};
     int c;
     int64_t v;
     memset(a, 0, sizeof *a);
+    a->ckpt_every = 300;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":D:n:b:pmt:fqo:h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":D:n:b:pmt:fqo:hM:c:r", longopts, NULL)) != -1) {
         switch (c) {
         case 'D':
         case 'n':
@@ -99,6 +142,21 @@ static int parse_args(int argc, char **argv, solve_args *a)
             break;
         case 'f': a->force = 1; break;
         case 'q': a->quiet = 1; break;
+        case 'r': a->resume = 1; break;
+        case 'M':
+            if (parse_memory(optarg, &a->memory))
+                return ns_cli_error(CMD, "--memory '%s': expected a size such as 4G, 512M, 1.5GiB or a number of bytes",
+                                    optarg);
+            break;
+        case 'c': {
+            char *end;
+            errno = 0;
+            double secs = strtod(optarg, &end);
+            if (end == optarg || *end || errno || !(secs >= 0) || secs > 1e9)
+                return ns_cli_error(CMD, "--checkpoint-every '%s': expected a number of seconds >= 0", optarg);
+            a->ckpt_every = secs;
+            break;
+        }
         case 'o': a->out = optarg; break;
         case 'h': a->help = 1; break;
         default: return ns_cli_bad_option(CMD, c, argv);
@@ -149,6 +207,118 @@ static uint64_t sat_add(uint64_t a, uint64_t b)
     return a > UINT64_MAX - b ? UINT64_MAX : a + b;
 }
 
+/* State of one solve shared with the kernel's callbacks. */
+typedef struct solve_ctx {
+    const solve_args *a;
+    ns_cli_progress prog;
+    const ns_table *t;      /* the table being filled; borrowed */
+    const ns_meta *meta;    /* game, rules, params, play; borrowed */
+    const char *ckpt_path;  /* "<out>.ckpt"; borrowed */
+    const char *kernel;     /* ns_sieve_kernel_name() */
+    double t0;              /* ns_cli_now() when this run started solving */
+    double prior;           /* seconds solved before a resume */
+    uint64_t resume_total;  /* units_total of the checkpoint resumed, else 0 */
+    double next_due;        /* ns_cli_now() after which the next checkpoint is written */
+    int nwritten;
+    double write_seconds;   /* spent writing checkpoints */
+    uint64_t units_done, units_total, units_saved; /* last seen / last written */
+    int stopped;            /* a stop signal ended the run */
+    int failed;             /* a checkpoint could not be written; see err */
+    ns_error err;
+} solve_ctx;
+
+static int on_progress(void *user, double fraction)
+{
+    solve_ctx *c = user;
+    int stop = ns_cli_progress_cb(&c->prog, fraction);
+    /* with checkpoints, a stop waits for the end of the unit (on_checkpoint) */
+    return c->a->ckpt_every > 0 ? 0 : stop;
+}
+
+static int write_checkpoint(solve_ctx *c, uint64_t done, uint64_t total)
+{
+    ns_h5_ckpt ck;
+    memset(&ck, 0, sizeof ck);
+    snprintf(ck.kernel, sizeof ck.kernel, "%s", c->kernel);
+    ck.units_done = done;
+    ck.units_total = total;
+    const double start = ns_cli_now();
+    ck.seconds = c->prior + (start - c->t0);
+    if (ns_h5_ckpt_write(c->ckpt_path, c->t, c->meta, &ck, &c->err)) {
+        c->failed = 1;
+        return -1;
+    }
+    const double dt = ns_cli_now() - start;
+    c->nwritten++;
+    c->write_seconds += dt;
+    c->units_saved = done;
+    /* at most 5% of the time goes to checkpoints */
+    c->next_due = ns_cli_now() + (c->a->ckpt_every > 20 * dt ? c->a->ckpt_every : 20 * dt);
+    return 0;
+}
+
+static int on_checkpoint(void *user, uint64_t done, uint64_t total)
+{
+    solve_ctx *c = user;
+    c->units_done = done;
+    c->units_total = total;
+    if (c->resume_total && total != c->resume_total) {
+        ns_error_set(&c->err, NS_EINVAL, "%s: the checkpoint counts %llu units but this solve has %llu (written by "
+                     "another version of nimsieve?); remove it or use --force to start over", c->ckpt_path,
+                     (unsigned long long)c->resume_total, (unsigned long long)total);
+        c->failed = 1;
+        return 1;
+    }
+    const int sig = ns_cli_interrupted();
+    if (c->a->ckpt_every <= 0)
+        return sig;
+    if (sig && done < total) {
+        c->stopped = 1;
+        if (done > c->units_saved && done < total)
+            (void)write_checkpoint(c, done, total);
+        return 1;
+    }
+    if (done >= total || ns_cli_now() < c->next_due)
+        return 0;
+    return write_checkpoint(c, done, total) ? 1 : 0;
+}
+
+/* Does the checkpoint belong to this solve? NULL if so, else what differs. */
+static const char *ckpt_mismatch(const ns_h5_ckpt_info *ci, const ns_meta *m, const ns_game *g, int pn_only,
+                                 const char *kernel)
+{
+    const char *r1 = ci->meta.rules_text ? ci->meta.rules_text : "", *r2 = m->rules_text ? m->rules_text : "";
+    if (strcmp(ci->meta.game, m->game) != 0)
+        return "the game";
+    if (strcmp(r1, r2) != 0)
+        return "the rule file's text";
+    if (strcmp(ci->meta.params, m->params) != 0)
+        return "the parameters (-D)";
+    if (ci->k != g->k || memcmp(ci->bounds, g->bounds, sizeof(int64_t) * (size_t)g->k) != 0)
+        return "the bounds";
+    if (ci->meta.play != g->play)
+        return "the play convention (--misere)";
+    if (ci->meta.pn_only != pn_only)
+        return "the kind (--pn-only)";
+    if (strcmp(ci->ckpt.kernel, kernel) != 0)
+        return "the solver kernel (written by another version of nimsieve?)";
+    return NULL;
+}
+
+static void format_command(int argc, char **argv, char *buf, size_t len)
+{
+    size_t used = (size_t)snprintf(buf, len, "nimsieve");
+    for (int i = 0; i < argc && used < len; i++) {
+        if (strcmp(argv[i], "--resume") == 0 || strcmp(argv[i], "-r") == 0)
+            continue;
+        int plain = argv[i][0] != '\0' && strspn(argv[i], "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                                           "0123456789-_=.,/:+") == strlen(argv[i]);
+        used += (size_t)snprintf(buf + used, len - used, plain ? " %s" : " '%s'", argv[i]);
+    }
+    if (used < len)
+        snprintf(buf + used, len - used, " --resume");
+}
+
 int ns_cmd_solve(int argc, char **argv)
 {
     solve_args a;
@@ -156,9 +326,14 @@ int ns_cmd_solve(int argc, char **argv)
     ns_game *g = NULL;
     ns_table *t = NULL;
     ns_meta meta;
-    ns_cli_progress prog;
+    ns_h5_ckpt_info ci;
+    solve_ctx ctx;
+    char *ckpt_path = NULL;
+    int have_ckpt = 0;
     int rc = parse_args(argc, argv, &a);
     memset(&meta, 0, sizeof meta);
+    memset(&ci, 0, sizeof ci);
+    memset(&ctx, 0, sizeof ctx);
     if (rc)
         return rc;
     if (a.help) {
@@ -167,6 +342,16 @@ int ns_cmd_solve(int argc, char **argv)
     }
     if ((rc = check_output(a.out, a.force)))
         return rc;
+    if (!(ckpt_path = malloc(strlen(a.out) + sizeof ".ckpt")))
+        return ns_cli_error(CMD, "out of memory");
+    sprintf(ckpt_path, "%s.ckpt", a.out);
+    struct stat st;
+    have_ckpt = stat(ckpt_path, &st) == 0;
+    if (have_ckpt && !a.resume && !a.force) {
+        rc = ns_cli_error(CMD, "a checkpoint '%s' of an unfinished solve exists: add --resume to continue it, or "
+                          "--force to start over", ckpt_path);
+        goto fail;
+    }
 
     if (ns_game_build(a.game, &a.box.params, a.box.nbounds, &g, &err)) {
         rc = ns_cli_error(CMD, "%s", err.msg[0] ? err.msg : "cannot build the game");
@@ -187,6 +372,15 @@ int ns_cmd_solve(int argc, char **argv)
         goto fail;
     }
 
+    snprintf(meta.game, sizeof meta.game, "%s", g->name);
+    if (g->rules_text && !(meta.rules_text = strdup(g->rules_text))) {
+        rc = ns_cli_error(CMD, "out of memory");
+        goto fail;
+    }
+    ns_params_format(&g->params, meta.params, sizeof meta.params);
+    meta.play = g->play;
+    meta.pn_only = a.pn_only;
+
     ns_sieve_plan plan;
     if (ns_sieve_plan_for(g, a.pn_only, &plan, &err)) {
         rc = ns_cli_error(CMD, "%s", err.msg);
@@ -199,71 +393,137 @@ int ns_cmd_solve(int argc, char **argv)
     ns_cli_format_bytes(plan.line_bytes, lb, sizeof lb);
     const uint64_t need = sat_add(plan.table_bytes, plan.line_bytes);
     const uint64_t avail = ns_cli_mem_available();
-    if (plan.table_bytes == 0 || (avail && need > avail)) {
+    const uint64_t budget = a.memory ? a.memory : avail;
+    if (plan.table_bytes == 0 || (budget && need > budget) || (a.memory && avail && need > avail)) {
         ns_cli_format_bytes(need, nb, sizeof nb);
-        ns_cli_format_bytes(avail, avb, sizeof avb);
-        rc = ns_cli_error(CMD, "%s (%" PRIu64 " cells) needs %s of memory (table %s + line sets %s) but only %s is available%s",
-                          dims, plan.cells, nb, tb, lb, avb, a.pn_only ? "; use smaller bounds" : "; use smaller bounds or --pn-only");
+        ns_cli_format_bytes(budget && (!avail || budget < avail) ? budget : avail, avb, sizeof avb);
+        rc = ns_cli_error(CMD, "%s (%" PRIu64 " cells) needs %s of memory (table %s + line sets %s) but %s %s%s",
+                          dims, plan.cells, nb, tb, lb,
+                          a.memory && (!avail || a.memory <= avail) ? "--memory allows" : "only this much is available:",
+                          avb, a.pn_only ? "; use smaller bounds" : "; use smaller bounds or --pn-only");
         goto fail;
+    }
+
+    ns_sieve_opts opts = {.threads = threads, .pn_only = a.pn_only, .progress = on_progress,
+                          .progress_user = &ctx, .checkpoint = on_checkpoint, .checkpoint_user = &ctx};
+    ctx.a = &a;
+    ctx.meta = &meta;
+    ctx.ckpt_path = ckpt_path;
+    ctx.kernel = ns_sieve_kernel_name(g, &opts);
+    t = ns_sieve_table_new(g, a.pn_only, &err);
+    if (!t) {
+        rc = ns_cli_error(CMD, "%s", err.msg[0] ? err.msg : "out of memory");
+        goto fail;
+    }
+    ctx.t = t;
+    if (a.resume && have_ckpt) {
+        const char *why;
+        if (ns_h5_ckpt_read(ckpt_path, &ci, NULL, &err)) {
+            rc = ns_cli_error(CMD, "%s; remove it or use --force to start over", err.msg);
+            goto fail;
+        }
+        if ((why = ckpt_mismatch(&ci, &meta, g, a.pn_only, ctx.kernel))) {
+            rc = ns_cli_error(CMD, "%s is a checkpoint of another solve (%s differs); give the same GAME, -D, bounds "
+                              "and options, or use --force to start over", ckpt_path, why);
+            goto fail;
+        }
+        if (ns_h5_ckpt_read(ckpt_path, &ci, t, &err)) {
+            rc = ns_cli_error(CMD, "%s; remove it or use --force to start over", err.msg);
+            goto fail;
+        }
+        opts.resume_units = ci.ckpt.units_done;
+        ctx.resume_total = ci.ckpt.units_total;
+        ctx.units_saved = ci.ckpt.units_done;
+        ctx.prior = ci.ckpt.seconds;
     }
     if (!a.quiet) {
         printf("solving %s on %s (%" PRIu64 " cells): table %s (%d byte%s a cell), line sets %s, %" PRId64 " levels, %d thread%s\n",
                g->name, dims, plan.cells, tb, plan.elem, plan.elem == 1 ? "" : "s", lb, plan.levels, threads,
                threads == 1 ? "" : "s");
+        if (a.resume && have_ckpt)
+            printf("resuming from %s: %" PRIu64 " of %" PRIu64 " units done (%.1f s of solving)\n", ckpt_path,
+                   ci.ckpt.units_done, ci.ckpt.units_total, ci.ckpt.seconds);
+        else if (a.resume)
+            printf("no checkpoint %s: starting from the beginning\n", ckpt_path);
         fflush(stdout);
     }
 
-    ns_sieve_opts opts = {.threads = threads, .pn_only = a.pn_only, .progress = ns_cli_progress_cb,
-                          .progress_user = &prog};
     ns_cli_catch_sigint();
-    ns_cli_progress_start(&prog, !a.quiet);
-    const double t0 = ns_cli_now();
-    t = ns_sieve_table_new(g, a.pn_only, &err);
-    ns_err src = t ? ns_sieve_run(g, t, &opts, &err) : (err.code ? err.code : NS_ENOMEM);
-    const double wall = ns_cli_now() - t0;
-    ns_cli_progress_finish(&prog);
+    ns_cli_progress_start(&ctx.prog, !a.quiet);
+    ctx.t0 = ns_cli_now();
+    ctx.next_due = ctx.t0 + a.ckpt_every;
+    ns_err src = ns_sieve_run(g, t, &opts, &err);
+    const double wall = ns_cli_now() - ctx.t0;
+    ns_cli_progress_finish(&ctx.prog);
     if (src) {
-        if (src == NS_EINTR)
-            rc = ns_cli_error(CMD, "interrupted after %.1f s; nothing was written", wall);
-        else
+        const int sig = ns_cli_interrupted();
+        if (ctx.failed) {
+            rc = ns_cli_error(CMD, "%s%s", ctx.err.msg,
+                              ctx.units_saved ? "; the previous checkpoint is intact: resume with --resume" : "");
+        } else if (src == NS_EINTR && ctx.stopped && ctx.units_saved) {
+            char cmd[2048];
+            format_command(argc, argv, cmd, sizeof cmd);
+            ns_cli_error(CMD, "stopped by %s after %.1f s; checkpoint %s holds %" PRIu64 " of %" PRIu64
+                         " units (%.0f%%); continue with: %s", sig == SIGTERM ? "SIGTERM" : "SIGINT", wall, ckpt_path,
+                         ctx.units_saved, ctx.units_total,
+                         ctx.units_total ? 100.0 * (double)ctx.units_saved / (double)ctx.units_total : 0.0, cmd);
+            rc = 128 + (sig ? sig : SIGINT);
+        } else if (src == NS_EINTR) {
+            ns_cli_error(CMD, "interrupted after %.1f s%s", wall,
+                         have_ckpt && a.resume ? "; the checkpoint it resumed from is intact" : "; nothing was written");
+            rc = 128 + (sig ? sig : SIGINT);
+        } else {
             rc = ns_cli_error(CMD, "%s", err.msg);
+        }
         goto fail;
     }
 
-    snprintf(meta.game, sizeof meta.game, "%s", g->name);
-    if (g->rules_text && !(meta.rules_text = strdup(g->rules_text))) {
-        rc = ns_cli_error(CMD, "out of memory");
-        goto fail;
-    }
-    ns_params_format(&g->params, meta.params, sizeof meta.params);
-    meta.play = g->play;
-    meta.pn_only = a.pn_only;
     meta.threads = threads;
-    meta.wall_seconds = wall;
+    meta.wall_seconds = ctx.prior + wall;
     meta.complete = 1;
     if (ns_h5_write(a.out, t, &meta, a.force ? NS_H5_FORCE : 0, &err)) {
-        rc = strstr(err.msg, a.out) ? ns_cli_error(CMD, "%s", err.msg) : ns_cli_error(CMD, "%s: %s", a.out, err.msg);
+        const char *tail = ctx.units_saved ? "; the last checkpoint is intact: free the space and run again with --resume"
+                                           : "";
+        rc = strstr(err.msg, a.out) ? ns_cli_error(CMD, "%s%s", err.msg, tail)
+                                    : ns_cli_error(CMD, "%s: %s%s", a.out, err.msg, tail);
         goto fail;
+    }
+    if (stat(ckpt_path, &st) == 0 && remove(ckpt_path) != 0)
+        fprintf(stderr, "nimsieve solve: warning: cannot remove the checkpoint %s (the table %s is complete)\n",
+                ckpt_path, a.out);
+    {
+        /* and what a killed checkpoint write left */
+        char tmp[4200];
+        if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp", ckpt_path) < sizeof tmp)
+            remove(tmp);
     }
 
     if (!a.quiet) {
-        ns_table_stats st;
-        ns_table_summarize(t, &st, NULL, 0);
+        ns_table_stats ts;
+        ns_table_summarize(t, &ts, NULL, 0);
         printf("game:          %s\n", g->name);
         printf("params:        %s\n", meta.params[0] ? meta.params : "(defaults)");
-        printf("bounds:        %s (%" PRIu64 " cells, %" PRIu64 " positions)\n", dims, plan.cells, st.n_valid);
+        printf("bounds:        %s (%" PRIu64 " cells, %" PRIu64 " positions)\n", dims, plan.cells, ts.n_valid);
         printf("play:          %s\n", g->play == NS_PLAY_MISERE ? "misere" : "normal");
         printf("kind:          %s\n", a.pn_only ? "P/N" : "grundy");
-        printf("P-positions:   %" PRIu64 "\n", st.n_p);
+        printf("P-positions:   %" PRIu64 "\n", ts.n_p);
         if (!a.pn_only)
-            printf("largest value: %" PRIu32 "\n", st.max_value);
-        printf("time:          %.3f s on %d thread%s\n", wall, threads, threads == 1 ? "" : "s");
+            printf("largest value: %" PRIu32 "\n", ts.max_value);
+        printf("time:          %.3f s on %d thread%s", wall, threads, threads == 1 ? "" : "s");
+        if (ctx.prior > 0)
+            printf(" (%.3f s in all, with the runs before the resume)", ctx.prior + wall);
+        printf("\n");
+        if (ctx.nwritten)
+            printf("checkpoints:   %d, %.3f s in all (%.1f%% of the time)\n", ctx.nwritten, ctx.write_seconds,
+                   wall > 0 ? 100.0 * ctx.write_seconds / wall : 0.0);
         printf("output:        %s\n", a.out);
     }
     rc = NS_EXIT_OK;
 fail:
+    ns_meta_free(&ci.meta);
     ns_meta_free(&meta);
     ns_table_free(t);
     ns_game_free(g);
+    free(ckpt_path);
     return rc;
 }
