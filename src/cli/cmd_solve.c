@@ -396,11 +396,13 @@ int ns_cmd_solve(int argc, char **argv)
     const uint64_t budget = a.memory ? a.memory : avail;
     if (plan.table_bytes == 0 || (budget && need > budget) || (a.memory && avail && need > avail)) {
         ns_cli_format_bytes(need, nb, sizeof nb);
-        ns_cli_format_bytes(budget && (!avail || budget < avail) ? budget : avail, avb, sizeof avb);
-        rc = ns_cli_error(CMD, "%s (%" PRIu64 " cells) needs %s of memory (table %s + line sets %s) but %s %s%s",
-                          dims, plan.cells, nb, tb, lb,
-                          a.memory && (!avail || a.memory <= avail) ? "--memory allows" : "only this much is available:",
-                          avb, a.pn_only ? "; use smaller bounds" : "; use smaller bounds or --pn-only");
+        const int by_limit = a.memory && (!avail || a.memory <= avail);
+        ns_cli_format_bytes(by_limit ? a.memory : avail, avb, sizeof avb);
+        char lim[96];
+        snprintf(lim, sizeof lim, by_limit ? "--memory allows %s" : "only %s is available", avb);
+        rc = ns_cli_error(CMD, "%s (%" PRIu64 " cells) needs %s of memory (table %s + line sets %s) but %s%s", dims,
+                          plan.cells, nb, tb, lb, lim,
+                          a.pn_only ? "; use smaller bounds" : "; use smaller bounds or --pn-only");
         goto fail;
     }
 
