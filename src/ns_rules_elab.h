@@ -20,7 +20,7 @@
 #include "ns_rules_parse.h"
 
 #define NS_RULES_MAX_VARS 32      /* bound variables per family */
-#define NS_RULES_MAX_FAMILIES 4096
+#define NS_RULES_MAX_FAMILIES 1024
 #define NS_RULES_MAX_EXPAND 4096  /* values of one forall or comprehension index */
 
 typedef enum { RV_RANGE = 0, RV_LIST = 1 } ns_rvar_kind;
