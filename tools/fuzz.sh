@@ -70,4 +70,4 @@ if [ "$rc" -ne 0 ]; then
     echo "fuzz.sh: the fuzzer found a defect (exit $rc); see $work/fuzz.log and $work/crash-*" >&2
     exit 1
 fi
-echo "fuzz.sh: no defect found in $secs s"
+echo "fuzz.sh: no defect found (at most $secs s${FUZZ_RUNS:+, at most $FUZZ_RUNS inputs})"

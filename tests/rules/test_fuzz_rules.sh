@@ -3,7 +3,7 @@
 #
 # Fuzz the rule-set compiler with libFuzzer under ASan and UBSan
 # (tools/fuzz.sh builds the target with clang by itself): a fixed seed and a
-# fixed number of inputs, so a failure reproduces, capped at 60 seconds. Skipped,
+# fixed number of inputs, so a failure reproduces (capped at 120 seconds). Skipped,
 # with a message, only when clang is not installed.
 set -u
 src=$2
@@ -13,4 +13,4 @@ if ! command -v "${CLANG:-clang}" >/dev/null 2>&1; then
     exit 0
 fi
 mkdir -p "$work"
-FUZZ_SEED=${FUZZ_SEED:-20261122} FUZZ_RUNS=${FUZZ_RUNS:-150000} bash "$src/tools/fuzz.sh" 60 "$work"
+FUZZ_SEED=${FUZZ_SEED:-20261122} FUZZ_RUNS=${FUZZ_RUNS:-20000} bash "$src/tools/fuzz.sh" 120 "$work"
