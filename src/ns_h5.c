@@ -1,12 +1,24 @@
-/* ns_h5.c - see ns_h5.h. The only file that includes hdf5.h.
+/* ns_h5.c - see ns_h5.h. Part of the HDF5 layer (ns_h5*.c), the only code
+ * that includes hdf5.h.
  *
- * Writing: /grundy and /pn chunk by chunk: each chunk's block of the table
- * is gathered into a buffer (narrowed to the stored Grundy type when that
- * is smaller than the table's cells, with the invalid marker moved) and
- * into P/N flags, then written with one H5Dwrite that covers exactly that
- * chunk; /p_positions follows in a row-major scan through a buffer of one
- * chunk. Memory beyond the table: a few MiB. The file goes to
- * "<path>.part" and is renamed over path after H5Fclose succeeded.
+ * Writing: one parallel pass over the table gives the summary (largest
+ * value, valid cells, P-positions) and the P-positions in each range of
+ * cells. /grundy and /pn are then written chunk by chunk through
+ * ns_h5_write_chunks (ns_h5_chunks.c): threads gather a chunk's block of
+ * the table (narrowed to the stored Grundy type when that is smaller than
+ * the table's cells, with the invalid marker moved) and its P/N flags,
+ * filter both as HDF5's shuffle + deflate + fletcher32 would, and the
+ * calling thread writes them in order with direct chunk writes.
+ * /p_positions follows, in windows of chunks: the ranges gather their
+ * P-positions into the window in parallel, then the same chunk writer.
+ * Threads: m->threads (the solve's; OpenMP's default when 0), at most
+ * WRITE_THREADS_MAX. Memory beyond the table: ~4 MiB per thread, two
+ * batches of filtered chunks (ns_h5_chunks.c) and a /p_positions window
+ * of at most 32 MiB.
+ * Where direct chunk writes are not possible (HDF5 < 1.10.3, a big-endian
+ * host; or built with -DNS_H5_PIPELINE_WRITE) the chunks go through
+ * H5Dwrite and HDF5's own pipeline on one thread, as before. The file goes
+ * to "<path>.part" and is renamed over path after H5Fclose succeeded.
  *
  * Reading: the attributes and the shapes of all three datasets are checked
  * first; the table is then read with one H5Dread (HDF5 widens the stored
@@ -31,6 +43,7 @@
 #include <gsl/gsl_version.h>
 #include <hdf5.h>
 
+#include "ns_omp.h"
 #include "ns_version.h"
 
 /* Bytes per chunk we aim at: 1 MiB is HDF5's (and h5py's) default chunk
@@ -38,14 +51,15 @@
  * 1M cells of uint8, 512K of uint16, 256K of uint32, 128K int64. */
 #define CHUNK_BYTES ((hsize_t)1 << 20)
 
-/* deflate level 1: measured on 4096x4096 uint16 tables (Wythoff Grundy
- * values, nim, random), level 4 made the files only 2-3% smaller (15% on
- * nim, which level 1 already shrinks 20x) and the write 10-20% slower;
- * level 6 was 1.5-2x slower. The write sits on the solver's critical path,
- * the few percent of disk do not. -DNS_H5_DEFLATE_LEVEL=n overrides it. */
-#ifndef NS_H5_DEFLATE_LEVEL
-#define NS_H5_DEFLATE_LEVEL 1
-#endif
+/* the deflate level: NS_H5_DEFLATE_LEVEL in ns_h5_internal.h */
+
+/* P-positions per range of cells in the summary pass, and the window of
+ * /p_positions gathered at a time */
+#define RANGE_CELLS ((uint64_t)1 << 20)
+#define PP_WINDOW_BYTES ((size_t)32 << 20)
+
+/* at most this many threads write */
+#define WRITE_THREADS_MAX 64
 
 /* ---------------------------------------------------------------- errors */
 
@@ -301,22 +315,7 @@ static ns_err write_attributes(writer *w, const ns_table *t, const ns_meta *m,
 static hid_t create_dataset(writer *w, const char *name, hid_t ftype, int rank,
                             const hsize_t *dims, const hsize_t *maxdims, const hsize_t *chunk)
 {
-    hid_t d = H5I_INVALID_HID;
-    hid_t space = H5Screate_simple(rank, dims, maxdims);
-    hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
-    if (space < 0 || dcpl < 0 || H5Pset_chunk(dcpl, rank, chunk) < 0 || H5Pset_shuffle(dcpl) < 0 ||
-        H5Pset_deflate(dcpl, NS_H5_DEFLATE_LEVEL) < 0 || H5Pset_fletcher32(dcpl) < 0) {
-        ns_h5_fail(w->err, NS_EIO, "%s: cannot set up the layout of dataset %s (chunked, shuffle, deflate, fletcher32)",
-                w->path, name);
-        goto done;
-    }
-    d = H5Dcreate2(w->file, name, ftype, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
-    if (d < 0)
-        ns_h5_fail(w->err, NS_EIO, "%s: cannot create dataset %s", w->path, name);
-done:
-    close_id(&space, H5Sclose);
-    close_id(&dcpl, H5Pclose);
-    return d;
+    return ns_h5_create_chunked(w->file, w->path, name, ftype, rank, dims, maxdims, chunk, w->err);
 }
 
 /* Write the block [start, start + count) of dataset d (whose file space is
@@ -429,9 +428,295 @@ static ns_err write_p_positions(writer *w, const ns_table *t, hid_t dp, hid_t ps
     return rc;
 }
 
-/* Everything between creating the .part file and closing it. /grundy and
- * /pn are written chunk by chunk (each H5Dwrite covers exactly one chunk of
- * both), so the memory beyond the table is two chunk buffers. */
+/* ------------------------------------------------ the direct-write path */
+
+/* The summary of the table, and P-positions per range of RANGE_CELLS cells:
+ * p_before[r] of them lie before range r (nranges + 1 entries). */
+typedef struct scan {
+    uint64_t nranges;
+    uint64_t *p_before;     /* owned */
+} scan;
+
+/* Valid cells, P-positions and the largest valid value of cells [lo, hi)
+ * (at most RANGE_CELLS): accumulators of the cells' own width, so that
+ * the loop vectorises. */
+#define SCAN_RANGE(T)                                                                   \
+    do {                                                                                \
+        const T *p = (const T *)t->data;                                                \
+        const T inv = (T)tinv;                                                          \
+        T m = 0;                                                                        \
+        uint32_t ci = 0, cp = 0;                                                        \
+        for (uint64_t i = lo; i < hi; i++) {                                            \
+            const T v = p[i];                                                           \
+            const T valid = v == inv ? 0 : v;                                           \
+            m = valid > m ? valid : m;                                                  \
+            ci += v == inv;                                                             \
+            cp += v == 0;                                                               \
+        }                                                                               \
+        nv = (hi - lo) - ci;                                                            \
+        np = cp;                                                                        \
+        mx = m;                                                                         \
+    } while (0)
+
+static void scan_range(const ns_table *t, uint64_t lo, uint64_t hi, uint64_t *n_valid, uint64_t *n_p,
+                       uint32_t *max)
+{
+    const uint32_t tinv = ns_table_invalid(t);
+    uint64_t nv = 0, np = 0;
+    uint32_t mx = 0;
+    if (t->elem == 1)
+        SCAN_RANGE(uint8_t);
+    else if (t->elem == 2)
+        SCAN_RANGE(uint16_t);
+    else
+        SCAN_RANGE(uint32_t);
+    *n_valid = nv;
+    *n_p = np;
+    *max = mx;
+}
+
+/* ns_table_summarize's numbers, on threads, and the P-positions per range.
+ * sc->p_before is owned by the caller (free). */
+static ns_err scan_table(writer *w, const ns_table *t, int threads, ns_table_stats *st, scan *sc)
+{
+    memset(st, 0, sizeof *st);
+    sc->nranges = (t->ncells + RANGE_CELLS - 1) / RANGE_CELLS;
+    sc->p_before = malloc((size_t)(sc->nranges + 1) * sizeof *sc->p_before);
+    uint64_t *nv = malloc((size_t)(sc->nranges + 1) * sizeof *nv);
+    uint32_t *mx = malloc((size_t)(sc->nranges + 1) * sizeof *mx);
+    if (!sc->p_before || !nv || !mx) {
+        free(nv);
+        free(mx);
+        free(sc->p_before);
+        sc->p_before = NULL;
+        return ns_error_set(w->err, NS_ENOMEM, "%s: out of memory for the table summary", w->path);
+    }
+    const int64_t nr = (int64_t)sc->nranges;
+    NS_OMP_FOR_DYNAMIC1(threads)
+    for (int64_t r = 0; r < nr; r++) {
+        const uint64_t lo = (uint64_t)r * RANGE_CELLS;
+        const uint64_t hi = lo + RANGE_CELLS < t->ncells ? lo + RANGE_CELLS : t->ncells;
+        scan_range(t, lo, hi, &nv[r], &sc->p_before[r + 1], &mx[r]);
+    }
+    sc->p_before[0] = 0;
+    for (uint64_t r = 0; r < sc->nranges; r++) {
+        st->n_valid += nv[r];
+        st->n_p += sc->p_before[r + 1];
+        sc->p_before[r + 1] = st->n_p;
+        st->max_value = mx[r] > st->max_value ? mx[r] : st->max_value;
+    }
+    free(nv);
+    free(mx);
+    return NS_OK;
+}
+
+/* What fill_table_chunk needs: the table and how /grundy is stored. */
+typedef struct table_fill {
+    const ns_table *t;
+    hsize_t dims[NS_MAX_DIM];
+    hsize_t chunk[NS_MAX_DIM];
+    size_t gsize;           /* bytes of a stored Grundy value; 0: no /grundy */
+    uint32_t ginv;          /* its invalid marker */
+} table_fill;
+
+/* One row of run cells from src (table cells of type TS) into g (stored
+ * Grundy values of type TG, NULL for none) and pn. */
+#define CONVERT_ROW(TS, TG)                                                             \
+    do {                                                                                \
+        const TS *s = (const TS *)src;                                                  \
+        const TS inv = (TS)tinv;                                                        \
+        TG *gd = (TG *)g;                                                               \
+        if (gd && sizeof(TS) == sizeof(TG))                                             \
+            memcpy(gd, s, (size_t)run * sizeof(TS));                                    \
+        else if (gd)                                                                    \
+            for (uint64_t r = 0; r < run; r++)                                          \
+                gd[r] = s[r] == inv ? (TG)ginv : (TG)s[r];                              \
+        for (uint64_t r = 0; r < run; r++)                                              \
+            pn[r] = s[r] == inv ? NS_PN_INVALID : s[r] == 0 ? NS_PN_P : NS_PN_N;        \
+    } while (0)
+
+static void convert_row(const table_fill *f, const void *src, uint64_t run, void *g, uint8_t *pn)
+{
+    const uint32_t tinv = ns_table_invalid(f->t), ginv = f->ginv;
+    const int te = f->t->elem;
+    const size_t ge = g ? f->gsize : 0;
+    if (te == 1)
+        CONVERT_ROW(uint8_t, uint8_t);
+    else if (te == 2 && ge != 1)
+        CONVERT_ROW(uint16_t, uint16_t);
+    else if (te == 2)
+        CONVERT_ROW(uint16_t, uint8_t);
+    else if (ge == 1)
+        CONVERT_ROW(uint32_t, uint8_t);
+    else if (ge == 2)
+        CONVERT_ROW(uint32_t, uint16_t);
+    else
+        CONVERT_ROW(uint32_t, uint32_t);
+}
+
+/* ns_h5_fill_fn of /grundy (bufs[0], when stored) and /pn (the last). */
+static void fill_table_chunk(void *user, const hsize_t *off, void *const *bufs)
+{
+    const table_fill *f = user;
+    const ns_table *t = f->t;
+    const int k = t->k;
+    void *gbuf = f->gsize ? bufs[0] : NULL;
+    uint8_t *pnbuf = bufs[f->gsize ? 1 : 0];
+    hsize_t e[NS_MAX_DIM], cstride[NS_MAX_DIM];
+    uint64_t cells = 1;
+    int partial = 0;
+    for (int d = k - 1; d >= 0; d--) {
+        e[d] = f->dims[d] - off[d] < f->chunk[d] ? f->dims[d] - off[d] : f->chunk[d];
+        partial |= e[d] < f->chunk[d];
+        cstride[d] = cells;
+        cells *= f->chunk[d];
+    }
+    if (partial) {
+        /* the edge of the table: HDF5 stores whole chunks, padded with 0 */
+        if (gbuf)
+            memset(gbuf, 0, (size_t)cells * f->gsize);
+        memset(pnbuf, 0, (size_t)cells);
+    }
+    hsize_t idx[NS_MAX_DIM] = {0};   /* row within the block, dims 0..k-2 */
+    for (;;) {
+        uint64_t src = off[k - 1], dst = 0;
+        for (int d = 0; d < k - 1; d++) {
+            src += (off[d] + idx[d]) * (uint64_t)t->stride[d];
+            dst += idx[d] * cstride[d];
+        }
+        convert_row(f, (const char *)t->data + src * (uint64_t)t->elem, e[k - 1],
+                    gbuf ? (char *)gbuf + dst * f->gsize : NULL, pnbuf + dst);
+        int d = k - 2;
+        while (d >= 0 && ++idx[d] == e[d])
+            idx[d--] = 0;
+        if (d < 0)
+            break;
+    }
+}
+
+/* A window of /p_positions: P-positions a..b-1 (k coordinates each). */
+typedef struct pp_fill {
+    const int64_t *rows;    /* (b - a) * k; borrowed */
+    uint64_t a, b;
+    int k;
+    hsize_t prows;          /* rows per chunk */
+} pp_fill;
+
+static void fill_pp_chunk(void *user, const hsize_t *off, void *const *bufs)
+{
+    const pp_fill *f = user;
+    const uint64_t lo = off[0], hi = lo + f->prows < f->b ? lo + f->prows : f->b;
+    const size_t row = (size_t)f->k * sizeof(int64_t);
+    memcpy(bufs[0], f->rows + (lo - f->a) * (uint64_t)f->k, (size_t)(hi - lo) * row);
+    if (hi - lo < f->prows)
+        memset((char *)bufs[0] + (size_t)(hi - lo) * row, 0, (size_t)(f->prows - (hi - lo)) * row);
+}
+
+/* The first cell in [i, hi) of the T cells at data that is 0 (a P-position),
+ * or hi: blocks of 64 cells are tested at once (vectorised). */
+#define NEXT_ZERO(T)                                                                    \
+    do {                                                                                \
+        const T *p = (const T *)data;                                                   \
+        for (; i + 64 <= hi; i += 64) {                                                 \
+            unsigned any = 0;                                                           \
+            for (int j = 0; j < 64; j++)                                                \
+                any |= p[i + (uint64_t)j] == 0;                                         \
+            if (any)                                                                    \
+                break;                                                                  \
+        }                                                                               \
+        for (; i < hi && p[i] != 0; i++)                                                \
+            ;                                                                           \
+    } while (0)
+
+static uint64_t next_zero(const void *data, int elem, uint64_t i, uint64_t hi)
+{
+    if (elem == 1)
+        NEXT_ZERO(uint8_t);
+    else if (elem == 2)
+        NEXT_ZERO(uint16_t);
+    else
+        NEXT_ZERO(uint32_t);
+    return i;
+}
+
+/* The coordinates of P-positions a..b-1 into rows, on threads: each range
+ * of cells holding some of them scans for its own. */
+static void gather_p_positions(const ns_table *t, const scan *sc, uint64_t a, uint64_t b, int64_t *rows,
+                               int threads)
+{
+    const int64_t nr = (int64_t)sc->nranges;
+    NS_OMP_FOR_DYNAMIC1(threads)
+    for (int64_t r = 0; r < nr; r++) {
+        uint64_t idx = sc->p_before[r];
+        if (idx >= b || sc->p_before[r + 1] <= a)
+            continue;
+        const uint64_t lo = (uint64_t)r * RANGE_CELLS;
+        const uint64_t hi = lo + RANGE_CELLS < t->ncells ? lo + RANGE_CELLS : t->ncells;
+        for (uint64_t i = next_zero(t->data, t->elem, lo, hi); i < hi && idx < b;
+             i = next_zero(t->data, t->elem, i + 1, hi)) {
+            if (idx >= a)
+                ns_table_coords(t, i, rows + (idx - a) * (uint64_t)t->k);
+            idx++;
+        }
+    }
+}
+
+/* /grundy (dg, when the table has Grundy values) and /pn (dpn) together,
+ * then /p_positions (dp: n_p x k, chunks of prows x k). */
+static ns_err write_direct(writer *w, const ns_table *t, const scan *sc, const ns_table_stats *st,
+                           int threads, hid_t dg, size_t gsize, uint32_t ginv, hid_t dpn,
+                           const hsize_t *dims, const hsize_t *chunk, hid_t dp, hsize_t prows)
+{
+    const int k = t->k;
+    table_fill tf = {.t = t, .gsize = t->pn_only ? 0 : gsize, .ginv = ginv};
+    ns_h5_chunk_job job = {.path = w->path, .rank = k, .fill = fill_table_chunk, .user = &tf,
+                           .threads = threads};
+    for (int d = 0; d < k; d++) {
+        tf.dims[d] = job.dims[d] = dims[d];
+        tf.chunk[d] = job.chunk[d] = chunk[d];
+    }
+    if (!t->pn_only) {
+        job.dset[job.n] = dg;
+        job.name[job.n] = "/grundy";
+        job.elem[job.n++] = gsize;
+    }
+    job.dset[job.n] = dpn;
+    job.name[job.n] = "/pn";
+    job.elem[job.n++] = 1;
+    job.first = 0;
+    job.count = ns_h5_chunk_count(&job);
+    ns_err rc = ns_h5_write_chunks(&job, w->err);
+    if (rc || st->n_p == 0)
+        return rc;
+
+    /* /p_positions, a window of chunks at a time */
+    const size_t chunk_bytes = (size_t)prows * (size_t)k * sizeof(int64_t);
+    const uint64_t per_window = PP_WINDOW_BYTES / chunk_bytes ? PP_WINDOW_BYTES / chunk_bytes : 1;
+    const uint64_t nchunks = (st->n_p + prows - 1) / prows;
+    const uint64_t wrows = per_window * prows < st->n_p ? per_window * prows : st->n_p;
+    int64_t *rows = malloc((size_t)wrows * (size_t)k * sizeof *rows);
+    if (!rows)
+        return ns_error_set(w->err, NS_ENOMEM, "%s: out of memory for the /p_positions buffer", w->path);
+    pp_fill pf = {.rows = rows, .k = k, .prows = prows};
+    ns_h5_chunk_job pj = {.path = w->path, .n = 1, .dset = {dp}, .name = {"/p_positions"},
+                          .elem = {sizeof(int64_t)}, .rank = 2, .dims = {st->n_p, (hsize_t)k},
+                          .chunk = {prows, (hsize_t)k}, .fill = fill_pp_chunk, .user = &pf,
+                          .threads = threads};
+    for (uint64_t c = 0; c < nchunks && !rc; c += per_window) {
+        pj.first = c;
+        pj.count = nchunks - c < per_window ? nchunks - c : per_window;
+        pf.a = c * prows;
+        pf.b = (c + pj.count) * prows < st->n_p ? (c + pj.count) * prows : st->n_p;
+        gather_p_positions(t, sc, pf.a, pf.b, rows, threads);
+        rc = ns_h5_write_chunks(&pj, w->err);
+    }
+    free(rows);
+    return rc;
+}
+
+/* ----------------------------------------------------- the file contents */
+
+/* Everything between creating the .part file and closing it. */
 static ns_err write_contents(writer *w, const ns_table *t, const ns_meta *m)
 {
     ns_err rc = NS_OK;
@@ -440,9 +725,23 @@ static ns_err write_contents(writer *w, const ns_table *t, const ns_meta *m)
     hid_t tspace = H5I_INVALID_HID, pspace = H5I_INVALID_HID;
     void *gbuf = NULL;
     uint8_t *pnbuf = NULL;
+    scan sc = {0, NULL};
+#ifdef NS_H5_PIPELINE_WRITE
+    const int direct = 0;
+#else
+    const int direct = ns_h5_direct_ok();
+#endif
+    /* each writing thread holds ~4 MiB of buffers */
+    const int asked = m->threads > 0 ? m->threads : ns_omp_max_threads();
+    const int threads = asked < 1 ? 1 : asked > WRITE_THREADS_MAX ? WRITE_THREADS_MAX : asked;
 
     ns_table_stats st;
-    ns_table_summarize(t, &st, NULL, 0);
+    if (direct) {
+        if ((rc = scan_table(w, t, threads, &st, &sc)))
+            return rc;
+    } else {
+        ns_table_summarize(t, &st, NULL, 0);
+    }
     const int has_invalid = st.n_valid < t->ncells;
     hid_t gtype = H5T_STD_U8LE;
     size_t gsize = 1;
@@ -486,30 +785,37 @@ static ns_err write_contents(writer *w, const ns_table *t, const ns_meta *m)
         goto fail;
     }
 
-    uint64_t chunk_cells = 1;
-    for (int d = 0; d < k; d++)
-        chunk_cells *= chunk[d];
-    if ((!t->pn_only && !(gbuf = malloc((size_t)chunk_cells * gsize))) || !(pnbuf = malloc((size_t)chunk_cells))) {
-        rc = ns_error_set(w->err, NS_ENOMEM, "%s: out of memory for the chunk buffers", w->path);
-        goto fail;
-    }
-    hsize_t o[NS_MAX_DIM] = {0}, e[NS_MAX_DIM];
-    for (;;) {
+    if (direct && pchunk[1] == (hsize_t)k) {
+        if ((rc = write_direct(w, t, &sc, &st, threads, dg, gsize, ginv, dpn, dims, chunk, dp, pchunk[0])))
+            goto fail;
+    } else {
+        /* HDF5's pipeline, one chunk at a time */
+        uint64_t chunk_cells = 1;
         for (int d = 0; d < k; d++)
-            e[d] = dims[d] - o[d] < chunk[d] ? dims[d] - o[d] : chunk[d];
-        gather_block(t, o, e, gbuf, gsize, ginv, pnbuf);
-        if (!t->pn_only && (rc = write_block(w, "/grundy", dg, tspace, native_uint(gsize), k, o, e, gbuf)))
+            chunk_cells *= chunk[d];
+        if ((!t->pn_only && !(gbuf = malloc((size_t)chunk_cells * gsize))) ||
+            !(pnbuf = malloc((size_t)chunk_cells))) {
+            rc = ns_error_set(w->err, NS_ENOMEM, "%s: out of memory for the chunk buffers", w->path);
             goto fail;
-        if ((rc = write_block(w, "/pn", dpn, tspace, H5T_NATIVE_UINT8, k, o, e, pnbuf)))
+        }
+        hsize_t o[NS_MAX_DIM] = {0}, e[NS_MAX_DIM];
+        for (;;) {
+            for (int d = 0; d < k; d++)
+                e[d] = dims[d] - o[d] < chunk[d] ? dims[d] - o[d] : chunk[d];
+            gather_block(t, o, e, gbuf, gsize, ginv, pnbuf);
+            if (!t->pn_only && (rc = write_block(w, "/grundy", dg, tspace, native_uint(gsize), k, o, e, gbuf)))
+                goto fail;
+            if ((rc = write_block(w, "/pn", dpn, tspace, H5T_NATIVE_UINT8, k, o, e, pnbuf)))
+                goto fail;
+            int d = k - 1;
+            while (d >= 0 && (o[d] += chunk[d]) >= dims[d])
+                o[d--] = 0;
+            if (d < 0)
+                break;
+        }
+        if ((rc = write_p_positions(w, t, dp, pspace, st.n_p, pchunk[0])))
             goto fail;
-        int d = k - 1;
-        while (d >= 0 && (o[d] += chunk[d]) >= dims[d])
-            o[d--] = 0;
-        if (d < 0)
-            break;
     }
-    if ((rc = write_p_positions(w, t, dp, pspace, st.n_p, pchunk[0])))
-        goto fail;
 
     if ((rc = write_attributes(w, t, m, &st, !t->pn_only && has_invalid, ginv, gtype)))
         goto fail;
@@ -527,6 +833,7 @@ fail:
     close_id(&pspace, H5Sclose);
     free(gbuf);
     free(pnbuf);
+    free(sc.p_before);
     return rc;
 }
 

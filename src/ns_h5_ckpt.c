@@ -305,7 +305,8 @@ static ns_err get_str(ckr *r, const char *name, int required, char **out)
     }
     mt = H5Tcopy(H5T_C_S1);
     char *s = NULL;
-    if (mt < 0 || H5Tset_size(mt, H5T_VARIABLE) < 0 || H5Aread(a, mt, &s) < 0 || !s) {
+    if (mt < 0 || H5Tset_size(mt, H5T_VARIABLE) < 0 || H5Tset_cset(mt, H5Tget_cset(ft)) < 0 ||
+        H5Aread(a, mt, &s) < 0 || !s) {
         rc = ns_h5_fail(r->err, NS_EFORMAT, "%s: cannot read attribute %s", r->path, name);
         goto out;
     }

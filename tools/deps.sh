@@ -12,6 +12,7 @@ PACKAGES=(
     build-essential cmake pkg-config       # compiler, CMake >= 3.25
     libhdf5-dev hdf5-tools                 # HDF5 C API 1.10, h5dump
     libgsl-dev                             # GSL
+    zlib1g-dev                             # deflate of the table chunks
     gnuplot-nox                            # figures
     python3-h5py python3-numpy python3-matplotlib   # analysis, notebooks
     jupyter-nbconvert python3-ipykernel    # notebook tests

@@ -1,0 +1,244 @@
+/* test_chunkfilter.c - the chunk filter on its own (no HDF5 here; the
+ * checks against HDF5 itself are in test_h5_direct.c): HDF5's shuffle
+ * layout on small known cases, the Fletcher-32 checksum against a literal
+ * evaluation of its definition with exact integer sums, and filter + undo
+ * round trips of both deflate modes, odd and even sizes, with a damaged
+ * byte caught. */
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ns_chunkfilter.h"
+#include "testutil.h"
+
+static uint64_t rng_state = 0x2545F4914F6CDD1Dull;
+
+static uint64_t rng(void)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return rng_state;
+}
+
+/* ---- shuffle ---- */
+
+static void test_shuffle(void)
+{
+    /* two little-endian uint16 0x0102, 0x0304: low bytes, then high bytes */
+    const uint8_t in2[4] = {0x02, 0x01, 0x04, 0x03}, want2[4] = {0x02, 0x04, 0x01, 0x03};
+    uint8_t out[64], back[64];
+    ns_shuffle(in2, out, 4, 2);
+    CHECK(memcmp(out, want2, 4) == 0);
+
+    /* 3-byte elements, 2 of them, 2 bytes left over: kept at the end */
+    const uint8_t in3[8] = {1, 2, 3, 4, 5, 6, 7, 8}, want3[8] = {1, 4, 2, 5, 3, 6, 7, 8};
+    ns_shuffle(in3, out, 8, 3);
+    CHECK(memcmp(out, want3, 8) == 0);
+
+    /* one element, or 1-byte elements: unchanged */
+    ns_shuffle(in3, out, 8, 8);
+    CHECK(memcmp(out, in3, 8) == 0);
+    ns_shuffle(in3, out, 8, 1);
+    CHECK(memcmp(out, in3, 8) == 0);
+
+    /* the inverse, every size and element size */
+    uint8_t data[64];
+    for (int i = 0; i < 64; i++)
+        data[i] = (uint8_t)rng();
+    for (size_t elem = 1; elem <= 9; elem++) {
+        for (size_t n = 0; n <= 64; n++) {
+            ns_shuffle(data, out, n, elem);
+            ns_unshuffle(out, back, n, elem);
+            CHECKF(memcmp(back, data, n) == 0, "unshuffle(shuffle) elem %zu, %zu bytes", elem, n);
+            /* byte b of element i lands at b * count + i */
+            const size_t cnt = n / elem;
+            int ok = 1;
+            if (elem > 1 && cnt > 1)
+                for (size_t i = 0; i < cnt; i++)
+                    for (size_t b = 0; b < elem; b++)
+                        ok &= out[b * cnt + i] == data[i * elem + b];
+            CHECKF(ok, "shuffle layout elem %zu, %zu bytes", elem, n);
+        }
+    }
+}
+
+/* ---- Fletcher-32 ---- */
+
+/* The definition, literally: exact sums of the big-endian 16-bit words and
+ * of the running sums (at most a few million words here, so they fit 64
+ * bits), then each reduced to ones'-complement form modulo 65535. */
+static uint32_t fletcher_reference(const uint8_t *p, size_t len)
+{
+    uint64_t s1 = 0, s2 = 0;
+    for (size_t i = 0; i < len; i += 2) {
+        uint64_t w = (uint64_t)p[i] << 8 | (i + 1 < len ? p[i + 1] : 0);
+        s1 += w;
+        s2 += s1;
+    }
+    uint64_t a = s1 == 0 ? 0 : (s1 - 1) % 65535 + 1;
+    uint64_t b = s2 == 0 ? 0 : (s2 - 1) % 65535 + 1;
+    return (uint32_t)(b << 16 | a);
+}
+
+static void test_fletcher(void)
+{
+    uint8_t buf[8] = {0};
+    CHECK(ns_fletcher32(buf, 0) == 0);
+    CHECK(ns_fletcher32(buf, 7) == 0);
+    /* one word 0xFFFF: a multiple of 65535 that is not 0 stays 65535 */
+    buf[0] = buf[1] = 0xFF;
+    CHECK(ns_fletcher32(buf, 2) == 0xFFFFFFFFu);
+    /* words 0x0102, 0x0304: A = 0x0406, B = 0x0102 + 0x0406 = 0x0508 */
+    const uint8_t w2[4] = {1, 2, 3, 4};
+    CHECK(ns_fletcher32(w2, 4) == 0x05080406u);
+    /* odd: the last byte is a high half, 0x0300 */
+    CHECK(ns_fletcher32(w2, 3) == ((0x0102u + 0x0402u) << 16 | 0x0402u));
+
+    /* long inputs cross the blocks between reductions; all-0xFF bytes give
+     * the largest sums */
+    const size_t n = (size_t)3 << 17;   /* 196608 words */
+    uint8_t *big = malloc(n * 2 + 1);
+    CHECK(big != NULL);
+    if (!big)
+        return;
+    const int kinds = 4;
+    for (int kind = 0; kind < kinds; kind++) {
+        for (size_t i = 0; i < n * 2 + 1; i++)
+            big[i] = kind == 0 ? 0xFF : kind == 1 ? (uint8_t)rng() : kind == 2 ? (uint8_t)(i % 7 == 0) : 0;
+        const size_t lens[] = {1, 2, 3, 719, 720, 721, 131071, 131072, 131073, 262145, n * 2, n * 2 + 1};
+        for (size_t j = 0; j < sizeof lens / sizeof lens[0]; j++) {
+            uint32_t got = ns_fletcher32(big, lens[j]), want = fletcher_reference(big, lens[j]);
+            CHECKF(got == want, "kind %d, %zu bytes: 0x%08" PRIx32 ", expected 0x%08" PRIx32, kind, lens[j],
+                   got, want);
+        }
+    }
+    /* sums landing on multiples of 65535: words chosen so that A is 65535 * j */
+    for (int j = 1; j <= 3; j++) {
+        uint8_t s[6] = {0};
+        uint32_t total = 65535u * (uint32_t)j;
+        for (int w = 0; w < 3; w++) {
+            uint32_t v = total > 0xFFFF ? 0xFFFF : total;
+            s[2 * w] = (uint8_t)(v >> 8);
+            s[2 * w + 1] = (uint8_t)v;
+            total -= v;
+        }
+        CHECK(ns_fletcher32(s, 6) == fletcher_reference(s, 6));
+        CHECK((ns_fletcher32(s, 6) & 0xFFFF) == 0xFFFF);
+    }
+    free(big);
+}
+
+/* ---- filter and undo ---- */
+
+static void fill(uint8_t *p, size_t n, size_t elem, int kind)
+{
+    for (size_t i = 0; i < n; i++) {
+        const size_t e = i / elem, b = i % elem;
+        switch (kind) {
+        case 0: p[i] = (uint8_t)rng(); break;                          /* random */
+        case 1: p[i] = 0; break;                                       /* zeros */
+        case 2: p[i] = b == 0 ? (uint8_t)rng() : (uint8_t)(e >> 12); /* Grundy-like: random low, slow high */
+                break;
+        default: p[i] = (uint8_t)((e * 2654435761u) >> (8 * b)); break;
+        }
+    }
+}
+
+static void test_roundtrip(void)
+{
+    const size_t max = 70001 * 8;
+    uint8_t *raw = malloc(max), *out = malloc(ns_chunkfilter_bound(max)), *back = malloc(max);
+    CHECK(raw && out && back);
+    if (!raw || !out || !back)
+        goto done;
+    const size_t elems[] = {1, 2, 4, 8};
+    const size_t counts[] = {1, 2, 3, 1000, 1001, 70001};
+    int odd = 0, even = 0;
+    for (int mode = 0; mode < 2; mode++) {
+        ns_error err = {0};
+        ns_chunkfilter *f = ns_chunkfilter_new(max, 1, (ns_deflate_mode)mode, &err);
+        CHECKF(f != NULL, "new: %s", err.msg);
+        if (!f)
+            continue;
+        for (size_t ie = 0; ie < 4; ie++) {
+            for (size_t ic = 0; ic < 6; ic++) {
+                for (int kind = 0; kind < 4; kind++) {
+                    const size_t elem = elems[ie], n = counts[ic] * elem;
+                    fill(raw, n, elem, kind);
+                    size_t len = 0, len2 = 0;
+                    ns_err rc = ns_chunkfilter_run(f, raw, n, elem, out, ns_chunkfilter_bound(n), &len, &err);
+                    CHECKF(rc == NS_OK, "mode %d elem %zu n %zu kind %d: %s", mode, elem, n, kind, err.msg);
+                    if (rc)
+                        continue;
+                    CHECK(len >= 4 + 6 && len <= ns_chunkfilter_bound(n));
+                    odd += (len - 4) % 2 == 1;
+                    even += (len - 4) % 2 == 0;
+                    memset(back, 0xA5, n);
+                    rc = ns_chunkfilter_undo(out, len, elem, back, n, &err);
+                    CHECKF(rc == NS_OK && memcmp(back, raw, n) == 0, "mode %d elem %zu n %zu kind %d: %s", mode,
+                           elem, n, kind, err.msg);
+                    /* the same input gives the same bytes */
+                    uint8_t *again = malloc(ns_chunkfilter_bound(n));
+                    if (again) {
+                        CHECK(ns_chunkfilter_run(f, raw, n, elem, again, ns_chunkfilter_bound(n), &len2, &err) ==
+                              NS_OK);
+                        CHECK(len2 == len && memcmp(again, out, len) == 0);
+                        free(again);
+                    }
+                    /* one damaged byte is caught */
+                    const size_t at = (size_t)(rng() % len);
+                    out[at] ^= 0x10;
+                    rc = ns_chunkfilter_undo(out, len, elem, back, n, &err);
+                    CHECKF(rc == NS_EFORMAT, "mode %d elem %zu n %zu kind %d: damage at %zu not caught", mode,
+                           elem, n, kind, at);
+                }
+            }
+        }
+        ns_chunkfilter_free(f);
+    }
+    CHECKF(odd > 10 && even > 10, "deflate output lengths: %d odd, %d even", odd, even);
+
+    /* NS_DEFLATE_PLANES stores random planes and compresses the others:
+     * uint16 with a random low byte and a constant high byte comes out at
+     * a little over half its size; plain deflate would not get there */
+    {
+        ns_error err = {0};
+        ns_chunkfilter *f = ns_chunkfilter_new(max, 1, NS_DEFLATE_PLANES, &err);
+        const size_t n = 65536 * 2;
+        for (size_t i = 0; i < n; i++)
+            raw[i] = i % 2 ? 7 : (uint8_t)rng();
+        size_t len = 0;
+        CHECK(f && ns_chunkfilter_run(f, raw, n, 2, out, ns_chunkfilter_bound(n), &len, &err) == NS_OK);
+        CHECKF(len > n / 2 && len < n / 2 + n / 100, "random low plane + constant high plane: %zu of %zu", len,
+               n);
+        CHECK(ns_chunkfilter_undo(out, len, 2, back, n, &err) == NS_OK && memcmp(back, raw, n) == 0);
+        ns_chunkfilter_free(f);
+    }
+
+    /* bad arguments */
+    {
+        ns_error err = {0};
+        CHECK(ns_chunkfilter_new(100, 0, NS_DEFLATE_PLAIN, &err) == NULL && err.code == NS_EINTERNAL);
+        ns_chunkfilter *f = ns_chunkfilter_new(100, 1, NS_DEFLATE_PLAIN, &err);
+        size_t len;
+        CHECK(f && ns_chunkfilter_run(f, raw, 101, 1, out, ns_chunkfilter_bound(101), &len, &err) == NS_EINTERNAL);
+        CHECK(f && ns_chunkfilter_run(f, raw, 100, 1, out, 10, &len, &err) == NS_EINTERNAL);
+        ns_chunkfilter_free(f);
+        CHECK(ns_chunkfilter_undo(out, 3, 1, back, 10, &err) == NS_EFORMAT);
+    }
+done:
+    free(raw);
+    free(out);
+    free(back);
+}
+
+int main(void)
+{
+    test_shuffle();
+    test_fletcher();
+    test_roundtrip();
+    return TEST_REPORT();
+}
