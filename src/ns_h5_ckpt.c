@@ -4,8 +4,9 @@
  * (game, rules, params, bounds, play, kind) marked complete = 0, the
  * checkpoint attributes (kernel, units done and in all, seconds spent), and
  * the working table as it is in memory: /checkpoint_table, the table's own
- * cell width, chunked with fletcher32 so a damaged checkpoint is refused
- * instead of resumed. Cells of unfinished units are stored as they are;
+ * cell width, chunked and filtered like a table file's datasets (shuffle,
+ * deflate, fletcher32; in parallel, ns_h5_write_chunks), so a damaged
+ * checkpoint is refused instead of resumed. Cells of unfinished units are stored as they are;
  * resume uses only the finished ones.
  *
  * Atomicity: the file is written to "<path>.tmp", flushed to disk (fsync),
@@ -112,31 +113,93 @@ static void ckpt_chunk(const ns_table *t, hsize_t *chunk)
     }
 }
 
-/* The table in slabs of whole chunks along dimension 0. */
-static ns_err write_table(ckw *w, const ns_table *t)
+typedef struct ckfill {
+    const ns_table *t;
+    hsize_t chunk[NS_MAX_DIM];
+} ckfill;
+
+/* One chunk of the table as stored (the cells as in memory, zero-padded at
+ * the table's edge): runs on the chunk writer's threads. */
+static void fill_chunk(void *user, const hsize_t *off, void *const *bufs)
 {
-    hsize_t dims[NS_MAX_DIM], chunk[NS_MAX_DIM];
+    const ckfill *f = user;
+    const ns_table *t = f->t;
+    const int k = t->k;
+    const size_t el = (size_t)t->elem;
+    hsize_t e[NS_MAX_DIM], cstride[NS_MAX_DIM];
+    uint64_t cells = 1;
+    int partial = 0;
+    for (int d = k - 1; d >= 0; d--) {
+        hsize_t left = (hsize_t)t->bounds[d] - off[d];
+        e[d] = left < f->chunk[d] ? left : f->chunk[d];
+        partial |= e[d] < f->chunk[d];
+        cstride[d] = cells;
+        cells *= f->chunk[d];
+    }
+    if (partial)
+        memset(bufs[0], 0, (size_t)cells * el);
+    hsize_t idx[NS_MAX_DIM] = {0};
+    for (;;) {
+        uint64_t src = off[k - 1], dst = 0;
+        for (int d = 0; d < k - 1; d++) {
+            src += (off[d] + idx[d]) * (uint64_t)t->stride[d];
+            dst += idx[d] * cstride[d];
+        }
+        memcpy((char *)bufs[0] + dst * el, (const char *)t->data + src * el, (size_t)e[k - 1] * el);
+        int d = k - 2;
+        while (d >= 0 && ++idx[d] == e[d])
+            idx[d--] = 0;
+        if (d < 0)
+            break;
+    }
+}
+
+/* The table as /checkpoint_table: chunked, shuffle + deflate + fletcher32,
+ * filtered in parallel (ns_h5_write_chunks) when HDF5 allows direct chunk
+ * writes, else through HDF5's pipeline in slabs along dimension 0. */
+static ns_err write_table(ckw *w, const ns_table *t, int threads)
+{
+    hsize_t dims[NS_MAX_DIM];
+    ckfill f = {.t = t};
     for (int d = 0; d < t->k; d++)
         dims[d] = (hsize_t)t->bounds[d];
-    ckpt_chunk(t, chunk);
+    ckpt_chunk(t, f.chunk);
     ns_err rc = NS_OK;
-    hid_t space = H5Screate_simple(t->k, dims, NULL), dcpl = H5Pcreate(H5P_DATASET_CREATE);
-    hid_t ds = H5I_INVALID_HID, mspace = H5I_INVALID_HID;
-    if (space < 0 || dcpl < 0 || H5Pset_chunk(dcpl, t->k, chunk) < 0 || H5Pset_fletcher32(dcpl) < 0) {
-        rc = ns_h5_fail(w->err, NS_EIO, "%s: cannot set up the checkpoint dataset's layout", w->path);
+    hid_t ds = ns_h5_create_chunked(w->file, w->path, CKPT_DATASET, file_uint(t->elem), t->k, dims, NULL, f.chunk,
+                                    w->err);
+    hid_t space = H5I_INVALID_HID, mspace = H5I_INVALID_HID;
+    if (ds < 0)
+        return w->err->code ? w->err->code : NS_EIO;
+    if (ns_h5_direct_ok()) {
+        ns_h5_chunk_job job;
+        memset(&job, 0, sizeof job);
+        job.path = w->path;
+        job.n = 1;
+        job.dset[0] = ds;
+        job.name[0] = CKPT_DATASET;
+        job.elem[0] = (size_t)t->elem;
+        job.rank = t->k;
+        memcpy(job.dims, dims, sizeof(hsize_t) * (size_t)t->k);
+        memcpy(job.chunk, f.chunk, sizeof(hsize_t) * (size_t)t->k);
+        job.first = 0;
+        job.count = ns_h5_chunk_count(&job);
+        job.fill = fill_chunk;
+        job.user = &f;
+        job.threads = threads > 0 ? threads : 1;
+        rc = ns_h5_write_chunks(&job, w->err);
         goto out;
     }
-    ds = H5Dcreate2(w->file, CKPT_DATASET, file_uint(t->elem), space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
-    if (ds < 0) {
-        rc = ns_h5_fail(w->err, NS_EIO, "%s: cannot create dataset %s", w->path, CKPT_DATASET);
+    space = H5Dget_space(ds);
+    if (space < 0) {
+        rc = ns_h5_fail(w->err, NS_EIO, "%s: cannot get the dataspace of %s", w->path, CKPT_DATASET);
         goto out;
     }
     const uint64_t row = t->ncells / (uint64_t)t->bounds[0]; /* cells per index of dimension 0 */
-    for (hsize_t x = 0; x < dims[0]; x += chunk[0]) {
+    for (hsize_t x = 0; x < dims[0]; x += f.chunk[0]) {
         hsize_t start[NS_MAX_DIM] = {0}, count[NS_MAX_DIM];
         memcpy(count, dims, sizeof(hsize_t) * (size_t)t->k);
         start[0] = x;
-        count[0] = dims[0] - x < chunk[0] ? dims[0] - x : chunk[0];
+        count[0] = dims[0] - x < f.chunk[0] ? dims[0] - x : f.chunk[0];
         mspace = H5Screate_simple(t->k, count, NULL);
         const char *buf = (const char *)t->data + (size_t)(x * row * (uint64_t)t->elem);
         if (mspace < 0 || H5Sselect_hyperslab(space, H5S_SELECT_SET, start, NULL, count, NULL) < 0 ||
@@ -149,9 +212,8 @@ static ns_err write_table(ckw *w, const ns_table *t)
     }
 out:
     close_id(&mspace, H5Sclose);
-    close_id(&ds, H5Dclose);
-    close_id(&dcpl, H5Pclose);
     close_id(&space, H5Sclose);
+    close_id(&ds, H5Dclose);
     return rc;
 }
 
@@ -216,7 +278,7 @@ ns_err ns_h5_ckpt_write(const char *path, const ns_table *t, const ns_meta *m, c
         (rc = put_u64(&w, "checkpoint_units_done", c->units_done)) ||
         (rc = put_u64(&w, "checkpoint_units_total", c->units_total)) ||
         (rc = put_f64(&w, "checkpoint_seconds", c->seconds)) || (rc = put_i32(&w, "checkpoint_elem", t->elem)) ||
-        (rc = write_table(&w, t)))
+        (rc = write_table(&w, t, m->threads)))
         goto fail;
     close_id(&w.scalar, H5Sclose);
     close_id(&w.vstr, H5Tclose);

@@ -380,6 +380,7 @@ int ns_cmd_solve(int argc, char **argv)
     ns_params_format(&g->params, meta.params, sizeof meta.params);
     meta.play = g->play;
     meta.pn_only = a.pn_only;
+    meta.threads = a.threads > 0 ? a.threads : ns_omp_max_threads(); /* also the checkpoints' writer threads */
 
     ns_sieve_plan plan;
     if (ns_sieve_plan_for(g, a.pn_only, &plan, &err)) {
