@@ -9,7 +9,9 @@
  * bitset of values seen on it and its own mex: the lines of direction
  * (-a, dy) are c = a*y + dy*x, and two tiles of one anti-diagonal never
  * share a line, so no locks are needed. A cell's value is the mex of the
- * union of its lines' sets, scanned from the largest of their own mexes. */
+ * union of its lines' sets, scanned from the largest of their own mexes.
+ * A tile anti-diagonal is the unit of checkpoints; a resume replays the
+ * finished ones (their cells go into the lines, no mex). */
 #include "ns_tiles2d.h"
 
 #include <stdlib.h>
@@ -76,7 +78,9 @@ static inline void put(lines *L, uint64_t words, uint32_t cap, int64_t c, uint32
     L->mex[c] = m;
 }
 
-static void do_tile(tiles *T, int64_t x0, int64_t x1, int64_t y0, int64_t y1)
+/* replay: the tile's cells are final in the table (a resume); only put
+ * them into their lines. */
+static void do_tile(tiles *T, int64_t x0, int64_t x1, int64_t y0, int64_t y1, int replay)
 {
     const uint64_t words = T->words;
     const uint32_t cap = T->cap;
@@ -102,6 +106,10 @@ static void do_tile(tiles *T, int64_t x0, int64_t x1, int64_t y0, int64_t y1)
                 any |= x >= L->a && y + L->dy >= 0;
             }
             uint32_t m = cap;
+            if (replay) {
+                m = ns_table_get(T->t, (uint64_t)x * (uint64_t)T->n1 + (uint64_t)y);
+                goto insert;
+            }
             if (lo < cap) {
                 uint64_t w = lo >> 6;
                 uint64_t acc = ((uint64_t)1 << (lo & 63)) - 1;
@@ -123,6 +131,7 @@ static void do_tile(tiles *T, int64_t x0, int64_t x1, int64_t y0, int64_t y1)
                 m = 0;
             }
             ns_table_set(T->t, (uint64_t)x * (uint64_t)T->n1 + (uint64_t)y, m);
+        insert:
             if (T->row_ray)
                 put(&T->rows, words, cap, x, m);
             for (int i = 0; i < T->ng; i++)
@@ -190,7 +199,15 @@ ns_err ns_tiles2d_run(const ns_game *g, ns_table *t, uint64_t max_value, const n
     const int nthreads = o->threads > 0 ? o->threads : ns_omp_max_threads();
     const int64_t ti = (T.n0 + TILE - 1) / TILE, tj = (T.n1 + TILE - 1) / TILE;
     tiles *PT = &T;
+    /* units of checkpoints: the tile anti-diagonals s = 0 .. ti+tj-2 */
+    const uint64_t units_total = (uint64_t)(ti + tj - 1);
+    if (o->resume_units > units_total) {
+        rc = ns_error_set(err, NS_EINVAL, "resume point %llu is past the last unit %llu",
+                          (unsigned long long)o->resume_units, (unsigned long long)units_total);
+        goto done;
+    }
     for (int64_t s = 0; s <= ti + tj - 2; s++) {
+        const int replay = (uint64_t)s < o->resume_units;
         const int64_t i0 = s - (tj - 1) > 0 ? s - (tj - 1) : 0;
         const int64_t i1 = s < ti - 1 ? s : ti - 1;
         NS_OMP_FOR_DYNAMIC1(nthreads)
@@ -199,7 +216,7 @@ ns_err ns_tiles2d_run(const ns_game *g, ns_table *t, uint64_t max_value, const n
             int64_t x0 = i * TILE, y0 = j * TILE;
             int64_t x1 = x0 + TILE < PT->n0 ? x0 + TILE : PT->n0;
             int64_t y1 = y0 + TILE < PT->n1 ? y0 + TILE : PT->n1;
-            do_tile(PT, x0, x1, y0, y1);
+            do_tile(PT, x0, x1, y0, y1, replay);
         }
         if (T.overflow) {
             rc = ns_error_set(err, NS_EINTERNAL, "a value reached the value bound; the game's option bound is wrong");
@@ -216,6 +233,10 @@ ns_err ns_tiles2d_run(const ns_game *g, ns_table *t, uint64_t max_value, const n
                 rc = ns_error_set(err, NS_EINTR, "interrupted");
                 goto done;
             }
+        }
+        if (!replay && o->checkpoint && o->checkpoint(o->checkpoint_user, (uint64_t)s + 1, units_total)) {
+            rc = ns_error_set(err, NS_EINTR, "interrupted");
+            goto done;
         }
     }
     goto done;
