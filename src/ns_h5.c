@@ -1198,8 +1198,12 @@ static ns_err open_reader(reader *r, const char *path, ns_meta *m, ns_error *err
         goto fail;
     }
     if (complete != 1) {
-        rc = bad(r, "incomplete table (attribute complete = %d, expected 1): the run that wrote it did not finish",
-                 complete);
+        if (H5Aexists(r->file, "checkpoint_units_done") > 0)
+            rc = bad(r, "incomplete table (attribute complete = %d, expected 1): a checkpoint of an unfinished solve; "
+                     "finish it with 'nimsieve solve ... --resume'", complete);
+        else
+            rc = bad(r, "incomplete table (attribute complete = %d, expected 1): the run that wrote it did not finish",
+                     complete);
         goto fail;
     }
     if ((rc = read_str_into(r, "game", 1, 1, m->game, sizeof m->game)) ||

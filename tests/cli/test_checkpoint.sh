@@ -149,7 +149,7 @@ else
     # a checkpoint is not a table: info refuses it
     "$nimsieve" info term.h5.ckpt >/dev/null 2>err.txt
     rc=$?
-    [ "$rc" -eq 2 ] && grep -q 'incomplete' err.txt || { fail "info on a checkpoint: exit $rc"; cat err.txt; }
+    [ "$rc" -eq 2 ] && grep -q 'a checkpoint of an unfinished solve; finish it with' err.txt || { fail "info on a checkpoint: exit $rc"; cat err.txt; }
     # resume finishes it, identical to an uninterrupted run
     "$nimsieve" solve "${game[@]}" -o term.h5 --resume -q || fail "SIGTERM: resume failed"
     "$nimsieve" solve "${game[@]}" -o term-ref.h5 -q
