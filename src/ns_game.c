@@ -129,6 +129,23 @@ ns_err ns_game_add_general(ns_game *g, const char *label, ns_options_fn fn,
     return NS_OK;
 }
 
+ns_err ns_game_add_prefix(ns_game *g, const char *label, int axis, ns_options_fn fn,
+                          ns_maxopt_fn maxopt, const void *ctx, ns_error *err)
+{
+    if (!fn)
+        return ns_error_set(err, NS_EINTERNAL, "move family '%s': no options callback", label);
+    if (axis < 0 || axis >= g->k)
+        return ns_error_set(err, NS_EINTERNAL, "move family '%s': axis %d, expected 0..%d", label, axis, g->k - 1);
+    ns_family *f = new_family(g, NS_FAM_PREFIX, label, err);
+    if (!f)
+        return NS_ENOMEM;
+    f->options = fn;
+    f->max_options = maxopt;
+    f->ctx = ctx;
+    f->axis = axis;
+    return NS_OK;
+}
+
 void ns_format_pos(int k, const int64_t *s, char *buf, size_t len)
 {
     size_t used = 0;
@@ -267,59 +284,82 @@ static int check_emit(void *u, const int64_t *opt)
     return c->emit(c->user, opt);
 }
 
-int ns_game_foreach_option(const ns_game *g, const int64_t *s, ns_emit_fn emit,
-                           void *user, ns_error *err)
+/* One family's options at s (for a prefix family: its additions at s). */
+static int family_options(const ns_game *g, const ns_family *fm, const int64_t *s, ns_emit_fn emit,
+                          void *user, ns_error *err)
 {
     const int k = g->k;
     int64_t o[NS_MAX_DIM];
-    for (int f = 0; f < g->nfam; f++) {
-        const ns_family *fm = &g->fam[f];
-        int rc = 0;
-        if (fm->kind == NS_FAM_RAY) {
-            for (int i = 0; i < k; i++)
-                o[i] = s[i] + fm->base[i];
-            /* Walk while at least one step more could land in the box. */
-            for (uint64_t t = 0;; t++) {
-                int in = ns_game_in_box(g, o);
-                if (in && (!g->valid || g->valid(g->valid_ctx, k, o))) {
-                    rc = emit(user, o);
-                    if (rc)
-                        return rc;
-                }
-                if (!in) {
-                    /* Stop once a coordinate has left the box in the
-                     * direction it keeps moving. */
-                    int gone = 0;
-                    for (int i = 0; i < k; i++)
-                        if ((o[i] < 0 && fm->dir[i] <= 0) || (o[i] >= g->bounds[i] && fm->dir[i] >= 0))
-                            gone = 1;
-                    if (gone)
-                        break;
-                }
-                for (int i = 0; i < k; i++)
-                    o[i] += fm->dir[i];
-            }
-        } else if (fm->kind == NS_FAM_FINITE) {
-            for (size_t j = 0; j < fm->noffsets; j++) {
-                const int64_t *off = fm->offsets + j * (size_t)k;
-                for (int i = 0; i < k; i++)
-                    o[i] = s[i] + off[i];
-                if (!ns_game_is_position(g, o))
-                    continue;
+    int rc = 0;
+    if (fm->kind == NS_FAM_RAY) {
+        for (int i = 0; i < k; i++)
+            o[i] = s[i] + fm->base[i];
+        /* Walk while at least one step more could land in the box. */
+        for (uint64_t t = 0;; t++) {
+            int in = ns_game_in_box(g, o);
+            if (in && (!g->valid || g->valid(g->valid_ctx, k, o))) {
                 rc = emit(user, o);
                 if (rc)
                     return rc;
             }
-        } else {
-            check_ctx c = {g, fm, s, ns_game_rank(g, s), emit, user, err, 0};
-            rc = fm->options(fm->ctx, s, check_emit, &c, err);
-            if (c.failed)
-                return -NS_EGAME;
-            if (rc < 0)
-                return rc;
+            if (!in) {
+                /* Stop once a coordinate has left the box in the
+                 * direction it keeps moving. */
+                int gone = 0;
+                for (int i = 0; i < k; i++)
+                    if ((o[i] < 0 && fm->dir[i] <= 0) || (o[i] >= g->bounds[i] && fm->dir[i] >= 0))
+                        gone = 1;
+                if (gone)
+                    break;
+            }
+            for (int i = 0; i < k; i++)
+                o[i] += fm->dir[i];
+        }
+    } else if (fm->kind == NS_FAM_FINITE) {
+        for (size_t j = 0; j < fm->noffsets; j++) {
+            const int64_t *off = fm->offsets + j * (size_t)k;
+            for (int i = 0; i < k; i++)
+                o[i] = s[i] + off[i];
+            if (!ns_game_is_position(g, o))
+                continue;
+            rc = emit(user, o);
             if (rc)
                 return rc;
         }
+    } else {
+        check_ctx c = {g, fm, s, ns_game_rank(g, s), emit, user, err, 0};
+        rc = fm->options(fm->ctx, s, check_emit, &c, err);
+        if (c.failed)
+            return -NS_EGAME;
+        return rc;
+    }
+    return 0;
+}
+
+int ns_game_family_options(const ns_game *g, const ns_family *f, const int64_t *s, ns_emit_fn emit,
+                           void *user, ns_error *err)
+{
+    return family_options(g, f, s, emit, user, err);
+}
+
+int ns_game_foreach_option(const ns_game *g, const int64_t *s, ns_emit_fn emit,
+                           void *user, ns_error *err)
+{
+    for (int f = 0; f < g->nfam; f++) {
+        const ns_family *fm = &g->fam[f];
+        int rc = 0;
+        if (fm->kind == NS_FAM_PREFIX) {
+            /* the additions at s_a = 0, 1, ..., s_a: the options of
+             * s - e_a first, then those s adds */
+            int64_t c[NS_MAX_DIM];
+            memcpy(c, s, (size_t)g->k * sizeof *c);
+            for (c[fm->axis] = 0; c[fm->axis] <= s[fm->axis] && !rc; c[fm->axis]++)
+                rc = family_options(g, fm, c, emit, user, err);
+        } else {
+            rc = family_options(g, fm, s, emit, user, err);
+        }
+        if (rc)
+            return rc;
     }
     return 0;
 }

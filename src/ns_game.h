@@ -10,6 +10,11 @@
  *                   table, never per option. Plain rays have e == d.
  *   NS_FAM_FINITE   options s + o for a fixed finite list of offsets o.
  *   NS_FAM_GENERAL  options produced by a callback (anything else).
+ *   NS_FAM_PREFIX   options that grow along one axis a: the options of s are
+ *                   those of s - e_a (none when s_a = 0) plus the few that a
+ *                   callback adds at s. The sieve keeps one running set per
+ *                   line along a instead of enumerating them all (Fibonacci
+ *                   Nim: options(n, L) = options(n, L-1) + the move t = L).
  *
  * Every move must strictly decrease the rank w . s (weights w >= 0, default
  * all 1); the sieve processes the levels of equal rank in increasing order,
@@ -33,7 +38,7 @@
 
 typedef enum { NS_PLAY_NORMAL = 0, NS_PLAY_MISERE = 1 } ns_play;
 
-typedef enum { NS_FAM_RAY = 0, NS_FAM_FINITE = 1, NS_FAM_GENERAL = 2 } ns_fam_kind;
+typedef enum { NS_FAM_RAY = 0, NS_FAM_FINITE = 1, NS_FAM_GENERAL = 2, NS_FAM_PREFIX = 3 } ns_fam_kind;
 
 /* Called once per option; return 0 to go on, non-zero to stop the
  * enumeration (that value is passed back to the caller). */
@@ -47,8 +52,16 @@ typedef int (*ns_emit_fn)(void *user, const int64_t *opt);
 typedef int (*ns_options_fn)(const void *ctx, const int64_t *s, ns_emit_fn emit,
                              void *user, ns_error *err);
 
-/* OPTIONAL for NS_FAM_GENERAL: an upper bound on the number of options of
- * any state in the box. When NULL the engine uses the number of cells. */
+/* NS_FAM_PREFIX uses the same callback type for the options ADDED at s:
+ * options(s) = options(s - e_axis) + those it emits at s (and at s_axis = 0
+ * just those). It is called for every cell of the box, also for cells outside
+ * the game's domain (later cells of the line inherit their additions), and
+ * each option it emits must be a position of the box and the domain with a
+ * rank below that of the cell it was called for. Reentrant, as above. */
+
+/* OPTIONAL for NS_FAM_GENERAL and NS_FAM_PREFIX: an upper bound on the
+ * number of options of any state in the box. When NULL the engine uses the
+ * number of cells. */
 typedef uint64_t (*ns_maxopt_fn)(const void *ctx, int k, const int64_t *bounds);
 
 /* OPTIONAL for the game: non-zero when s is a position of the game. When
@@ -64,10 +77,12 @@ typedef struct ns_family {
     /* NS_FAM_FINITE: noffsets offsets of k values each, owned by the game */
     int64_t *offsets;
     size_t noffsets;
-    /* NS_FAM_GENERAL */
+    /* NS_FAM_GENERAL and NS_FAM_PREFIX (options: the additions at s) */
     ns_options_fn options;
     ns_maxopt_fn max_options;
     const void *ctx;           /* borrowed; see ns_game_own() */
+    /* NS_FAM_PREFIX: the axis along which the options accumulate */
+    int axis;
 } ns_family;
 
 typedef struct ns_game {
@@ -109,6 +124,12 @@ ns_err ns_game_add_finite(ns_game *g, const char *label, const int64_t *offsets,
 ns_err ns_game_add_general(ns_game *g, const char *label, ns_options_fn fn,
                            ns_maxopt_fn maxopt, const void *ctx, ns_error *err);
 
+/* A prefix family along coordinate axis (0-based); fn gives the options
+ * added at each cell (see NS_FAM_PREFIX above), maxopt bounds the number of
+ * options of a position (all of them, not the additions). */
+ns_err ns_game_add_prefix(ns_game *g, const char *label, int axis, ns_options_fn fn,
+                          ns_maxopt_fn maxopt, const void *ctx, ns_error *err);
+
 /* Set the box. Checks 1 <= N_i, the cell count for overflow (< 2^62), and
  * that every ray and offset strictly decreases the rank. */
 ns_err ns_game_set_bounds(ns_game *g, const int64_t *bounds, ns_error *err);
@@ -140,13 +161,21 @@ static inline int ns_game_is_position(const ns_game *g, const int64_t *s)
 }
 
 /* Enumerate every option of position s explicitly, family by family (rays
- * step by step), without the sieve's line structure: the reference that
+ * step by step; a prefix family: its additions at s_a = 0, 1, ..., s_a in
+ * turn), without the sieve's line structure: the reference that
  * `verify`, `query` and the tests rely on. Options outside the box or the
  * domain are skipped for rays and finite families; a general family that
  * produces one is an error (NS_EGAME) naming the position and the move, and
  * so is an option that does not decrease the rank. Returns 0, the non-zero
  * value of emit that stopped it, or a negative ns_err on error. */
 int ns_game_foreach_option(const ns_game *g, const int64_t *s, ns_emit_fn emit,
+                           void *user, ns_error *err);
+
+/* The options family f (a member of g) itself produces at cell s, with
+ * the checks of ns_game_foreach_option: for a prefix family the additions
+ * at s only (s may be outside the domain), for a general family all its
+ * options; rays and finite families are walked as there. Same returns. */
+int ns_game_family_options(const ns_game *g, const ns_family *f, const int64_t *s, ns_emit_fn emit,
                            void *user, ns_error *err);
 
 /* Upper bound on the number of options of any position (sum over families,

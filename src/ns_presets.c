@@ -333,20 +333,19 @@ static ns_game *build_euclid(const ns_params *ps, int k_hint, ns_error *err)
     return g;
 }
 
-/* ---- fibonacci-nim: state (pile n, most the mover may take L) ---- */
-static int fib_options(const void *ctx, const int64_t *s, ns_emit_fn emit, void *user, ns_error *err)
+/* ---- fibonacci-nim: state (pile n, most the mover may take L) ----
+ * The options of (n, L) are (n - t, min(2t, n - t)) for t = 1..min(L, n):
+ * those of (n, L - 1) plus the move t = L, a prefix family along L (the
+ * sieve keeps one running set per pile size: O(N^2) instead of O(N^3)). */
+static int fib_added(const void *ctx, const int64_t *s, ns_emit_fn emit, void *user, ns_error *err)
 {
     (void)ctx;
     (void)err;
-    int64_t n = s[0], lim = s[1] < s[0] ? s[1] : s[0], o[2];
-    for (int64_t t = 1; t <= lim; t++) {
-        o[0] = n - t;
-        o[1] = 2 * t < n - t ? 2 * t : n - t;
-        int rc = emit(user, o);
-        if (rc)
-            return rc;
-    }
-    return 0;
+    const int64_t n = s[0], t = s[1];
+    if (t < 1 || t > n)
+        return 0;
+    const int64_t o[2] = {n - t, 2 * t < n - t ? 2 * t : n - t};
+    return emit(user, o);
 }
 
 static uint64_t fib_maxopt(const void *ctx, int k, const int64_t *b)
@@ -368,7 +367,7 @@ static ns_game *build_fibnim(const ns_params *ps, int k_hint, ns_error *err)
     g->rank_w[1] = 0;
     snprintf(g->coord_names[0], sizeof g->coord_names[0], "pile");
     snprintf(g->coord_names[1], sizeof g->coord_names[1], "limit");
-    if (ns_game_add_general(g, "take t <= limit, new limit 2t", fib_options, fib_maxopt, NULL, err))
+    if (ns_game_add_prefix(g, "take t <= limit, new limit 2t", 1, fib_added, fib_maxopt, NULL, err))
         return fail(g);
     return g;
 }

@@ -3,8 +3,10 @@
  * Levels of equal rank are processed in increasing order; the cells of one
  * level are independent and run in parallel. Ray families are handled per
  * line: each line of the table keeps the set of values seen on it (a bitset
- * and its own mex), so a cell's ray options are never enumerated. Finite and
- * general families are enumerated per cell. The result does not depend on
+ * and its own mex), so a cell's ray options are never enumerated. A prefix
+ * family keeps one running set per line along its axis and adds only the
+ * options new at each cell. Finite and general families are enumerated per
+ * cell. The result does not depend on
  * the number of threads. The kernel touches no files and prints nothing. */
 #ifndef NS_SIEVE_H
 #define NS_SIEVE_H

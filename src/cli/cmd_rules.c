@@ -118,6 +118,10 @@ static void print_family(const ns_game *g, const ns_family *f)
         }
         printf("%s\n", f->noffsets > 12 ? " ..." : "");
         break;
+    case NS_FAM_PREFIX:
+        printf("      prefix   options of s - e%d plus those added at s; one running set per line along coordinate %d\n",
+               f->axis + 1, f->axis + 1);
+        break;
     default:
         printf("      general  options enumerated per position");
         if (g->bounds[0] > 0 && f->max_options)
@@ -275,13 +279,19 @@ int ns_cmd_rules(int argc, char **argv)
         printf("%-10s %s\n", "domain:", info->domain[0] ? info->domain : "the whole box");
     else
         printf("%-10s %s\n", "domain:", g->valid ? "restricted (see the preset)" : "the whole box");
-    int nray = 0, nfin = 0, ngen = 0;
+    int nray = 0, nfin = 0, ngen = 0, npre = 0;
     for (int i = 0; i < g->nfam; i++) {
         nray += g->fam[i].kind == NS_FAM_RAY;
         nfin += g->fam[i].kind == NS_FAM_FINITE;
         ngen += g->fam[i].kind == NS_FAM_GENERAL;
+        npre += g->fam[i].kind == NS_FAM_PREFIX;
     }
-    printf("%-10s %d (%d ray%s, %d finite, %d general)\n", "families:", g->nfam, nray, nray == 1 ? "" : "s", nfin, ngen);
+    if (npre)
+        printf("%-10s %d (%d ray%s, %d finite, %d general, %d prefix)\n", "families:", g->nfam, nray,
+               nray == 1 ? "" : "s", nfin, ngen, npre);
+    else
+        printf("%-10s %d (%d ray%s, %d finite, %d general)\n", "families:", g->nfam, nray, nray == 1 ? "" : "s", nfin,
+               ngen);
     if (info) {
         for (int i = 0; i < info->nfam; i++) {
             const ns_rules_fam_info *fi = &info->fam[i];
