@@ -33,6 +33,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,12 +69,28 @@ typedef struct detail_ctx {
     size_t len;
 } detail_ctx;
 
+/* The sec2 driver's messages carry a time stamp, a descriptor, a buffer
+ * address and sizes around the system's error text: keep what it said
+ * ("file write failed") and the text ("No space left on device"). */
+static void shorten_io(char *buf, size_t len, const char *desc)
+{
+    const char *m = strstr(desc, "error message = '");
+    const char *colon = strchr(desc, ':');
+    if (!m || !colon || colon > m) {
+        snprintf(buf, len, "%s", desc);
+        return;
+    }
+    m += strlen("error message = '");
+    const char *end = strchr(m, '\'');
+    snprintf(buf, len, "%.*s: %.*s", (int)(colon - desc), desc, (int)(end ? end - m : (ptrdiff_t)strlen(m)), m);
+}
+
 static herr_t detail_cb(unsigned n, const H5E_error2_t *e, void *user)
 {
     (void)n;
     detail_ctx *c = user;
     if (c->buf[0] == '\0' && e->desc && e->desc[0])
-        snprintf(c->buf, c->len, "%s", e->desc);
+        shorten_io(c->buf, c->len, e->desc);
     return 0;
 }
 
@@ -101,8 +118,17 @@ ns_err ns_h5_fail(ns_error *err, ns_err code, const char *fmt, ...)
     return ns_error_set(err, code, "%s", what);
 }
 
-static void quiet_hdf5(void)
+void ns_h5_quiet(void)
 {
+    /* before the library starts (the first call only): no exit handler.
+     * HDF5 1.10's handler flushes files a failed write left open and
+     * crashes on them (seen after EFBIG); every file we finish is closed
+     * explicitly, so there is nothing for it to do. */
+    static int once = 0;
+    if (!once) {
+        once = 1;
+        H5dont_atexit();
+    }
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
 }
 
@@ -133,6 +159,7 @@ static char libversion[32];
 static void libversion_init(void)
 {
     unsigned maj = 0, min = 0, rel = 0;
+    ns_h5_quiet();
     if (H5get_libversion(&maj, &min, &rel) < 0)
         snprintf(libversion, sizeof libversion, "unknown");
     else
@@ -839,7 +866,7 @@ fail:
 
 ns_err ns_h5_write(const char *path, const ns_table *t, const ns_meta *m, int flags, ns_error *err)
 {
-    quiet_hdf5();
+    ns_h5_quiet();
     struct stat sb;
     if (!(flags & NS_H5_FORCE) && stat(path, &sb) == 0)
         return ns_error_set(err, NS_EINVAL, "%s exists; use --force to overwrite", path);
@@ -1164,7 +1191,7 @@ static ns_err open_reader(reader *r, const char *path, ns_meta *m, ns_error *err
     r->path = path;
     r->err = err;
     r->file = r->data = H5I_INVALID_HID;
-    quiet_hdf5();
+    ns_h5_quiet();
     meta_init(m);
 
     struct stat sb;

@@ -233,7 +233,7 @@ static ns_err sync_path(const char *path, int dir, ns_error *err)
 ns_err ns_h5_ckpt_write(const char *path, const ns_table *t, const ns_meta *m, const ns_h5_ckpt *c,
                         ns_error *err)
 {
-    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    ns_h5_quiet();
     if (t->k < 1 || t->k > NS_MAX_DIM || (t->elem != 1 && t->elem != 2 && t->elem != 4))
         return ns_error_set(err, NS_EINTERNAL, "%s: cannot checkpoint a table of rank %d with %d-byte cells",
                             path, t->k, t->elem);
@@ -426,7 +426,7 @@ out:
 
 ns_err ns_h5_ckpt_read(const char *path, ns_h5_ckpt_info *info, ns_table *t, ns_error *err)
 {
-    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    ns_h5_quiet();
     ckr r = {path, err, H5I_INVALID_HID};
     hid_t ds = H5I_INVALID_HID, sp = H5I_INVALID_HID, ty = H5I_INVALID_HID;
     ns_err rc = NS_OK;

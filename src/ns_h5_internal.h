@@ -10,6 +10,11 @@
 
 #include "ns_error.h"
 
+/* Every entry point of the HDF5 layer calls this first: HDF5 prints
+ * nothing (errors come back through ns_h5_fail) and installs no exit
+ * handler. */
+void ns_h5_quiet(void);
+
 /* Set err to the formatted message plus " (HDF5: innermost message)" when
  * HDF5 left one on its error stack, clear the stack, and return code. */
 ns_err ns_h5_fail(ns_error *err, ns_err code, const char *fmt, ...)

@@ -52,7 +52,7 @@ static ns_err dataset_path(const char *name, char *buf, size_t len, ns_error *er
 static ns_err open_file(const char *path, hid_t *file, ns_error *err)
 {
     *file = H5I_INVALID_HID;
-    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    ns_h5_quiet();
     struct stat sb;
     if (stat(path, &sb) != 0)
         return ns_error_set(err, NS_EIO, "%s: cannot open: %s", path, strerror(errno));

@@ -1,0 +1,113 @@
+#!/bin/bash
+# test_disk_full.sh NIMSIEVE SOURCE_DIR WORK_DIR
+#
+# Write failures (issue 7): the table file or a checkpoint cannot be written.
+# Injected with a file-size limit (ulimit -f; SIGXFSZ ignored, so write()
+# fails with EFBIG), which needs no privileges, and, where this user may
+# mount one, a real full disk: a 3 MiB tmpfs (ENOSPC). Each time: one line
+# naming the file and the cause, exit 2, no OUT.h5 or OUT.h5.part left, an
+# existing OUT.h5 untouched, and the last checkpoint still resumable to a
+# table identical to an uninterrupted solve.
+set -u
+nimsieve=$1
+src=$2
+work=$3
+py=/usr/bin/python3
+rm -rf "$work"
+mkdir -p "$work"
+cd "$work" || exit 1
+fails=0
+fail() {
+    echo "FAIL: $*"
+    fails=$((fails + 1))
+}
+fib=("$src/data/rules/fibonacci-nim.rules" --size 600)
+
+same_tables() {
+    "$py" - "$1" "$2" <<'EOF'
+import sys, h5py, numpy as np
+a, b = h5py.File(sys.argv[1], "r"), h5py.File(sys.argv[2], "r")
+ok = sorted(a.keys()) == sorted(b.keys())
+for k in a.keys():
+    if k in b and not np.array_equal(a[k][...], b[k][...]):
+        ok = False
+sys.exit(0 if ok else 1)
+EOF
+}
+
+# one_line_error FILE PATTERN: FILE holds exactly one line matching PATTERN
+one_line_error() {
+    [ "$(wc -l <"$1")" -eq 1 ] && grep -Eq "$2" "$1"
+}
+
+"$nimsieve" solve "${fib[@]}" -o ref.h5 -q || fail "reference solve failed"
+
+# 1. the table file cannot be written (EFBIG from a 100 KiB file-size limit)
+"$nimsieve" solve wythoff --size 32 -o keep.h5 -q || fail "small solve failed"
+cp keep.h5 keep.orig
+(
+    ulimit -f 100
+    trap '' XFSZ
+    "$nimsieve" solve wythoff --size 1024 -o big.h5 -q
+) 2>err1.txt
+rc=$?
+[ "$rc" -eq 2 ] || fail "write failure: exit $rc, expected 2"
+one_line_error err1.txt "^nimsieve solve: .*big.h5: cannot write .*File too large" ||
+    { fail "write failure: message"; cat err1.txt; }
+[ -e big.h5 ] && fail "write failure: big.h5 exists"
+[ -e big.h5.part ] && fail "write failure: big.h5.part left behind"
+# over an existing file with --force: the old file stays as it was
+(
+    ulimit -f 100
+    trap '' XFSZ
+    "$nimsieve" solve wythoff --size 1024 -o keep.h5 --force -q
+) 2>err2.txt
+rc=$?
+[ "$rc" -eq 2 ] || fail "write failure over an existing file: exit $rc"
+cmp -s keep.h5 keep.orig || fail "write failure: the existing keep.h5 was changed"
+[ -e keep.h5.part ] && fail "write failure: keep.h5.part left behind"
+"$nimsieve" info keep.h5 >/dev/null || fail "keep.h5 unreadable after the failed overwrite"
+
+# 2. a checkpoint cannot be written: the run stops with a clear message, the
+# previous checkpoint stays and resumes (checkpoints grow from ~10 KB to
+# ~16 KB as the table fills; a 13 KiB limit lets the first ones through)
+(
+    ulimit -f 13
+    trap '' XFSZ
+    "$nimsieve" solve "${fib[@]}" -o ck.h5 --checkpoint-every 0.001 -q
+) 2>err3.txt
+rc=$?
+[ "$rc" -eq 2 ] || fail "checkpoint write failure: exit $rc, expected 2"
+one_line_error err3.txt "ck.h5.ckpt.*File too large.*the previous checkpoint is intact: resume with --resume|ck.h5.*File too large.*the last checkpoint is intact" ||
+    { fail "checkpoint write failure: message"; cat err3.txt; }
+[ -e ck.h5 ] && fail "checkpoint write failure: ck.h5 exists"
+if [ -e ck.h5.ckpt ]; then
+    "$nimsieve" solve "${fib[@]}" -o ck.h5 --resume >resume.txt 2>&1 || { fail "resume after the failure"; cat resume.txt; }
+    grep -q '^resuming from' resume.txt || fail "the resume did not use the checkpoint"
+    same_tables ref.h5 ck.h5 || fail "resumed table differs from the uninterrupted one"
+else
+    fail "no checkpoint survived the write failure"
+fi
+
+# 3. a real full disk, where a small tmpfs can be mounted (root in CI)
+mnt=$work/small
+mkdir -p "$mnt"
+if mount -t tmpfs -o size=3m tmpfs "$mnt" 2>/dev/null; then
+    "$nimsieve" solve wythoff --size 2048 -o "$mnt/w.h5" -q 2>err4.txt
+    rc=$?
+    [ "$rc" -eq 2 ] || fail "disk full: exit $rc, expected 2"
+    one_line_error err4.txt "w.h5: cannot write .*No space left on device" || { fail "disk full: message"; cat err4.txt; }
+    [ -e "$mnt/w.h5" ] && fail "disk full: w.h5 exists"
+    [ -e "$mnt/w.h5.part" ] && fail "disk full: w.h5.part left behind"
+    [ "$(ls -A "$mnt")" = "" ] || fail "disk full: files left on the full disk: $(ls -A "$mnt")"
+    umount "$mnt"
+    echo "tmpfs: full disk checked"
+else
+    echo "note: cannot mount a tmpfs here (not root?); ENOSPC not checked, EFBIG was"
+fi
+
+if [ "$fails" -ne 0 ]; then
+    echo "$fails failure(s)"
+    exit 1
+fi
+echo "all disk-full checks passed"
