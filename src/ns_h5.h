@@ -131,7 +131,8 @@ typedef struct ns_h5_ckpt_info {
 
 /* Read a checkpoint's attributes into *info and, when t is not NULL, its
  * table into t, which must have the checkpoint's rank, bounds, elem and
- * kind. On failure info->meta holds nothing to free. */
+ * kind. *info is overwritten: free a meta it holds first (ns_meta_free).
+ * On failure info->meta holds nothing to free. */
 ns_err ns_h5_ckpt_read(const char *path, ns_h5_ckpt_info *info, ns_table *t, ns_error *err);
 
 #endif

@@ -430,6 +430,7 @@ int ns_cmd_solve(int argc, char **argv)
                               "and options, or use --force to start over", ckpt_path, why);
             goto fail;
         }
+        ns_meta_free(&ci.meta); /* read again, with the table */
         if (ns_h5_ckpt_read(ckpt_path, &ci, t, &err)) {
             rc = ns_cli_error(CMD, "%s; remove it or use --force to start over", err.msg);
             goto fail;
