@@ -12,6 +12,13 @@ ns_err ns_error_set(ns_error *e, ns_err code, const char *fmt, ...)
         e->code = code;
         vsnprintf(e->msg, sizeof e->msg, fmt, ap);
         va_end(ap);
+        /* one line: a control character quoted from the input (a newline
+         * in an argument) shows as '?', a tab as a blank */
+        for (char *c = e->msg; *c; c++)
+            if (*c == '\t')
+                *c = ' ';
+            else if ((unsigned char)*c < 0x20 || *c == 0x7f)
+                *c = '?';
     }
     return code;
 }

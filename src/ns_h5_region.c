@@ -20,6 +20,7 @@
 /* Bounds of the chunk cache we give an open dataset. */
 #define CACHE_MIN ((size_t)1 << 20)
 #define CACHE_MAX ((size_t)256 << 20)
+#define SLOTS_MAX ((size_t)1 << 18)
 
 struct ns_h5_region {
     char *path;          /* owned copy, for messages */
@@ -250,8 +251,17 @@ ns_err ns_h5_region_open(const char *path, const char *name, ns_h5_region **out,
         }
         uint64_t want = 2 * per_row * chunk_bytes + chunk_bytes;
         size_t nbytes = want < CACHE_MIN ? CACHE_MIN : want > CACHE_MAX ? CACHE_MAX : (size_t)want;
-        uint64_t nchunks = nbytes / (chunk_bytes ? chunk_bytes : 1) + 1;
-        size_t nslots = (size_t)(nchunks * 100 + 1);   /* ~100x the chunks, as advised */
+        uint64_t nchunks = nbytes / (chunk_bytes ? chunk_bytes : 1) + 1, total = 1;
+        for (int d = 0; d < r->info.rank; d++)
+            total *= (uint64_t)((r->info.dims[d] + r->info.chunk[d] - 1) / r->info.chunk[d]);
+        if (nchunks > total)
+            nchunks = total;
+        /* ~100x the chunks, as advised, but a file of tiny chunks must not
+         * make HDF5 allocate a huge slot table (1 MiB of 1-byte chunks
+         * asked for 10^8 slots, 800 MB) */
+        size_t nslots = (size_t)(nchunks * 100 + 1);
+        if (nslots > SLOTS_MAX)
+            nslots = SLOTS_MAX;
         close_id(&r->fspace, H5Sclose);
         close_id(&r->data, H5Dclose);
         dapl = H5Pcreate(H5P_DATASET_ACCESS);

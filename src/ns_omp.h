@@ -14,6 +14,7 @@
 static inline int ns_omp_max_threads(void) { return omp_get_max_threads(); }
 static inline int ns_omp_thread_num(void) { return omp_get_thread_num(); }
 #else
+#define NS_PRAGMA(x)
 #define NS_OMP_FOR(nthreads)
 #define NS_OMP_FOR_DYNAMIC(nthreads)
 #define NS_OMP_FOR_DYNAMIC1(nthreads)

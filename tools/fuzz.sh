@@ -1,15 +1,21 @@
 #!/bin/bash
-# tools/fuzz.sh [SECONDS] [WORK_DIR]
+# tools/fuzz.sh [--target rules|cli|h5] [SECONDS] [WORK_DIR]
 #
-# Fuzz the rule-set parser and compiler (tools/fuzz/fuzz_rules.c) with
-# libFuzzer under AddressSanitizer and UndefinedBehaviorSanitizer for
-# SECONDS seconds (default 60). The target is built here with clang from the
-# library sources it needs (no HDF5, no OpenMP). The seed corpus is
-# data/rules/*.rules, tests/rules/bad/*.rules and tools/fuzz/regress/* (inputs
-# that once found a defect); new inputs are kept in
-# WORK_DIR/corpus (default build-fuzz/ in the source tree), crashes are
-# written to WORK_DIR as crash-* files. Exit status 0 when no defect was
-# found, 1 otherwise, 2 when clang or libFuzzer is missing.
+# Fuzz one part of nimsieve with libFuzzer under AddressSanitizer and
+# UndefinedBehaviorSanitizer for SECONDS seconds (default 60):
+#   rules  the rule-set parser and compiler (tools/fuzz/fuzz_rules.c); seed
+#          corpus data/rules/*.rules, tests/rules/bad/*.rules
+#   cli    the command-line and position parsers and the stdin readers of
+#          poj1067, poj1704 and monks (tools/fuzz/fuzz_cli.c)
+#   h5     the HDF5 reader path on files the input builds through the HDF5
+#          API: any attributes, datasets, types, shapes, flipped chunk bytes
+#          (tools/fuzz/fuzz_h5.c)
+# plus tools/fuzz/regress/TARGET-* (inputs that once found a defect). The
+# target is built here with clang from the sources it needs (no OpenMP).
+# New inputs are kept in WORK_DIR/corpus (default build-fuzz-TARGET/ in the
+# source tree), crashes are written to WORK_DIR as crash-* files. Exit
+# status 0 when no defect was found, 1 otherwise, 2 when clang or
+# libFuzzer is missing.
 #
 # Environment: FUZZ_SEED (random seed; default: libFuzzer picks one),
 # FUZZ_RUNS (stop after this many inputs; with a fixed seed the run is
@@ -17,8 +23,17 @@
 # one input may take, default 30).
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
+target=rules
+if [ "${1:-}" = "--target" ]; then
+    target=${2:-}
+    shift 2
+fi
+case "$target" in
+    rules | cli | h5) ;;
+    *) echo "fuzz.sh: --target must be rules, cli or h5, got '$target'" >&2; exit 2 ;;
+esac
 secs=${1:-60}
-work=${2:-$here/build-fuzz}
+work=${2:-$here/build-fuzz-$target}
 case "$secs" in
     '' | *[!0-9]*) echo "fuzz.sh: SECONDS must be a positive integer, got '$secs'" >&2; exit 2 ;;
 esac
@@ -28,29 +43,63 @@ if ! command -v "$cc" >/dev/null 2>&1; then
     exit 2
 fi
 mkdir -p "$work/corpus" || exit 2
-bin="$work/fuzz_rules"
-srcs=("$here"/src/ns_rules*.c "$here/src/ns_game.c" "$here/src/ns_params.c" "$here/src/ns_error.c")
+bin="$work/fuzz_$target"
+flags=(-std=c17 -g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined
+    -fno-sanitize-recover=undefined -D_GNU_SOURCE -I"$here/src")
+libs=()
+extra=()
+if [ "$target" = rules ]; then
+    srcs=("$here"/src/ns_rules*.c "$here/src/ns_game.c" "$here/src/ns_params.c" "$here/src/ns_error.c")
+    extra=(-dict="$here/tools/fuzz/rules.dict")
+else
+    # the whole library and the subcommands (not main.c), with HDF5 and GSL
+    srcs=("$here"/src/*.c)
+    for f in "$here"/src/cli/*.c; do
+        [ "$(basename "$f")" = main.c ] || srcs+=("$f")
+    done
+    mkdir -p "$work/gen"
+    cat >"$work/gen/ns_version.h" <<'EOF'
+#define NS_VERSION "fuzz"
+#define NS_GIT_REVISION "fuzz"
+#define NS_COMPILER "clang"
+#define NS_BUILD_FLAGS "fuzz"
+EOF
+    flags+=(-I"$here/src/cli" -I"$work/gen")
+    if command -v pkg-config >/dev/null && pkg-config --exists hdf5 gsl zlib 2>/dev/null; then
+        read -r -a pc <<<"$(pkg-config --cflags hdf5 gsl zlib)"
+        flags+=("${pc[@]}")
+        read -r -a libs <<<"$(pkg-config --libs hdf5 gsl zlib)"
+    else
+        flags+=(-I/usr/include/hdf5/serial)
+        libs=(-L/usr/lib/x86_64-linux-gnu/hdf5/serial -lhdf5 -lgsl -lgslcblas -lz -lm)
+    fi
+    # the subcommands print: keep their stdout and stderr out of the log
+    [ "$target" = cli ] && extra=(-close_fd_mask=3)
+fi
+me="$here/tools/fuzz/fuzz_$target.c"
 # rebuild only when a source is newer than the target
 newer=yes
-if [ -x "$bin" ] && [ -z "$(find "${srcs[@]}" "$here/tools/fuzz/fuzz_rules.c" "$here"/src/*.h -newer "$bin" 2>/dev/null)" ]; then
+if [ -x "$bin" ] && [ -z "$(find "${srcs[@]}" "$me" "$here"/src/*.h "$here"/src/cli/*.h -newer "$bin" 2>/dev/null)" ]; then
     newer=no
 fi
 if [ "$newer" = yes ]; then
-    # compile the sources in parallel, then link
-    flags=(-std=c17 -g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined
-        -fno-sanitize-recover=undefined -D_POSIX_C_SOURCE=200809L -I"$here/src")
+    # compile the sources two at a time, then link
     rm -rf "$work/obj"
     mkdir -p "$work/obj"
+    ok=1
     pids=()
-    for f in "${srcs[@]}" "$here/tools/fuzz/fuzz_rules.c"; do
+    for f in "${srcs[@]}" "$me"; do
         "$cc" "${flags[@]}" -c "$f" -o "$work/obj/$(basename "$f" .c).o" &
         pids+=($!)
+        if [ "${#pids[@]}" -ge "$(nproc)" ]; then
+            wait "${pids[0]}" || ok=0
+            pids=("${pids[@]:1}")
+        fi
     done
-    ok=1
     for p in "${pids[@]}"; do
         wait "$p" || ok=0
     done
-    if [ "$ok" -ne 1 ] || ! "$cc" "${flags[@]}" "$work"/obj/*.o -o "$bin"; then
+    if [ "$ok" -ne 1 ] || ! "$cc" "${flags[@]}" "$work"/obj/*.o "${libs[@]}" -o "$bin"; then
         echo "fuzz.sh: building the fuzz target with $cc failed" >&2
         exit 2
     fi
@@ -58,12 +107,17 @@ fi
 seeds="$work/seeds"
 rm -rf "$seeds"
 mkdir -p "$seeds"
-cp "$here"/data/rules/*.rules "$here"/tests/rules/bad/*.rules "$here"/tools/fuzz/regress/* "$seeds"/ 2>/dev/null
-echo "fuzz.sh: fuzzing the rule compiler for $secs s (corpus $work/corpus)"
-UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=detect_leaks=1 \
-    "$bin" -max_total_time="$secs" ${FUZZ_SEED:+-seed="$FUZZ_SEED"} ${FUZZ_RUNS:+-runs="$FUZZ_RUNS"} -timeout="${FUZZ_TIMEOUT:-30}" -max_len=4096 -rss_limit_mb=2048 \
-    -dict="$here/tools/fuzz/rules.dict" -artifact_prefix="$work/" -print_final_stats=1 \
-    "$work/corpus" "$seeds" 2>"$work/fuzz.log"
+if [ "$target" = rules ]; then
+    cp "$here"/data/rules/*.rules "$here"/tests/rules/bad/*.rules "$seeds"/ 2>/dev/null
+    cp "$here"/tools/fuzz/regress/rules-* "$seeds"/ 2>/dev/null
+else
+    cp "$here"/tools/fuzz/regress/"$target"-* "$seeds"/ 2>/dev/null
+fi
+echo "fuzz.sh: fuzzing target $target for at most $secs s (corpus $work/corpus)"
+(cd "$work" && UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=detect_leaks=1 \
+    "$bin" -max_total_time="$secs" ${FUZZ_SEED:+-seed="$FUZZ_SEED"} ${FUZZ_RUNS:+-runs="$FUZZ_RUNS"} \
+    -timeout="${FUZZ_TIMEOUT:-30}" -max_len=4096 -rss_limit_mb=2048 "${extra[@]}" \
+    -artifact_prefix="$work/" -print_final_stats=1 "$work/corpus" "$seeds" 2>"$work/fuzz.log")
 rc=$?
 tail -n 15 "$work/fuzz.log"
 if [ "$rc" -ne 0 ]; then

@@ -1,0 +1,18 @@
+#!/bin/bash
+# test_fuzz_cli.sh NIMSIEVE SOURCE_DIR WORK_DIR
+#
+# Fuzz the command-line and position parsers and the stdin readers of poj1067,
+# poj1704 and monks
+# with libFuzzer under ASan and UBSan (tools/fuzz.sh --target cli builds the
+# target with clang by itself): a fixed seed and a fixed number of inputs,
+# so a failure reproduces (capped at 120 seconds). Skipped, with a message,
+# only when clang is not installed.
+set -u
+src=$2
+work=$3
+if ! command -v "${CLANG:-clang}" >/dev/null 2>&1; then
+    echo "skip: clang is not installed, so the libFuzzer target cannot be built"
+    exit 0
+fi
+mkdir -p "$work"
+FUZZ_SEED=${FUZZ_SEED:-20261122} FUZZ_RUNS=${FUZZ_RUNS:-20000} bash "$src/tools/fuzz.sh" --target cli 120 "$work"
