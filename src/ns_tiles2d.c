@@ -10,6 +10,13 @@
  * (-a, dy) are c = a*y + dy*x, and two tiles of one anti-diagonal never
  * share a line, so no locks are needed. A cell's value is the mex of the
  * union of its lines' sets, scanned from the largest of their own mexes.
+ * The scan runs four words a step once past the first word.
+ *
+ * Symmetric games (square box; moves along the row, the column and maybe
+ * the diagonal: Wythoff, two-pile Nim) compute only x <= y, with one set per
+ * index for row x and column x together, and mirror each value: half the
+ * cells and two thirds of the line memory.
+ *
  * A tile anti-diagonal is the unit of checkpoints; a resume replays the
  * finished ones (their cells go into the lines, no mex). */
 #include "ns_tiles2d.h"
@@ -89,9 +96,15 @@ static inline void put(lines *L, uint64_t words, uint32_t cap, int64_t c, uint32
     if (v < cap)
         b[v >> 6] |= (uint64_t)1 << (v & 63);
     uint32_t m = L->mex[c];
-    while (m < cap && (b[m >> 6] >> (m & 63) & 1))
-        m++;
-    L->mex[c] = m;
+    if (v != m || m >= cap)
+        return;
+    /* the own mex moves to the first zero bit above it, a word at a time */
+    uint64_t w = m >> 6;
+    uint64_t bitsw = b[w] | (((uint64_t)1 << (m & 63)) - 1);
+    while (~bitsw == 0 && ++w < words)
+        bitsw = b[w];
+    m = w < words ? (uint32_t)(w << 6) + (uint32_t)__builtin_ctzll(~bitsw) : cap;
+    L->mex[c] = m < cap ? m : cap;
 }
 
 /* replay: the tile's cells are final in the table (a resume); only put
@@ -128,17 +141,32 @@ static void do_tile(tiles *T, int64_t x0, int64_t x1, int64_t y0, int64_t y1, in
             }
             if (lo < cap) {
                 uint64_t w = lo >> 6;
-                uint64_t acc = ((uint64_t)1 << (lo & 63)) - 1;
-                for (; w < words; w++) {
-                    uint64_t v = acc;
-                    for (int i = 0; i < np; i++)
-                        v |= ptr[i][w];
-                    acc = 0;
-                    if (~v) {
-                        m = (uint32_t)(w << 6) + (uint32_t)__builtin_ctzll(~v);
-                        break;
+                uint64_t v = ((uint64_t)1 << (lo & 63)) - 1;
+                for (int i = 0; i < np; i++)
+                    v |= ptr[i][w];
+                if (~v == 0) {
+                    /* four words a step: the union is full far above the
+                     * lines' own mexes (Wythoff: ~0.2 N values) */
+                    w++;
+                    if (np == 3) {
+                        const uint64_t *p0 = ptr[0], *p1 = ptr[1], *p2 = ptr[2];
+                        for (; w + 4 <= words; w += 4) {
+                            uint64_t a0 = p0[w] | p1[w] | p2[w], a1 = p0[w + 1] | p1[w + 1] | p2[w + 1];
+                            uint64_t a2 = p0[w + 2] | p1[w + 2] | p2[w + 2], a3 = p0[w + 3] | p1[w + 3] | p2[w + 3];
+                            if (~(a0 & a1 & a2 & a3))
+                                break;
+                        }
+                    }
+                    for (; w < words; w++) {
+                        v = 0;
+                        for (int i = 0; i < np; i++)
+                            v |= ptr[i][w];
+                        if (~v)
+                            break;
                     }
                 }
+                if (w < words)
+                    m = (uint32_t)(w << 6) + (uint32_t)__builtin_ctzll(~v);
             }
             if (T->misere && !any)
                 m = 1;
@@ -152,6 +180,69 @@ static void do_tile(tiles *T, int64_t x0, int64_t x1, int64_t y0, int64_t y1, in
                 put(&T->rows, words, cap, x, m);
             for (int i = 0; i < T->ng; i++)
                 put(&T->g[i], words, cap, cidx[i], m);
+        }
+    }
+}
+
+/* The symmetric case (see ns_tiles2d_run): only cells x <= y are computed;
+ * S = T->rows holds, per index i, the values of row i and column i seen so
+ * far; diag (a group with a = 1, dy = -1) or NULL. Each value is also
+ * written to the mirror cell (y, x). */
+static void do_tile_sym(tiles *T, lines *diag, int64_t x0, int64_t x1, int64_t y0, int64_t y1, int replay)
+{
+    const uint64_t words = T->words;
+    const uint32_t cap = T->cap;
+    const uint64_t n = (uint64_t)T->n1;
+    lines *S = &T->rows;
+    for (int64_t x = x0; x < x1; x++) {
+        for (int64_t y = y0 > x ? y0 : x; y < y1; y++) {
+            const uint64_t *p0 = S->bits + (uint64_t)x * words, *p1 = S->bits + (uint64_t)y * words;
+            const uint64_t *p2 = p1;
+            uint32_t lo = S->mex[x] > S->mex[y] ? S->mex[x] : S->mex[y];
+            int64_t c = 0;
+            if (diag) {
+                c = y - x - diag->cmin;
+                p2 = diag->bits + (uint64_t)c * words;
+                if (diag->mex[c] > lo)
+                    lo = diag->mex[c];
+            }
+            uint32_t m = cap;
+            if (replay) {
+                m = ns_table_get(T->t, (uint64_t)x * n + (uint64_t)y);
+            } else {
+                if (lo < cap) {
+                    uint64_t w = lo >> 6;
+                    uint64_t v = (((uint64_t)1 << (lo & 63)) - 1) | p0[w] | p1[w] | p2[w];
+                    if (~v == 0) {
+                        for (w++; w + 4 <= words; w += 4) {
+                            uint64_t a0 = p0[w] | p1[w] | p2[w], a1 = p0[w + 1] | p1[w + 1] | p2[w + 1];
+                            uint64_t a2 = p0[w + 2] | p1[w + 2] | p2[w + 2], a3 = p0[w + 3] | p1[w + 3] | p2[w + 3];
+                            if (~(a0 & a1 & a2 & a3))
+                                break;
+                        }
+                        for (; w < words; w++) {
+                            v = p0[w] | p1[w] | p2[w];
+                            if (~v)
+                                break;
+                        }
+                    }
+                    if (w < words)
+                        m = (uint32_t)(w << 6) + (uint32_t)__builtin_ctzll(~v);
+                }
+                if (T->misere && x == 0 && y == 0)
+                    m = 1;
+                if (m >= cap) {
+                    T->overflow = 1;
+                    m = 0;
+                }
+                ns_table_set(T->t, (uint64_t)x * n + (uint64_t)y, m);
+                ns_table_set(T->t, (uint64_t)y * n + (uint64_t)x, m);
+            }
+            put(S, words, cap, x, m);
+            if (y != x)
+                put(S, words, cap, y, m);
+            if (diag)
+                put(diag, words, cap, c, m);
         }
     }
 }
@@ -222,17 +313,56 @@ ns_err ns_tiles2d_run(const ns_game *g, ns_table *t, uint64_t max_value, const n
                           (unsigned long long)o->resume_units, (unsigned long long)units_total);
         goto done;
     }
+    /* Symmetry: a square box and moves along the row, the column and
+     * possibly the diagonal (Wythoff, two-pile Nim) give G(x, y) = G(y, x).
+     * Only tiles i <= j are computed; row x and column x share one set (the
+     * row sets): for x <= y, row x's cells left of y are the column-x cells
+     * (t, x), t < x, and the row cells (x, t), x <= t < y, all inserted
+     * already, and column y's cells above x are (t, y), t < x. Two tiles
+     * (i, j), (i', j') of one anti-diagonal touch the index blocks {i, j}
+     * and {i', j'}, which are disjoint, and different diagonals. */
+    int sym = T.n0 == T.n1 && T.row_ray && T.ng >= 1 && T.ng <= 2;
+    int col = -1, dg = -1;
+    for (int i = 0; i < T.ng; i++) {
+        if (T.g[i].a == 1 && T.g[i].dy == 0)
+            col = i;
+        else if (T.g[i].a == 1 && T.g[i].dy == -1)
+            dg = i;
+        else
+            sym = 0;
+    }
+    sym = sym && col >= 0;
+    if (sym) { /* the column sets are the row sets */
+        free(T.g[col].bits);
+        free(T.g[col].mex);
+        T.g[col].bits = NULL;
+        T.g[col].mex = NULL;
+    }
+    lines *diag = sym && dg >= 0 ? &T.g[dg] : NULL;
     for (int64_t s = 0; s <= ti + tj - 2; s++) {
         const int replay = (uint64_t)s < o->resume_units;
-        const int64_t i0 = s - (tj - 1) > 0 ? s - (tj - 1) : 0;
-        const int64_t i1 = s < ti - 1 ? s : ti - 1;
-        NS_OMP_FOR_DYNAMIC1(nthreads)
-        for (int64_t i = i0; i <= i1; i++) {
-            int64_t j = s - i;
-            int64_t x0 = i * TILE, y0 = j * TILE;
-            int64_t x1 = x0 + TILE < PT->n0 ? x0 + TILE : PT->n0;
-            int64_t y1 = y0 + TILE < PT->n1 ? y0 + TILE : PT->n1;
-            do_tile(PT, x0, x1, y0, y1, replay);
+        if (sym) {
+            const int64_t i0 = s - (tj - 1) > 0 ? s - (tj - 1) : 0;
+            const int64_t i1 = s / 2;
+            NS_OMP_FOR_DYNAMIC1(nthreads)
+            for (int64_t i = i0; i <= i1; i++) {
+                int64_t j = s - i;
+                int64_t x0 = i * TILE, y0 = j * TILE;
+                int64_t x1 = x0 + TILE < PT->n0 ? x0 + TILE : PT->n0;
+                int64_t y1 = y0 + TILE < PT->n1 ? y0 + TILE : PT->n1;
+                do_tile_sym(PT, diag, x0, x1, y0, y1, replay);
+            }
+        } else {
+            const int64_t i0 = s - (tj - 1) > 0 ? s - (tj - 1) : 0;
+            const int64_t i1 = s < ti - 1 ? s : ti - 1;
+            NS_OMP_FOR_DYNAMIC1(nthreads)
+            for (int64_t i = i0; i <= i1; i++) {
+                int64_t j = s - i;
+                int64_t x0 = i * TILE, y0 = j * TILE;
+                int64_t x1 = x0 + TILE < PT->n0 ? x0 + TILE : PT->n0;
+                int64_t y1 = y0 + TILE < PT->n1 ? y0 + TILE : PT->n1;
+                do_tile(PT, x0, x1, y0, y1, replay);
+            }
         }
         if (T.overflow) {
             rc = ns_error_set(err, NS_EINTERNAL, "a value reached the value bound; the game's option bound is wrong");
