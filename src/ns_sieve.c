@@ -1096,7 +1096,14 @@ ns_err ns_sieve_run_general(const ns_game *game, ns_table *t, const ns_sieve_opt
                 const level_list *L = &psv->ring[r % psv->nring];
                 if (psv->solo[r]) {
                     /* a small level: thread 0 alone, the others wait at the
-                     * next barrier (before the next shared level) */
+                     * next barrier (before the next shared level). A run of
+                     * solo levels starts with a barrier: thread 0 may set
+                     * failed/grow/stop in them, and another thread may still
+                     * be reading those flags of the level before (it then
+                     * left the loop alone: a deadlock seen in the tests) */
+                    if (r > start && !psv->solo[r - 1]) {
+                        NS_PRAGMA(omp barrier)
+                    }
                     if (me == 0 && !psv->halted)
                         solo_level(psv, r, lc, opts, levels, &done, &grow_at);
                     if (r == psv->max_rank || !psv->solo[r + 1]) {
