@@ -141,7 +141,7 @@ static void check_game(const char *name, const char *params, int k, const int64_
 
 int main(void)
 {
-    const int64_t sq[2] = {700, 700}, rect[2] = {517, 1030}, small3[3] = {40, 40, 40}, fib[2] = {200, 200};
+    const int64_t sq[2] = {700, 700}, rect[2] = {517, 1030}, small3[3] = {26, 26, 26}, fib[2] = {200, 200};
     const int64_t stair[3] = {24, 24, 24}, tall[2] = {2100, 700}, tall2[2] = {1800, 333};
     /* two-pile P/N rows (units of 256 rows) */
     check_game("wythoff", "", 2, tall, 0, 1);
