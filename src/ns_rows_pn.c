@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "ns_omp.h"
+#include "ns_intmath.h"
 
 typedef struct group {
     int64_t a, dy, lag;
@@ -33,20 +34,6 @@ typedef struct rfam {
 
 enum { MAXF = 64, BLOCK_ROWS = 256 };
 
-static int64_t gcd64(int64_t a, int64_t b)
-{
-    if (a < 0)
-        a = -a;
-    if (b < 0)
-        b = -b;
-    while (b) {
-        int64_t t = a % b;
-        a = b;
-        b = t;
-    }
-    return a;
-}
-
 /* A family we can do: direction (-a, dy) with a >= 1 and first option in an
  * earlier row; or the plain row ray (0,-1) from (0,-1). */
 static int classify(const ns_family *f, int *row_ray)
@@ -60,7 +47,7 @@ static int classify(const ns_family *f, int *row_ray)
     }
     /* the line index c = a*y + dy*x names the ray's line only when the
      * direction is primitive: (-2,-2) reaches every other diagonal cell */
-    return f->dir[0] < 0 && f->base[0] <= -1 && gcd64(-f->dir[0], f->dir[1]) == 1;
+    return f->dir[0] < 0 && f->base[0] <= -1 && ns_gcd64(-f->dir[0], f->dir[1]) == 1;
 }
 
 int ns_rows_pn_eligible(const ns_game *g, const ns_sieve_opts *o)

@@ -1,6 +1,7 @@
 /* ns_rules_classify.c - linear forms and the ray / finite / general
  * decision (see ns_rules_classify.h for the rules it proves). */
 #include "ns_rules_classify.h"
+#include "ns_intmath.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -361,26 +362,14 @@ static int enumerable(const cls *c, int j)
     return lo_ok && hi_ok;
 }
 
-static int64_t gcd64(int64_t a, int64_t b)
-{
-    uint64_t x = a < 0 ? (uint64_t)0 - (uint64_t)a : (uint64_t)a;
-    uint64_t y = b < 0 ? (uint64_t)0 - (uint64_t)b : (uint64_t)b;
-    while (y) {
-        uint64_t t = x % y;
-        x = y;
-        y = t;
-    }
-    return x > (uint64_t)INT64_MAX ? 0 : (int64_t)x;
-}
-
 /* Divide an atom by the gcd of its variable coefficients (the constant is
  * floored: over the integers g*L + c >= 0 <=> L + floor(c/g) >= 0). */
 static void normalize(int k, ns_lin *a)
 {
     int64_t g = a->t;
     for (int i = 0; i < k; i++) {
-        g = gcd64(g, a->p[i]);
-        g = gcd64(g, a->n[i]);
+        g = ns_gcd64(g, a->p[i]);
+        g = ns_gcd64(g, a->n[i]);
     }
     if (g <= 1)
         return;

@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "ns_omp.h"
+#include "ns_intmath.h"
 
 enum { TILE = 128, MAXG = 16 };
 
@@ -48,20 +49,6 @@ typedef struct tiles {
     volatile int overflow;
 } tiles;
 
-static int64_t gcd64(int64_t a, int64_t b)
-{
-    if (a < 0)
-        a = -a;
-    if (b < 0)
-        b = -b;
-    while (b) {
-        int64_t t = a % b;
-        a = b;
-        b = t;
-    }
-    return a;
-}
-
 static int plain_ray(const ns_family *f, int *is_row)
 {
     *is_row = 0;
@@ -73,7 +60,7 @@ static int plain_ray(const ns_family *f, int *is_row)
     }
     /* lines c = a*y + dy*x are the ray's lines only for a primitive
      * direction: (-2,-2) reaches every other diagonal cell */
-    return f->dir[0] < 0 && f->dir[1] <= 0 && gcd64(-f->dir[0], f->dir[1]) == 1;
+    return f->dir[0] < 0 && f->dir[1] <= 0 && ns_gcd64(-f->dir[0], f->dir[1]) == 1;
 }
 
 int ns_tiles2d_eligible(const ns_game *g, const ns_sieve_opts *o)
