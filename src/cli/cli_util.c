@@ -30,7 +30,7 @@ int ns_cli_error(const char *cmd, const char *fmt, ...)
 
 int ns_cli_bad_option(const char *cmd, int c, char **argv)
 {
-    const char *opt = optind > 0 ? argv[optind - 1] : "?";
+    const char *opt = optind > 0 && argv[optind - 1] ? argv[optind - 1] : "?";
     if (c == ':') {
         if (optopt > 0 && optopt < 128 && opt[0] == '-' && opt[1] != '-')
             return ns_cli_error(cmd, "option '-%c' needs a value (see 'nimsieve %s --help')", optopt, cmd);
