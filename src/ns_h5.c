@@ -250,6 +250,7 @@ typedef struct writer {
     hid_t file;
     hid_t vstr;         /* variable-length UTF-8 string type */
     hid_t scalar;       /* scalar dataspace */
+    ns_table_stats *stats; /* OPTIONAL: gets the table's summary; borrowed */
 } writer;
 
 static ns_err attr_write(writer *w, const char *name, hid_t ftype, hid_t mtype, hid_t space,
@@ -340,9 +341,9 @@ static ns_err write_attributes(writer *w, const ns_table *t, const ns_meta *m,
 }
 
 static hid_t create_dataset(writer *w, const char *name, hid_t ftype, int rank,
-                            const hsize_t *dims, const hsize_t *maxdims, const hsize_t *chunk)
+                            const hsize_t *dims, const hsize_t *maxdims, const hsize_t *chunk, const void *fill)
 {
-    return ns_h5_create_chunked(w->file, w->path, name, ftype, rank, dims, maxdims, chunk, w->err);
+    return ns_h5_create_chunked(w->file, w->path, name, ftype, rank, dims, maxdims, chunk, fill, w->err);
 }
 
 /* Write the block [start, start + count) of dataset d (whose file space is
@@ -467,39 +468,14 @@ typedef struct scan {
 /* Valid cells, P-positions and the largest valid value of cells [lo, hi)
  * (at most RANGE_CELLS): accumulators of the cells' own width, so that
  * the loop vectorises. */
-#define SCAN_RANGE(T)                                                                   \
-    do {                                                                                \
-        const T *p = (const T *)t->data;                                                \
-        const T inv = (T)tinv;                                                          \
-        T m = 0;                                                                        \
-        uint32_t ci = 0, cp = 0;                                                        \
-        for (uint64_t i = lo; i < hi; i++) {                                            \
-            const T v = p[i];                                                           \
-            const T valid = v == inv ? 0 : v;                                           \
-            m = valid > m ? valid : m;                                                  \
-            ci += v == inv;                                                             \
-            cp += v == 0;                                                               \
-        }                                                                               \
-        nv = (hi - lo) - ci;                                                            \
-        np = cp;                                                                        \
-        mx = m;                                                                         \
-    } while (0)
-
 static void scan_range(const ns_table *t, uint64_t lo, uint64_t hi, uint64_t *n_valid, uint64_t *n_p,
                        uint32_t *max)
 {
-    const uint32_t tinv = ns_table_invalid(t);
-    uint64_t nv = 0, np = 0;
-    uint32_t mx = 0;
-    if (t->elem == 1)
-        SCAN_RANGE(uint8_t);
-    else if (t->elem == 2)
-        SCAN_RANGE(uint16_t);
-    else
-        SCAN_RANGE(uint32_t);
-    *n_valid = nv;
-    *n_p = np;
-    *max = mx;
+    ns_table_stats st;
+    ns_table_summarize_range(t, lo, hi, &st);
+    *n_valid = st.n_valid;
+    *n_p = st.n_p;
+    *max = st.max_value;
 }
 
 /* ns_table_summarize's numbers, on threads, and the P-positions per range.
@@ -709,6 +685,7 @@ static ns_err write_direct(writer *w, const ns_table *t, const scan *sc, const n
     }
     job.dset[job.n] = dpn;
     job.name[job.n] = "/pn";
+    job.skip[job.n] = NS_PN_N;  /* its fill value: all-N chunks are not stored */
     job.elem[job.n++] = 1;
     job.first = 0;
     job.count = ns_h5_chunk_count(&job);
@@ -769,6 +746,8 @@ static ns_err write_contents(writer *w, const ns_table *t, const ns_meta *m)
     } else {
         ns_table_summarize(t, &st, NULL, 0);
     }
+    if (w->stats)
+        *w->stats = st;
     const int has_invalid = st.n_valid < t->ncells;
     hid_t gtype = H5T_STD_U8LE;
     size_t gsize = 1;
@@ -786,11 +765,14 @@ static ns_err write_contents(writer *w, const ns_table *t, const ns_meta *m)
         rc = ns_h5_fail(w->err, NS_EIO, "%s: cannot create the dataspace of the table", w->path);
         goto fail;
     }
-    if (!t->pn_only && (dg = create_dataset(w, "/grundy", gtype, k, dims, NULL, chunk)) < 0) {
+    if (!t->pn_only && (dg = create_dataset(w, "/grundy", gtype, k, dims, NULL, chunk, NULL)) < 0) {
         rc = w->err ? w->err->code : NS_EIO;
         goto fail;
     }
-    if ((dpn = create_dataset(w, "/pn", H5T_STD_U8LE, k, dims, NULL, chunk)) < 0) {
+    /* fill value N: chunks of /pn that are all N are not stored (a P/N
+     * table is mostly N; readers get the fill value) */
+    const uint8_t pn_fill = NS_PN_N;
+    if ((dpn = create_dataset(w, "/pn", H5T_STD_U8LE, k, dims, NULL, chunk, &pn_fill)) < 0) {
         rc = w->err ? w->err->code : NS_EIO;
         goto fail;
     }
@@ -802,7 +784,7 @@ static ns_err write_contents(writer *w, const ns_table *t, const ns_meta *m)
     if (st.n_p == 0)
         pmax[0] = H5S_UNLIMITED;
     chunk_shape(2, pshape, CHUNK_BYTES / sizeof(int64_t), pchunk);
-    if ((dp = create_dataset(w, "/p_positions", H5T_STD_I64LE, 2, pdims, pmax, pchunk)) < 0) {
+    if ((dp = create_dataset(w, "/p_positions", H5T_STD_I64LE, 2, pdims, pmax, pchunk, NULL)) < 0) {
         rc = w->err ? w->err->code : NS_EIO;
         goto fail;
     }
@@ -866,6 +848,12 @@ fail:
 
 ns_err ns_h5_write(const char *path, const ns_table *t, const ns_meta *m, int flags, ns_error *err)
 {
+    return ns_h5_write_stats(path, t, m, flags, NULL, err);
+}
+
+ns_err ns_h5_write_stats(const char *path, const ns_table *t, const ns_meta *m, int flags, ns_table_stats *stats,
+                         ns_error *err)
+{
     ns_h5_quiet();
     struct stat sb;
     if (!(flags & NS_H5_FORCE) && stat(path, &sb) == 0)
@@ -875,7 +863,7 @@ ns_err ns_h5_write(const char *path, const ns_table *t, const ns_meta *m, int fl
                             path, t->k, t->elem);
 
     ns_err rc = NS_OK;
-    writer w = {path, NULL, err, H5I_INVALID_HID, H5I_INVALID_HID, H5I_INVALID_HID};
+    writer w = {path, NULL, err, H5I_INVALID_HID, H5I_INVALID_HID, H5I_INVALID_HID, stats};
     hid_t fapl = H5I_INVALID_HID;
     size_t len = strlen(path);
     w.part = malloc(len + sizeof ".part");

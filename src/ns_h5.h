@@ -47,6 +47,11 @@ enum { NS_H5_FORCE = 1 };        /* flags for ns_h5_write */
 ns_err ns_h5_write(const char *path, const ns_table *t, const ns_meta *m, int flags,
                    ns_error *err);
 
+/* The same, and *stats (OPTIONAL) gets ns_table_summarize's numbers, which
+ * the writer works out anyway (saves the caller a pass over the table). */
+ns_err ns_h5_write_stats(const char *path, const ns_table *t, const ns_meta *m, int flags,
+                         ns_table_stats *stats, ns_error *err);
+
 /* Read the metadata and the shape (k, bounds) only. */
 ns_err ns_h5_read_meta(const char *path, ns_meta *m, int *k, int64_t *bounds, ns_error *err);
 

@@ -42,13 +42,14 @@ int ns_h5_direct_ok(void)
 
 hid_t ns_h5_create_chunked(hid_t loc, const char *path, const char *name, hid_t ftype, int rank,
                            const hsize_t *dims, const hsize_t *maxdims, const hsize_t *chunk,
-                           ns_error *err)
+                           const void *fill, ns_error *err)
 {
     hid_t d = H5I_INVALID_HID;
     hid_t space = H5Screate_simple(rank, dims, maxdims);
     hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
     if (space < 0 || dcpl < 0 || H5Pset_chunk(dcpl, rank, chunk) < 0 || H5Pset_shuffle(dcpl) < 0 ||
-        H5Pset_deflate(dcpl, NS_H5_DEFLATE_LEVEL) < 0 || H5Pset_fletcher32(dcpl) < 0) {
+        H5Pset_deflate(dcpl, NS_H5_DEFLATE_LEVEL) < 0 || H5Pset_fletcher32(dcpl) < 0 ||
+        (fill && H5Pset_fill_value(dcpl, ftype, fill) < 0)) {
         ns_h5_fail(err, NS_EIO, "%s: cannot set up the layout of dataset %s (chunked, shuffle, deflate, fletcher32)",
                    path, name);
         goto done;
@@ -85,7 +86,7 @@ static void chunk_offset(const ns_h5_chunk_job *job, uint64_t c, hsize_t *off)
 /* One filtered chunk of every dataset of the job. */
 typedef struct slot {
     uint8_t *buf[NS_H5_GROUP_MAX];   /* bound[j] bytes each; owned */
-    size_t len[NS_H5_GROUP_MAX];
+    size_t len[NS_H5_GROUP_MAX];     /* 0: the chunk is all fill, not written */
 } slot;
 
 /* What a thread owns. */
@@ -124,6 +125,24 @@ static int has_failed(run *r)
     return f;
 }
 
+/* Are all n bytes of p equal to b? Eight bytes a step. */
+static int all_bytes(const void *p, size_t n, uint8_t b)
+{
+    const uint8_t *c = p;
+    const uint64_t pat = (uint64_t)b * 0x0101010101010101u;
+    size_t i = 0;
+    for (; i + 32 <= n; i += 32) {
+        uint64_t w[4];
+        memcpy(w, c + i, sizeof w);
+        if ((w[0] ^ pat) | (w[1] ^ pat) | (w[2] ^ pat) | (w[3] ^ pat))
+            return 0;
+    }
+    for (; i < n; i++)
+        if (c[i] != b)
+            return 0;
+    return 1;
+}
+
 /* Fill and filter chunk number c into s on worker w. */
 static void filter_chunk(run *r, worker *w, uint64_t c, slot *s)
 {
@@ -133,6 +152,10 @@ static void filter_chunk(run *r, worker *w, uint64_t c, slot *s)
     job->fill(job->user, off, w->raw);
     for (int j = 0; j < job->n; j++) {
         ns_error e = {0};
+        if (job->skip[j] >= 0 && job->elem[j] == 1 && all_bytes(w->raw[j], r->bytes[j], (uint8_t)job->skip[j])) {
+            s->len[j] = 0;
+            continue;
+        }
         if (ns_chunkfilter_run(w->filter, w->raw[j], r->bytes[j], job->elem[j], s->buf[j], r->bound[j],
                                &s->len[j], &e)) {
             fail_once(r, &e);
@@ -149,6 +172,8 @@ static void write_batch(run *r, uint64_t first, uint64_t n, slot *s)
         hsize_t off[H5S_MAX_RANK];
         chunk_offset(job, first + i, off);
         for (int j = 0; j < job->n; j++) {
+            if (s[i].len[j] == 0)
+                continue;
 #if HAVE_DIRECT
             herr_t st = H5Dwrite_chunk(job->dset[j], H5P_DEFAULT, 0, off, s[i].len[j], s[i].buf[j]);
 #else

@@ -165,7 +165,7 @@ static ns_err write_table(ckw *w, const ns_table *t, int threads)
         dims[d] = (hsize_t)t->bounds[d];
     ckpt_chunk(t, f.chunk);
     ns_err rc = NS_OK;
-    hid_t ds = ns_h5_create_chunked(w->file, w->path, CKPT_DATASET, file_uint(t->elem), t->k, dims, NULL, f.chunk,
+    hid_t ds = ns_h5_create_chunked(w->file, w->path, CKPT_DATASET, file_uint(t->elem), t->k, dims, NULL, f.chunk, NULL,
                                     w->err);
     hid_t space = H5I_INVALID_HID, mspace = H5I_INVALID_HID;
     if (ds < 0)

@@ -49,11 +49,13 @@ int ns_h5_direct_ok(void);
 
 /* Create dataset name in loc: type ftype, shape dims (maxdims may be NULL),
  * chunked as chunk, filters shuffle + deflate(NS_H5_DEFLATE_LEVEL) +
- * fletcher32. path is for messages. Returns the open dataset (the caller
- * closes it) or H5I_INVALID_HID with err set. */
+ * fletcher32. fill: NULL for HDF5's fill value 0, else the fill value as a
+ * native value of type ftype's size (the value every reader gets for a
+ * chunk never written). path is for messages. Returns the open dataset
+ * (the caller closes it) or H5I_INVALID_HID with err set. */
 hid_t ns_h5_create_chunked(hid_t loc, const char *path, const char *name, hid_t ftype, int rank,
                            const hsize_t *dims, const hsize_t *maxdims, const hsize_t *chunk,
-                           ns_error *err);
+                           const void *fill, ns_error *err);
 
 enum { NS_H5_GROUP_MAX = 4 };
 
@@ -71,6 +73,11 @@ typedef struct ns_h5_chunk_job {
     hid_t dset[NS_H5_GROUP_MAX]; /* from ns_h5_create_chunked; borrowed */
     const char *name[NS_H5_GROUP_MAX];   /* for messages */
     size_t elem[NS_H5_GROUP_MAX];        /* bytes per stored value */
+    /* skip[j] >= 0 (one-byte datasets only): a chunk all of whose bytes are
+     * skip[j], the dataset's fill value, is not written at all (readers get
+     * the fill value for it; Wythoff's /pn is almost all N = 1); -1: write
+     * every chunk. 0, as in a zeroed job, matches HDF5's default fill. */
+    int skip[NS_H5_GROUP_MAX];
     int rank;                    /* all datasets share rank, dims, chunk */
     hsize_t dims[H5S_MAX_RANK];
     hsize_t chunk[H5S_MAX_RANK];

@@ -45,6 +45,8 @@ typedef struct ns_sieve_opts {
     ns_checkpoint_fn checkpoint; /* OPTIONAL */
     void *checkpoint_user;
     uint64_t resume_units;  /* 0: a fresh run */
+    int mex_narrow;         /* tiles2d: 4-word scalar mex scans even where
+                               AVX-512 is there (the benchmark's comparison) */
 } ns_sieve_opts;
 
 /* Name of the kernel ns_sieve_run picks for g and opts ("general",

@@ -2,6 +2,8 @@
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MADV_HUGEPAGE */
 #include "ns_table.h"
 
+#include "ns_omp.h"
+
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,11 +104,85 @@ void ns_table_coords(const ns_table *t, uint64_t i, int64_t *s)
     }
 }
 
+/* Typed loop over lo..hi-1: counters of the cells' own width over blocks
+ * short enough not to overflow them, so that the loop vectorizes. */
+#define SUMMARIZE_PIECE(T)                                                              \
+    do {                                                                                \
+        const T *p = (const T *)t->data;                                                \
+        const T inv = (T)tinv;                                                          \
+        const uint64_t block = (T)~(T)0;                                                \
+        T m = 0;                                                                        \
+        uint64_t ci = 0, cp = 0;                                                        \
+        for (uint64_t b0 = lo; b0 < hi;) {                                              \
+            const uint64_t b1 = hi - b0 > block ? b0 + block : hi;                      \
+            T bi = 0, bp = 0;                                                           \
+            for (uint64_t i = b0; i < b1; i++) {                                        \
+                const T v = p[i];                                                       \
+                const T ne = (T)(v != inv); /* branch-free: it vectorizes */            \
+                const T valid = (T)(v & (T)-ne);                                        \
+                m = valid > m ? valid : m;                                              \
+                bi = (T)(bi + 1 - ne);                                                  \
+                bp = (T)(bp + (v == 0));                                                \
+            }                                                                           \
+            ci += bi;                                                                   \
+            cp += bp;                                                                   \
+            b0 = b1;                                                                    \
+        }                                                                               \
+        st->n_valid = (hi - lo) - ci;                                                   \
+        st->n_p = cp;                                                                   \
+        st->max_value = m;                                                              \
+    } while (0)
+
+static void summarize_piece(const ns_table *t, uint64_t lo, uint64_t hi, uint32_t tinv, ns_table_stats *st)
+{
+    if (t->elem == 1)
+        SUMMARIZE_PIECE(uint8_t);
+    else if (t->elem == 2)
+        SUMMARIZE_PIECE(uint16_t);
+    else
+        SUMMARIZE_PIECE(uint32_t);
+}
+
+void ns_table_summarize_range(const ns_table *t, uint64_t lo, uint64_t hi, ns_table_stats *st)
+{
+    const uint32_t tinv = ns_table_invalid(t);
+    const uint64_t piece = (uint64_t)1 << 30;
+    memset(st, 0, sizeof *st);
+    for (uint64_t a = lo; a < hi;) {
+        const uint64_t b = hi - a > piece ? a + piece : hi;
+        ns_table_stats one;
+        summarize_piece(t, a, b, tinv, &one);
+        st->n_valid += one.n_valid;
+        st->n_p += one.n_p;
+        st->max_value = one.max_value > st->max_value ? one.max_value : st->max_value;
+        a = b;
+    }
+}
+
 void ns_table_summarize(const ns_table *t, ns_table_stats *st, uint64_t *hist, size_t nhist)
 {
     memset(st, 0, sizeof *st);
-    if (hist)
-        memset(hist, 0, nhist * sizeof *hist);
+    if (!hist) {
+        enum { RANGE = 1 << 22 };
+        const int64_t nr = (int64_t)((t->ncells + RANGE - 1) / RANGE);
+        uint64_t nv = 0, np = 0;
+        uint32_t mx = 0;
+        NS_PRAGMA(omp parallel for schedule(dynamic, 1) reduction(+ : nv, np) reduction(max : mx) if (nr > 1))
+        for (int64_t r = 0; r < nr; r++) {
+            const uint64_t lo = (uint64_t)r * RANGE;
+            const uint64_t hi = lo + RANGE < t->ncells ? lo + RANGE : t->ncells;
+            ns_table_stats one;
+            ns_table_summarize_range(t, lo, hi, &one);
+            nv += one.n_valid;
+            np += one.n_p;
+            mx = one.max_value > mx ? one.max_value : mx;
+        }
+        st->n_valid = nv;
+        st->n_p = np;
+        st->max_value = mx;
+        return;
+    }
+    memset(hist, 0, nhist * sizeof *hist);
     const uint32_t inv = ns_table_invalid(t);
     for (uint64_t i = 0; i < t->ncells; i++) {
         uint32_t v = ns_table_get(t, i);

@@ -97,6 +97,11 @@ typedef struct ns_table_stats {
 
 void ns_table_summarize(const ns_table *t, ns_table_stats *st, uint64_t *hist, size_t nhist);
 
+/* The same numbers (no histogram) for the cells lo..hi-1 only, on the
+ * calling thread: a typed loop the compiler vectorizes. ns_table_summarize
+ * without hist runs it on OpenMP threads over ranges of the table. */
+void ns_table_summarize_range(const ns_table *t, uint64_t lo, uint64_t hi, ns_table_stats *st);
+
 /* Cells with equal data (same shape, kind and values; widths may differ). */
 int ns_table_equal(const ns_table *a, const ns_table *b);
 

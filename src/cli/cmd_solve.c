@@ -485,7 +485,8 @@ int ns_cmd_solve(int argc, char **argv)
     meta.threads = threads;
     meta.wall_seconds = ctx.prior + wall;
     meta.complete = 1;
-    if (ns_h5_write(a.out, t, &meta, a.force ? NS_H5_FORCE : 0, &err)) {
+    ns_table_stats ts;
+    if (ns_h5_write_stats(a.out, t, &meta, a.force ? NS_H5_FORCE : 0, &ts, &err)) {
         const char *tail = ctx.units_saved ? "; the last checkpoint is intact: free the space and run again with --resume"
                                            : "";
         rc = strstr(err.msg, a.out) ? ns_cli_error(CMD, "%s%s", err.msg, tail)
@@ -503,8 +504,6 @@ int ns_cmd_solve(int argc, char **argv)
     }
 
     if (!a.quiet) {
-        ns_table_stats ts;
-        ns_table_summarize(t, &ts, NULL, 0);
         printf("game:          %s\n", g->name);
         printf("params:        %s\n", meta.params[0] ? meta.params : "(defaults)");
         printf("bounds:        %s (%" PRIu64 " cells, %" PRIu64 " positions)\n", dims, plan.cells, ts.n_valid);

@@ -8,6 +8,9 @@
  *  - ns_h5_write_chunks (NS_DEFLATE_PLANES) on 1-, 2- and 3-D datasets with
  *    edge chunks and several element sizes reads back exactly, the chunks
  *    do not depend on the number of threads, and a flipped byte fails;
+ *  - a one-byte dataset with fill value 1 written with skip = 1: the chunks
+ *    all 1 are not stored (H5Dget_num_chunks), the others are, and every
+ *    reader gets the whole array back (unstored chunks as the fill value);
  *  - a table file of ns_h5_write is read by h5py and h5dump as they are.
  * The tests may include hdf5.h; the library's code outside ns_h5*.c not. */
 #define _XOPEN_SOURCE 700
@@ -256,14 +259,17 @@ static void fill_from_array(void *user, const hsize_t *off, void *const *bufs)
 }
 
 /* Write the array through ns_h5_write_chunks with the given thread count
- * into dataset "/x" of path; returns 0 on success. */
-static int write_array(const char *path, const src_array *s, hid_t type, int threads)
+ * into dataset "/x" of path; returns 0 on success. skip: the job's skip
+ * byte, also the dataset's fill value (-1: every chunk written, fill 0). */
+static int write_array_skip(const char *path, const src_array *s, hid_t type, int threads, int skip)
 {
     ns_error err = {0};
     hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-    hid_t d = ns_h5_create_chunked(f, path, "/x", type, s->rank, s->dims, NULL, s->chunk, &err);
+    const uint8_t fillv = (uint8_t)skip;
+    hid_t d = ns_h5_create_chunked(f, path, "/x", type, s->rank, s->dims, NULL, s->chunk, skip >= 0 ? &fillv : NULL,
+                                   &err);
     CHECKF(d >= 0, "%s", err.msg);
-    ns_h5_chunk_job job = {.path = path, .n = 1, .dset = {d}, .name = {"/x"}, .elem = {s->elem},
+    ns_h5_chunk_job job = {.path = path, .n = 1, .dset = {d}, .name = {"/x"}, .elem = {s->elem}, .skip = {skip},
                            .rank = s->rank, .fill = fill_from_array, .user = (void *)s, .threads = threads};
     for (int i = 0; i < s->rank; i++) {
         job.dims[i] = s->dims[i];
@@ -276,6 +282,11 @@ static int write_array(const char *path, const src_array *s, hid_t type, int thr
     H5Dclose(d);
     H5Fclose(f);
     return rc != NS_OK;
+}
+
+static int write_array(const char *path, const src_array *s, hid_t type, int threads)
+{
+    return write_array_skip(path, s, type, threads, -1);
 }
 
 /* Every stored chunk of /x in path, concatenated (malloc'ed, *len). */
@@ -442,6 +453,48 @@ static int have(const char *cmd)
     return system(c) == 0;
 }
 
+static void test_skip_fill(void)
+{
+    /* 300 x 500 bytes, chunks 64 x 128: a grid of 5 x 4, the last row and
+     * column of chunks at the edge. All N (1) but a few P (0) and invalid
+     * (2) cells in chunks (0,0), (2,1) and the edge chunk (4,3). */
+    src_array s = {.elem = 1, .rank = 2, .dims = {300, 500}, .chunk = {64, 128}};
+    uint8_t *data = malloc(300 * 500), *back = malloc(300 * 500);
+    memset(data, 1, 300 * 500);
+    data[0] = 0;
+    data[(size_t)130 * 500 + 200] = 2;
+    data[(size_t)299 * 500 + 499] = 0;
+    s.data = data;
+    /* stored: the two interior chunks with other values and every edge
+     * chunk (their cells beyond the dims are 0, not the fill) */
+    hsize_t nstored_expected = 0;
+    for (int i = 0; i < 5; i++)
+        for (int j = 0; j < 4; j++)
+            nstored_expected += i == 4 || j == 3 || (i == 0 && j == 0) || (i == 2 && j == 1);
+    for (int threads = 1; threads <= 3; threads++) {
+        char p[256], name[64];
+        snprintf(name, sizeof name, "skip_%d.h5", threads);
+        path_in(p, sizeof p, name);
+        if (write_array_skip(p, &s, H5T_STD_U8LE, threads, 1))
+            continue;
+        hid_t f = H5Fopen(p, H5F_ACC_RDONLY, H5P_DEFAULT);
+        hid_t d = H5Dopen2(f, "/x", H5P_DEFAULT);
+        hid_t sp = H5Dget_space(d);
+        hsize_t nchunks = 0;
+        CHECK(H5Dget_num_chunks(d, sp, &nchunks) >= 0);
+        CHECKF(nchunks == nstored_expected, "%d threads: %llu chunks stored, expected %llu", threads,
+               (unsigned long long)nchunks, (unsigned long long)nstored_expected);
+        memset(back, 0xEE, 300 * 500);
+        CHECKF(H5Dread(d, H5T_NATIVE_UINT8, H5S_ALL, H5S_ALL, H5P_DEFAULT, back) >= 0 &&
+               memcmp(back, data, 300 * 500) == 0, "%d threads: read back differs", threads);
+        H5Sclose(sp);
+        H5Dclose(d);
+        H5Fclose(f);
+    }
+    free(data);
+    free(back);
+}
+
 static void test_readers(void)
 {
     /* a 3-D uint16 table with edge chunks and invalid cells */
@@ -507,6 +560,7 @@ int main(void)
     test_fletcher_vs_hdf5();
     test_plain_equals_hdf5();
     test_write_chunks();
+    test_skip_fill();
     test_readers();
     nftw(dir, rm_cb, 8, FTW_DEPTH | FTW_PHYS);
     return TEST_REPORT();

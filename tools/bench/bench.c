@@ -33,6 +33,7 @@ typedef struct bcase {
     int k;               /* coordinates */
     int pn_only;
     int64_t base_n;      /* baseline size (0: none) */
+    int mex_narrow;        /* 4-word scalar mex scans, no AVX-512 (tiles2d) */
 } bcase;
 
 typedef struct result {
@@ -133,7 +134,7 @@ static void run_case(const bcase *c, int threads, const char *srcdir, result *r)
     }
     r->floor_wall = write_floor(plan.table_bytes);
     ns_table *t = ns_sieve_table_new(g, c->pn_only, &err);
-    ns_sieve_opts o = {.threads = threads, .pn_only = c->pn_only};
+    ns_sieve_opts o = {.threads = threads, .pn_only = c->pn_only, .mex_narrow = c->mex_narrow};
     double t0 = now();
     if (!t || ns_sieve_run(g, t, &o, &err)) {
         snprintf(r->msg, sizeof r->msg, "%s", err.msg);
@@ -230,14 +231,17 @@ int main(int argc, char **argv)
 
     const int64_t q = quick ? 4 : 1;
     const bcase cases[] = {
-        {"wythoff P/N", "wythoff", "", 65536 / q, 2, 1, 256},
-        {"wythoff", "wythoff", "", 8192 / q, 2, 0, 256},
-        {"wythoff", "wythoff", "", 16384 / q, 2, 0, 0},
-        {"wythoff (rule file)", "data/rules/wythoff.rules", "", 8192 / q, 2, 0, 0},
-        {"a-wythoff a=2", "a-wythoff", "a=2", 2048 / q, 2, 0, 192},
-        {"nim 3 piles", "nim", "piles=3", 256 / q, 3, 0, 48},
-        {"fibonacci-nim", "fibonacci-nim", "", 2048 / q, 2, 0, 384},
-        {"euclid", "euclid", "", 4096 / q, 2, 0, 1024},
+        {"wythoff P/N", "wythoff", "", 65536 / q, 2, 1, 256, 0},
+        {"wythoff", "wythoff", "", 8192 / q, 2, 0, 256, 0},
+        {"wythoff (no AVX-512)", "wythoff", "", 8192 / q, 2, 0, 0, 1},
+        {"wythoff", "wythoff", "", 16384 / q, 2, 0, 0, 0},
+        {"wythoff (no AVX-512)", "wythoff", "", 16384 / q, 2, 0, 0, 1},
+        {"wythoff", "wythoff", "", 32768 / q, 2, 0, 0, 0},
+        {"wythoff (rule file)", "data/rules/wythoff.rules", "", 8192 / q, 2, 0, 0, 0},
+        {"a-wythoff a=2", "a-wythoff", "a=2", 2048 / q, 2, 0, 192, 0},
+        {"nim 3 piles", "nim", "piles=3", 256 / q, 3, 0, 48, 0},
+        {"fibonacci-nim", "fibonacci-nim", "", 2048 / q, 2, 0, 384, 0},
+        {"euclid", "euclid", "", 4096 / q, 2, 0, 1024, 0},
     };
     const int ncases = (int)(sizeof cases / sizeof cases[0]);
     printf("%-22s %7s %4s %5s %9s %11s %9s %10s %9s\n", "game", "N", "kind", "thr", "wall s", "cells/s",
