@@ -302,7 +302,7 @@ static ns_err attr_i64_array(writer *w, const char *name, const int64_t *v, int 
     return rc;
 }
 
-static ns_err write_attributes(writer *w, const ns_table *t, const ns_meta *m,
+static ns_err write_attributes(writer *w, int k, const int64_t *bounds, int pn_only, const ns_meta *m,
                                const ns_table_stats *st, int has_invalid, uint32_t invalid_value,
                                hid_t gtype)
 {
@@ -319,9 +319,9 @@ static ns_err write_attributes(writer *w, const ns_table *t, const ns_meta *m,
     if ((rc = attr_str(w, "game", game)) ||
         (m->rules_text && (rc = attr_str(w, "rules", m->rules_text))) ||
         (rc = attr_str(w, "params", params)) ||
-        (rc = attr_i64_array(w, "bounds", t->bounds, t->k)) ||
+        (rc = attr_i64_array(w, "bounds", bounds, k)) ||
         (rc = attr_str(w, "play", m->play == NS_PLAY_MISERE ? "misere" : "normal")) ||
-        (rc = attr_str(w, "kind", t->pn_only ? "pn" : "grundy")) ||
+        (rc = attr_str(w, "kind", pn_only ? "pn" : "grundy")) ||
         (rc = attr_str(w, "nimsieve_version", NS_VERSION)) ||
         (rc = attr_str(w, "git_revision", NS_GIT_REVISION)) ||
         (rc = attr_str(w, "created_utc", created)) ||
@@ -338,6 +338,24 @@ static ns_err write_attributes(writer *w, const ns_table *t, const ns_meta *m,
         (rc = attr_i32(w, "complete", m->complete ? 1 : 0)))
         return rc;
     return NS_OK;
+}
+
+ns_err ns_h5_root_attrs(hid_t file, const char *path, int k, const int64_t *bounds, int pn_only, const ns_meta *m,
+                        const ns_table_stats *st, int has_invalid, uint32_t invalid_value, hid_t gtype,
+                        ns_error *err)
+{
+    writer w = {path, NULL, err, file, H5I_INVALID_HID, H5I_INVALID_HID, NULL};
+    ns_err rc;
+    w.scalar = H5Screate(H5S_SCALAR);
+    w.vstr = H5Tcopy(H5T_C_S1);
+    if (w.scalar < 0 || w.vstr < 0 || H5Tset_size(w.vstr, H5T_VARIABLE) < 0 ||
+        H5Tset_cset(w.vstr, H5T_CSET_UTF8) < 0)
+        rc = ns_h5_fail(err, NS_EIO, "%s: cannot create the string type and scalar dataspace", path);
+    else
+        rc = write_attributes(&w, k, bounds, pn_only, m, st, has_invalid, invalid_value, gtype);
+    close_id(&w.scalar, H5Sclose);
+    close_id(&w.vstr, H5Tclose);
+    return rc;
 }
 
 static hid_t create_dataset(writer *w, const char *name, hid_t ftype, int rank,
@@ -826,7 +844,7 @@ static ns_err write_contents(writer *w, const ns_table *t, const ns_meta *m)
             goto fail;
     }
 
-    if ((rc = write_attributes(w, t, m, &st, !t->pn_only && has_invalid, ginv, gtype)))
+    if ((rc = write_attributes(w, t->k, t->bounds, t->pn_only, m, &st, !t->pn_only && has_invalid, ginv, gtype)))
         goto fail;
 
     herr_t c1 = t->pn_only ? 0 : H5Dclose(dg), c2 = H5Dclose(dpn), c3 = H5Dclose(dp);

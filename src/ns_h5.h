@@ -59,6 +59,35 @@ ns_err ns_h5_read_meta(const char *path, ns_meta *m, int *k, int64_t *bounds, ns
  * metadata. *out is owned by the caller (ns_table_free). */
 ns_err ns_h5_read(const char *path, ns_table **out, ns_meta *m, ns_error *err);
 
+/* ---- streaming writes (ns_h5_stream.c): tables larger than memory ----
+ * A two-pile Grundy table arrives tile by tile (ns_sieve.h, ns_tile_fn)
+ * and goes straight to the file: /grundy (elem 2 or 4 bytes a value)
+ * chunked as tile x tile, /pn and /p_positions as ns_h5_write writes them,
+ * the same root attributes. Only the P-positions are kept in memory. */
+typedef struct ns_h5_stream ns_h5_stream;
+
+/* Create "<path>.part" (without NS_H5_FORCE an existing path is an error)
+ * for a bounds[0] x bounds[1] table; at most `threads` OpenMP threads (ids
+ * 0..threads-1) call ns_h5_stream_tile. NULL with err set on failure. */
+ns_h5_stream *ns_h5_stream_open(const char *path, const int64_t *bounds, int elem, int64_t tile, int threads,
+                                int flags, ns_error *err);
+
+/* Store the tile of nx x ny cells at (x0, y0) (x0, y0 multiples of the
+ * tile; vals row-major, borrowed). Called from OpenMP threads, several at
+ * once: the calling thread filters the chunks, one thread at a time writes
+ * them. On failure the stream is marked failed (later calls fail at once). */
+ns_err ns_h5_stream_tile(ns_h5_stream *s, int64_t x0, int64_t y0, int64_t nx, int64_t ny, const uint32_t *vals,
+                         ns_error *err);
+
+/* Finish: /p_positions, the attributes (m; the summary of the tiles
+ * stored, also copied to *stats when not NULL), close and rename over
+ * path; frees s. Fails (and removes the .part file) unless every cell was
+ * stored. */
+ns_err ns_h5_stream_close(ns_h5_stream *s, const ns_meta *m, ns_table_stats *stats, ns_error *err);
+
+/* Give up: close and remove "<path>.part"; frees s (NULL is a no-op). */
+void ns_h5_stream_abort(ns_h5_stream *s);
+
 /* HDF5 library version "1.10.8". */
 const char *ns_h5_library_version(void);
 

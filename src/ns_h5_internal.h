@@ -9,6 +9,8 @@
 #include <hdf5.h>
 
 #include "ns_error.h"
+#include "ns_h5.h"
+#include "ns_table.h"
 
 /* Every entry point of the HDF5 layer calls this first: HDF5 prints
  * nothing (errors come back through ns_h5_fail) and installs no exit
@@ -56,6 +58,13 @@ int ns_h5_direct_ok(void);
 hid_t ns_h5_create_chunked(hid_t loc, const char *path, const char *name, hid_t ftype, int rank,
                            const hsize_t *dims, const hsize_t *maxdims, const hsize_t *chunk,
                            const void *fill, ns_error *err);
+
+/* The root attributes of a table file (see ns_h5.h) on the open file:
+ * shape, kind, m's fields, st's summary, invalid_value (of type gtype) when
+ * has_invalid. Used by ns_h5.c and the streaming writer. */
+ns_err ns_h5_root_attrs(hid_t file, const char *path, int k, const int64_t *bounds, int pn_only, const ns_meta *m,
+                        const ns_table_stats *st, int has_invalid, uint32_t invalid_value, hid_t gtype,
+                        ns_error *err);
 
 enum { NS_H5_GROUP_MAX = 4 };
 

@@ -1221,6 +1221,18 @@ const char *ns_sieve_kernel_name(const ns_game *g, const ns_sieve_opts *opts)
 
 ns_err ns_sieve_run(const ns_game *game, ns_table *t, const ns_sieve_opts *opts, ns_error *err)
 {
+    if (opts->tile_sink) {
+        if (!ns_tiles2d_eligible(game, opts))
+            return ns_error_set(err, NS_EINVAL, "this game cannot be solved streaming (only two-pile Grundy "
+                                "tables of plain rays can)");
+        if (opts->checkpoint || opts->resume_units)
+            return ns_error_set(err, NS_EINVAL, "a streaming solve has no checkpoints and cannot resume");
+        ns_sieve_plan plan;
+        ns_err rc = ns_sieve_plan_for(game, opts->pn_only, &plan, err);
+        if (rc)
+            return rc;
+        return ns_tiles2d_run(game, NULL, plan.max_value, opts, err);
+    }
     if (ns_rows_pn_eligible(game, opts)) {
         ns_sieve_plan plan;
         ns_err rc = ns_sieve_plan_for(game, opts->pn_only, &plan, err);
@@ -1242,6 +1254,17 @@ ns_err ns_sieve_run(const ns_game *game, ns_table *t, const ns_sieve_opts *opts,
         return ns_tiles2d_run(game, t, plan.max_value, opts, err);
     }
     return ns_sieve_run_general(game, t, opts, err);
+}
+
+int ns_sieve_can_stream(const ns_game *g, const ns_sieve_opts *opts, int64_t *tile, uint64_t *line_bytes)
+{
+    ns_sieve_plan plan;
+    ns_error err = {0};
+    if (!ns_tiles2d_eligible(g, opts) || ns_sieve_plan_for(g, opts->pn_only, &plan, &err))
+        return 0;
+    *tile = ns_tiles2d_tile();
+    *line_bytes = ns_tiles2d_line_bytes(g, plan.max_value);
+    return 1;
 }
 
 /* ---------- the naive reference ---------- */

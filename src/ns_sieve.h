@@ -37,6 +37,16 @@ typedef int (*ns_progress_fn)(void *user, double fraction);
  * result is bit-identical to an uninterrupted run. */
 typedef int (*ns_checkpoint_fn)(void *user, uint64_t units_done, uint64_t units_total);
 
+/* Streaming (tables larger than memory; the tiles2d kernel only, see
+ * ns_sieve_can_stream). With tile_sink set, ns_sieve_run takes t == NULL,
+ * keeps only the per-line sets, and hands every finished tile to
+ * tile_sink(user, x0, y0, nx, ny, vals): the cells (x0 + i, y0 + j),
+ * 0 <= i < nx, 0 <= j < ny, with vals[i * ny + j] (borrowed for the call).
+ * It is called on the worker threads, several at once, each tile once, in
+ * no fixed order. A non-zero return stops the kernel, which fails with
+ * NS_EIO (the sink keeps its own message). No checkpoints, no resume. */
+typedef int (*ns_tile_fn)(void *user, int64_t x0, int64_t y0, int64_t nx, int64_t ny, const uint32_t *vals);
+
 typedef struct ns_sieve_opts {
     int threads;            /* <= 0: OpenMP's default */
     int pn_only;            /* P/N flags instead of Grundy values */
@@ -45,6 +55,8 @@ typedef struct ns_sieve_opts {
     ns_checkpoint_fn checkpoint; /* OPTIONAL */
     void *checkpoint_user;
     uint64_t resume_units;  /* 0: a fresh run */
+    ns_tile_fn tile_sink;   /* OPTIONAL: streaming, see ns_tile_fn */
+    void *tile_user;
     int mex_narrow;         /* tiles2d: 4-word scalar mex scans even where
                                AVX-512 is there (the benchmark's comparison) */
 } ns_sieve_opts;
@@ -71,8 +83,14 @@ ns_err ns_sieve_plan_for(const ns_game *g, int pn_only, ns_sieve_plan *plan, ns_
 /* Allocate the table for g as planned (caller frees with ns_table_free). */
 ns_table *ns_sieve_table_new(const ns_game *g, int pn_only, ns_error *err);
 
-/* Fill t (from ns_sieve_table_new for the same g and pn_only). */
+/* Fill t (from ns_sieve_table_new for the same g and pn_only); with
+ * opts->tile_sink, t is NULL and the tiles go to the sink. */
 ns_err ns_sieve_run(const ns_game *g, ns_table *t, const ns_sieve_opts *opts, ns_error *err);
+
+/* Can g be solved streaming (opts->tile_sink)? Then *tile gets the tile
+ * side (the sink sees tiles of at most tile x tile cells, aligned to it)
+ * and *line_bytes the memory of the per-line sets the kernel keeps. */
+int ns_sieve_can_stream(const ns_game *g, const ns_sieve_opts *opts, int64_t *tile, uint64_t *line_bytes);
 
 /* The general kernel alone (levels of equal rank), bypassing any faster
  * special-purpose kernel: for tests and benchmarks that compare them. */

@@ -27,7 +27,11 @@
  * cells and two thirds of the line memory.
  *
  * A tile anti-diagonal is the unit of checkpoints; a resume replays the
- * finished ones (their cells go into the lines, no mex). */
+ * finished ones (their cells go into the lines, no mex).
+ *
+ * Streaming (no table: o->tile_sink): the cells of a tile go to a buffer
+ * of the thread's (and its mirror tile's to a second one), handed to the
+ * sink when the tile is done; only the line sets stay in memory. */
 #include "ns_tiles2d.h"
 
 #include <stdlib.h>
@@ -37,6 +41,11 @@
 #include "ns_intmath.h"
 
 enum { TILE = 128, MAXG = 16 };
+
+int64_t ns_tiles2d_tile(void)
+{
+    return TILE;
+}
 
 typedef struct lines {
     int64_t a, dy, cmin;
@@ -51,6 +60,10 @@ typedef struct tiles {
     uint64_t words;
     uint32_t cap;
     int wide;           /* AVX-512 scans */
+    ns_tile_fn sink;    /* streaming when t == NULL */
+    void *sink_user;
+    uint32_t *tbuf;     /* streaming: 2 tiles per thread; owned */
+    volatile int sink_failed;
     int misere;
     int row_ray;
     lines rows;         /* row sets (a = 0), when row_ray */
@@ -177,6 +190,7 @@ static inline uint32_t scan_mex(const uint64_t *const *ptr, int np, uint64_t wor
  * them into their lines. */
 static void do_tile(tiles *T, int64_t x0, int64_t x1, int64_t y0, int64_t y1, int replay)
 {
+    uint32_t *tb = T->t ? NULL : T->tbuf + (size_t)2 * TILE * TILE * (size_t)ns_omp_thread_num();
     const uint64_t words = T->words;
     const uint32_t cap = T->cap;
     const uint64_t *ptr[MAXG + 1];
@@ -211,7 +225,10 @@ static void do_tile(tiles *T, int64_t x0, int64_t x1, int64_t y0, int64_t y1, in
                     T->overflow = 1;
                     m = 0;
                 }
-                ns_table_set(T->t, (uint64_t)x * (uint64_t)T->n1 + (uint64_t)y, m);
+                if (tb)
+                    tb[(x - x0) * (y1 - y0) + (y - y0)] = m;
+                else
+                    ns_table_set(T->t, (uint64_t)x * (uint64_t)T->n1 + (uint64_t)y, m);
             }
             if (T->row_ray)
                 put(&T->rows, words, cap, x, m);
@@ -219,6 +236,8 @@ static void do_tile(tiles *T, int64_t x0, int64_t x1, int64_t y0, int64_t y1, in
                 put(&T->g[i], words, cap, cidx[i], m);
         }
     }
+    if (tb && T->sink(T->sink_user, x0, y0, x1 - x0, y1 - y0, tb))
+        T->sink_failed = 1;
 }
 
 /* The symmetric case (see ns_tiles2d_run): only cells x <= y are computed;
@@ -231,6 +250,9 @@ static void do_tile_sym(tiles *T, lines *diag, int64_t x0, int64_t x1, int64_t y
     const uint32_t cap = T->cap;
     const uint64_t n = (uint64_t)T->n1;
     lines *S = &T->rows;
+    /* streaming: the tile, and its mirror (the same buffer on the diagonal) */
+    uint32_t *tb = T->t ? NULL : T->tbuf + (size_t)2 * TILE * TILE * (size_t)ns_omp_thread_num();
+    uint32_t *mb = tb && x0 != y0 ? tb + TILE * TILE : tb;
     for (int64_t x = x0; x < x1; x++) {
         for (int64_t y = y0 > x ? y0 : x; y < y1; y++) {
             const uint64_t *ptr[3] = {S->bits + (uint64_t)x * words, S->bits + (uint64_t)y * words,
@@ -255,8 +277,13 @@ static void do_tile_sym(tiles *T, lines *diag, int64_t x0, int64_t x1, int64_t y
                     T->overflow = 1;
                     m = 0;
                 }
-                ns_table_set(T->t, (uint64_t)x * n + (uint64_t)y, m);
-                ns_table_set(T->t, (uint64_t)y * n + (uint64_t)x, m);
+                if (tb) {
+                    tb[(x - x0) * (y1 - y0) + (y - y0)] = m;
+                    mb[(y - y0) * (x1 - x0) + (x - x0)] = m;
+                } else {
+                    ns_table_set(T->t, (uint64_t)x * n + (uint64_t)y, m);
+                    ns_table_set(T->t, (uint64_t)y * n + (uint64_t)x, m);
+                }
             }
             put(S, words, cap, x, m);
             if (y != x)
@@ -265,10 +292,17 @@ static void do_tile_sym(tiles *T, lines *diag, int64_t x0, int64_t x1, int64_t y
                 put(diag, words, cap, c, m);
         }
     }
+    if (tb) {
+        if (T->sink(T->sink_user, x0, y0, x1 - x0, y1 - y0, tb))
+            T->sink_failed = 1;
+        else if (mb != tb && T->sink(T->sink_user, y0, x0, y1 - y0, x1 - x0, mb))
+            T->sink_failed = 1;
+    }
 }
 
 static void free_tiles(tiles *T)
 {
+    free(T->tbuf);
     free(T->rows.bits);
     free(T->rows.mex);
     for (int i = 0; i < T->ng; i++) {
@@ -284,57 +318,34 @@ static int alloc_lines(lines *L, uint64_t words)
     return L->bits && L->mex;
 }
 
-ns_err ns_tiles2d_run(const ns_game *g, ns_table *t, uint64_t max_value, const ns_sieve_opts *o,
-                      ns_error *err)
+/* The line groups of g into T (rows, and T->g without their memory),
+ * and whether the symmetric case applies (see ns_tiles2d_run): then the
+ * column group (*col) gets no sets and the diagonal group (*dg, or -1)
+ * only the diagonals y - x >= 0. Sets T->rows.n and every T->g[i].n. */
+static int plan_lines(const ns_game *g, tiles *T, int *col, int *dg)
 {
-    tiles T;
-    memset(&T, 0, sizeof T);
-    T.t = t;
-    T.n0 = g->bounds[0];
-    T.n1 = g->bounds[1];
-    T.cap = (uint32_t)(max_value + 1);
-    T.words = (T.cap + 63) / 64;
-#ifdef NS_HAVE_WIDE
-    T.wide = !o->mex_narrow && __builtin_cpu_supports("avx512f");
-#endif
-    T.misere = g->play == NS_PLAY_MISERE;
-    ns_err rc = NS_OK;
+    T->n0 = g->bounds[0];
+    T->n1 = g->bounds[1];
     for (int f = 0; f < g->nfam; f++) {
         const ns_family *fm = &g->fam[f];
         int r;
         plain_ray(fm, &r);
         if (r) {
-            if (!T.row_ray) {
-                T.row_ray = 1;
-                T.rows.n = T.n0;
-                if (!alloc_lines(&T.rows, T.words))
-                    goto oom;
-            }
+            T->row_ray = 1;
+            T->rows.n = T->n0;
             continue;
         }
         int64_t a = -fm->dir[0], dy = fm->dir[1];
         int dup = 0;
-        for (int i = 0; i < T.ng; i++)
-            dup |= T.g[i].a == a && T.g[i].dy == dy;
+        for (int i = 0; i < T->ng; i++)
+            dup |= T->g[i].a == a && T->g[i].dy == dy;
         if (dup)
             continue;
-        lines *L = &T.g[T.ng++];
+        lines *L = &T->g[T->ng++];
         L->a = a;
         L->dy = dy;
-        L->cmin = dy * (T.n0 - 1);
-        L->n = a * (T.n1 - 1) - L->cmin + 1;
-        if (!alloc_lines(L, T.words))
-            goto oom;
-    }
-    const int nthreads = o->threads > 0 ? o->threads : ns_omp_max_threads();
-    const int64_t ti = (T.n0 + TILE - 1) / TILE, tj = (T.n1 + TILE - 1) / TILE;
-    tiles *PT = &T;
-    /* units of checkpoints: the tile anti-diagonals s = 0 .. ti+tj-2 */
-    const uint64_t units_total = (uint64_t)(ti + tj - 1);
-    if (o->resume_units > units_total) {
-        rc = ns_error_set(err, NS_EINVAL, "resume point %llu is past the last unit %llu",
-                          (unsigned long long)o->resume_units, (unsigned long long)units_total);
-        goto done;
+        L->cmin = dy * (T->n0 - 1);
+        L->n = a * (T->n1 - 1) - L->cmin + 1;
     }
     /* Symmetry: a square box and moves along the row, the column and
      * possibly the diagonal (Wythoff, two-pile Nim) give G(x, y) = G(y, x).
@@ -344,22 +355,75 @@ ns_err ns_tiles2d_run(const ns_game *g, ns_table *t, uint64_t max_value, const n
      * already, and column y's cells above x are (t, y), t < x. Two tiles
      * (i, j), (i', j') of one anti-diagonal touch the index blocks {i, j}
      * and {i', j'}, which are disjoint, and different diagonals. */
-    int sym = T.n0 == T.n1 && T.row_ray && T.ng >= 1 && T.ng <= 2;
-    int col = -1, dg = -1;
-    for (int i = 0; i < T.ng; i++) {
-        if (T.g[i].a == 1 && T.g[i].dy == 0)
-            col = i;
-        else if (T.g[i].a == 1 && T.g[i].dy == -1)
-            dg = i;
+    int sym = T->n0 == T->n1 && T->row_ray && T->ng >= 1 && T->ng <= 2;
+    *col = *dg = -1;
+    for (int i = 0; i < T->ng; i++) {
+        if (T->g[i].a == 1 && T->g[i].dy == 0)
+            *col = i;
+        else if (T->g[i].a == 1 && T->g[i].dy == -1)
+            *dg = i;
         else
             sym = 0;
     }
-    sym = sym && col >= 0;
-    if (sym) { /* the column sets are the row sets */
-        free(T.g[col].bits);
-        free(T.g[col].mex);
-        T.g[col].bits = NULL;
-        T.g[col].mex = NULL;
+    sym = sym && *col >= 0;
+    if (sym) {
+        T->g[*col].n = 0;   /* the column sets are the row sets */
+        if (*dg >= 0) {     /* diagonals c = y - x >= 0 only */
+            T->g[*dg].cmin = 0;
+            T->g[*dg].n = T->n1;
+        }
+    }
+    return sym;
+}
+
+uint64_t ns_tiles2d_line_bytes(const ns_game *g, uint64_t max_value)
+{
+    tiles T;
+    memset(&T, 0, sizeof T);
+    int col, dg;
+    plan_lines(g, &T, &col, &dg);
+    const uint64_t per = ((max_value + 1 + 63) / 64) * sizeof(uint64_t) + sizeof(uint32_t);
+    uint64_t n = (uint64_t)T.rows.n;
+    for (int i = 0; i < T.ng; i++)
+        n += (uint64_t)T.g[i].n;
+    return n * per;
+}
+
+ns_err ns_tiles2d_run(const ns_game *g, ns_table *t, uint64_t max_value, const ns_sieve_opts *o,
+                      ns_error *err)
+{
+    tiles T;
+    memset(&T, 0, sizeof T);
+    T.t = t;
+    T.cap = (uint32_t)(max_value + 1);
+    T.words = (T.cap + 63) / 64;
+#ifdef NS_HAVE_WIDE
+    T.wide = !o->mex_narrow && __builtin_cpu_supports("avx512f");
+#endif
+    T.misere = g->play == NS_PLAY_MISERE;
+    ns_err rc = NS_OK;
+    int col, dg;
+    const int sym = plan_lines(g, &T, &col, &dg);
+    if (T.row_ray && !alloc_lines(&T.rows, T.words))
+        goto oom;
+    for (int i = 0; i < T.ng; i++)
+        if (T.g[i].n && !alloc_lines(&T.g[i], T.words))
+            goto oom;
+    const int nthreads = o->threads > 0 ? o->threads : ns_omp_max_threads();
+    if (!t) {
+        T.sink = o->tile_sink;
+        T.sink_user = o->tile_user;
+        if (!T.sink || !(T.tbuf = malloc((size_t)2 * TILE * TILE * sizeof *T.tbuf * (size_t)nthreads)))
+            goto oom;
+    }
+    const int64_t ti = (T.n0 + TILE - 1) / TILE, tj = (T.n1 + TILE - 1) / TILE;
+    tiles *PT = &T;
+    /* units of checkpoints: the tile anti-diagonals s = 0 .. ti+tj-2 */
+    const uint64_t units_total = (uint64_t)(ti + tj - 1);
+    if (o->resume_units > units_total) {
+        rc = ns_error_set(err, NS_EINVAL, "resume point %llu is past the last unit %llu",
+                          (unsigned long long)o->resume_units, (unsigned long long)units_total);
+        goto done;
     }
     lines *diag = sym && dg >= 0 ? &T.g[dg] : NULL;
     for (int64_t s = 0; s <= ti + tj - 2; s++) {
@@ -389,6 +453,10 @@ ns_err ns_tiles2d_run(const ns_game *g, ns_table *t, uint64_t max_value, const n
         }
         if (T.overflow) {
             rc = ns_error_set(err, NS_EINTERNAL, "a value reached the value bound; the game's option bound is wrong");
+            goto done;
+        }
+        if (T.sink_failed) {
+            rc = ns_error_set(err, NS_EIO, "the tile sink failed");
             goto done;
         }
         if (o->progress) {

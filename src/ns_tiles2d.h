@@ -18,8 +18,16 @@
 
 int ns_tiles2d_eligible(const ns_game *g, const ns_sieve_opts *o);
 
-/* max_value: the plan's bound on any value (ns_sieve_plan.max_value). */
+/* max_value: the plan's bound on any value (ns_sieve_plan.max_value).
+ * t == NULL: streaming, the tiles go to o->tile_sink (ns_sieve.h). */
 ns_err ns_tiles2d_run(const ns_game *g, ns_table *t, uint64_t max_value, const ns_sieve_opts *o,
                       ns_error *err);
+
+/* Bytes of the per-line sets ns_tiles2d_run allocates for g (bounds set).
+ * Streaming needs these and a few tiles per thread, no table. */
+uint64_t ns_tiles2d_line_bytes(const ns_game *g, uint64_t max_value);
+
+/* The tile side. */
+int64_t ns_tiles2d_tile(void);
 
 #endif

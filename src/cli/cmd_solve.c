@@ -23,7 +23,8 @@ static void usage(void)
 {
     printf("usage: nimsieve solve GAME [-D name=value ...] (--size N | --bounds N1,N2,..)\n"
            "                      [--pn-only] [--misere] [--threads T] [--memory LIMIT]\n"
-           "                      [--checkpoint-every SECONDS] [--resume] [--force] [--quiet] -o OUT.h5\n"
+           "                      [--checkpoint-every SECONDS] [--resume] [--stream] [--force] [--quiet]\n"
+           "                      -o OUT.h5\n"
            "\n"
            "Compute the Grundy values (or only P/N with --pn-only) of every position of GAME\n"
            "in the box [0,N1) x ... x [0,Nk) and write them to OUT.h5.\n"
@@ -51,13 +52,19 @@ static void usage(void)
            "                           20x the time one checkpoint takes (overhead <= 5%%)\n"
            "  -r, --resume             continue from OUT.h5.ckpt (the same GAME, -D, bounds and\n"
            "                           kind); without a checkpoint, start from the beginning\n"
+           "  -s, --stream             write finished tiles straight to OUT.h5 and keep only the\n"
+           "                           per-line sets in memory (two-pile Grundy tables whose\n"
+           "                           moves are rays: Wythoff, two-pile Nim, such rule files);\n"
+           "                           chosen by itself when the table would not fit the\n"
+           "                           budget. No checkpoints. Values are stored in 16 bits\n"
+           "                           when the game's bound allows, else 32\n"
            "  -f, --force              overwrite OUT.h5 if it exists; discard a checkpoint\n"
            "  -q, --quiet              print nothing but errors (no plan, summary or progress)\n"
            "  -o, --output OUT.h5      the table file to write (required)\n"
            "  -h, --help               this help\n"
            "\n"
            "The solve is refused when the table and the per-line sets would not fit the\n"
-           "memory budget. A progress bar is drawn on stderr when it is a terminal and the\n"
+           "memory budget and it cannot stream. A progress bar is drawn on stderr when it is a terminal and the\n"
            "solve takes more than a second. Ctrl-C or SIGTERM stops cleanly: a final\n"
            "checkpoint is written (unless --checkpoint-every 0), the command to resume is\n"
            "printed, and the exit status is 128 + the signal (130, 143). OUT.h5 itself\n"
@@ -76,7 +83,7 @@ static void usage(void)
 typedef struct solve_args {
     const char *game;
     ns_cli_box_opts box;   /* -D, --size, --bounds */
-    int pn_only, misere, force, quiet, help, resume;
+    int pn_only, misere, force, quiet, help, resume, stream;
     int threads;           /* 0: OpenMP's default */
     uint64_t memory;       /* budget in bytes; 0: MemAvailable */
     double ckpt_every;     /* seconds; 0: no checkpoints */
@@ -116,7 +123,8 @@ static int parse_args(int argc, char **argv, solve_args *a)
         {"force", no_argument, NULL, 'f'},        {"quiet", no_argument, NULL, 'q'},
         {"output", required_argument, NULL, 'o'}, {"help", no_argument, NULL, 'h'},
         {"memory", required_argument, NULL, 'M'}, {"checkpoint-every", required_argument, NULL, 'c'},
-        {"resume", no_argument, NULL, 'r'},       {NULL, 0, NULL, 0},
+        {"resume", no_argument, NULL, 'r'},       {"stream", no_argument, NULL, 's'},
+        {NULL, 0, NULL, 0},
     };
     ns_error err = {0};
     int c;
@@ -125,7 +133,7 @@ static int parse_args(int argc, char **argv, solve_args *a)
     a->ckpt_every = 300;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":D:n:b:pmt:fqo:hM:c:r", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":D:n:b:pmt:fqo:hM:c:rs", longopts, NULL)) != -1) {
         switch (c) {
         case 'D':
         case 'n':
@@ -143,6 +151,7 @@ static int parse_args(int argc, char **argv, solve_args *a)
         case 'f': a->force = 1; break;
         case 'q': a->quiet = 1; break;
         case 'r': a->resume = 1; break;
+        case 's': a->stream = 1; break;
         case 'M':
             if (parse_memory(optarg, &a->memory))
                 return ns_cli_error(CMD, "--memory '%s': expected a size such as 4G, 512M, 1.5GiB or a number of bytes",
@@ -319,6 +328,86 @@ static void format_command(int argc, char **argv, char *buf, size_t len)
         snprintf(buf + used, len - used, " --resume");
 }
 
+/* ---- streaming: tiles go straight to the file ---- */
+
+typedef struct stream_sink {
+    ns_h5_stream *s;
+    int failed;             /* under the critical section */
+    ns_error err;           /* the first failure */
+} stream_sink;
+
+static int on_tile(void *user, int64_t x0, int64_t y0, int64_t nx, int64_t ny, const uint32_t *vals)
+{
+    stream_sink *k = user;
+    ns_error e = {0};
+    if (!ns_h5_stream_tile(k->s, x0, y0, nx, ny, vals, &e))
+        return 0;
+    NS_PRAGMA(omp critical(solve_stream_fail))
+    {
+        if (!k->failed)
+            k->err = e;
+        k->failed = 1;
+    }
+    return 1;
+}
+
+static int solve_streaming(const solve_args *a, const ns_game *g, ns_meta *meta, const ns_sieve_plan *plan,
+                           int threads, int64_t tile, uint64_t line_bytes, solve_ctx *ctx)
+{
+    ns_error err = {0};
+    const int elem = plan->max_value <= 0xFFFFu ? 2 : 4;
+    stream_sink sink = {0};
+    char dims[256], lb[32], tb[32];
+    ns_cli_format_dims(g->k, g->bounds, dims, sizeof dims);
+    ns_cli_format_bytes(line_bytes, lb, sizeof lb);
+    ns_cli_format_bytes(plan->table_bytes, tb, sizeof tb);
+    sink.s = ns_h5_stream_open(a->out, g->bounds, elem, tile, threads, a->force ? NS_H5_FORCE : 0, &err);
+    if (!sink.s)
+        return ns_cli_error(CMD, "%s", err.msg);
+    if (!a->quiet) {
+        printf("solving %s on %s (%" PRIu64 " cells) streaming: tiles of %" PRId64 " x %" PRId64
+               " to %s as they finish (no table in memory: it would take %s), line sets %s, %d thread%s\n",
+               g->name, dims, plan->cells, tile, tile, a->out, tb, lb, threads, threads == 1 ? "" : "s");
+        fflush(stdout);
+    }
+    ns_sieve_opts opts = {.threads = threads, .progress = on_progress, .progress_user = ctx,
+                          .tile_sink = on_tile, .tile_user = &sink};
+    ns_cli_catch_sigint();
+    ns_cli_progress_start(&ctx->prog, !a->quiet);
+    ctx->t0 = ns_cli_now();
+    ns_err src = ns_sieve_run(g, NULL, &opts, &err);
+    const double wall = ns_cli_now() - ctx->t0;
+    ns_cli_progress_finish(&ctx->prog);
+    if (src) {
+        ns_h5_stream_abort(sink.s);
+        if (src == NS_EINTR) {
+            const int sig = ns_cli_interrupted();
+            ns_cli_error(CMD, "interrupted after %.1f s; nothing was written (a streaming solve has no checkpoints)",
+                         wall);
+            return 128 + (sig ? sig : SIGINT);
+        }
+        return ns_cli_error(CMD, "%s", sink.failed ? sink.err.msg : err.msg);
+    }
+    meta->threads = threads;
+    meta->wall_seconds = wall;
+    meta->complete = 1;
+    ns_table_stats ts;
+    if (ns_h5_stream_close(sink.s, meta, &ts, &err))
+        return ns_cli_error(CMD, "%s", err.msg);
+    if (!a->quiet) {
+        printf("game:          %s\n", g->name);
+        printf("params:        %s\n", meta->params[0] ? meta->params : "(defaults)");
+        printf("bounds:        %s (%" PRIu64 " cells, streamed)\n", dims, plan->cells);
+        printf("play:          %s\n", g->play == NS_PLAY_MISERE ? "misere" : "normal");
+        printf("kind:          grundy (%d-byte values)\n", elem);
+        printf("P-positions:   %" PRIu64 "\n", ts.n_p);
+        printf("largest value: %" PRIu32 "\n", ts.max_value);
+        printf("time:          %.3f s on %d thread%s\n", wall, threads, threads == 1 ? "" : "s");
+        printf("output:        %s\n", a->out);
+    }
+    return NS_EXIT_OK;
+}
+
 int ns_cmd_solve(int argc, char **argv)
 {
     solve_args a;
@@ -395,7 +484,39 @@ int ns_cmd_solve(int argc, char **argv)
     const uint64_t need = sat_add(plan.table_bytes, plan.line_bytes);
     const uint64_t avail = ns_cli_mem_available();
     const uint64_t budget = a.memory ? a.memory : avail;
-    if (plan.table_bytes == 0 || (budget && need > budget) || (a.memory && avail && need > avail)) {
+    const int over = plan.table_bytes == 0 || (budget && need > budget) || (a.memory && avail && need > avail);
+    {
+        /* streaming: asked for, or chosen when the table does not fit */
+        int64_t tile = 0;
+        uint64_t sbytes = 0;
+        ns_sieve_opts probe = {.pn_only = a.pn_only};
+        const int can = ns_sieve_can_stream(g, &probe, &tile, &sbytes);
+        const uint64_t sneed = sat_add(sbytes, (uint64_t)threads * ((uint64_t)1 << 20)); /* + tiles, filters */
+        const uint64_t slimit = a.memory && avail ? (a.memory < avail ? a.memory : avail) : budget;
+        if (a.stream && !can) {
+            rc = ns_cli_error(CMD, "--stream: %s cannot be solved streaming (only two-pile Grundy tables whose moves "
+                              "are all rays: Wythoff, two-pile Nim, rule files of such rays)", g->name);
+            goto fail;
+        }
+        if (a.stream || (over && can)) {
+            if (a.resume) {
+                rc = ns_cli_error(CMD, "--resume: a streaming solve has no checkpoints to resume from");
+                goto fail;
+            }
+            if (slimit && sneed > slimit) {
+                ns_cli_format_bytes(sneed, nb, sizeof nb);
+                ns_cli_format_bytes(slimit, avb, sizeof avb);
+                rc = ns_cli_error(CMD, "%s streaming still needs %s of memory (line sets and buffers) but %s %s; use "
+                                  "smaller bounds", dims, nb, a.memory ? "--memory allows" : "only", avb);
+                goto fail;
+            }
+            ctx.a = &a;
+            ctx.meta = &meta;
+            rc = solve_streaming(&a, g, &meta, &plan, threads, tile, sbytes, &ctx);
+            goto fail;
+        }
+    }
+    if (over) {
         ns_cli_format_bytes(need, nb, sizeof nb);
         const int by_limit = a.memory && (!avail || a.memory <= avail);
         ns_cli_format_bytes(by_limit ? a.memory : avail, avb, sizeof avb);

@@ -156,12 +156,19 @@ expect_error 2 solve "bad value 'x' for parameter 'piles'" "$NS" solve nim -D pi
 expect_error 2 solve "wythoff has no parameter 'zz'" "$NS" solve wythoff -D zz=3 --size 5 -o "$X"
 expect_error 2 solve "piles" "$NS" solve nim -D piles=9 --size 5 -o "$X"
 expect_error 2 solve "1048576 x 1048576 \(1099511627776 cells\) needs .* but only .* is available" \
+    "$NS" solve a-wythoff --bounds 1048576,1048576 -o "$X"
+# Wythoff could stream (only the line sets in memory), but even those do not fit
+expect_error 2 solve "1048576 x 1048576 streaming still needs [0-9.]+ GiB of memory \(line sets and buffers\) but only .*; use smaller bounds" \
     "$NS" solve wythoff --bounds 1048576,1048576 -o "$X"
 expect_error 2 solve "needs .* but only .* is available" \
     "$NS" solve wythoff --bounds 1048576,1048576 --pn-only -o "$X"
 # --memory: the budget counts the table (32 MiB of uint16) and the line sets
-expect_error 2 solve "4096 x 4096 \(16777216 cells\) needs [0-9.]+ MiB of memory \(table 32.00 MiB \+ line sets [0-9.]+ [KM]iB\) but --memory allows 32.00 MiB; use smaller bounds or --pn-only" \
-    "$NS" solve wythoff --size 4096 --memory 32M -o "$X"
+# (Euclid's game does not stream)
+expect_error 2 solve "2048 x 2048 \(4194304 cells\) needs [0-9.]+ MiB of memory \(table 8.00 MiB \+ line sets [0-9.]+ [KM]?i?B\) but --memory allows 7.00 MiB; use smaller bounds or --pn-only" \
+    "$NS" solve euclid --size 2048 --memory 7M -o "$X"
+# Wythoff over the budget streams instead (tests/cli/test_stream.sh checks the file)
+run "$NS" solve wythoff --size 4096 --memory 32M -o "$WORK/stream32.h5"
+[ "$RC" -eq 0 ] && grep -q streaming "$OUT" || { fail "--memory 32M should stream a 4096^2 Wythoff solve"; show; }
 expect_error 2 solve "--memory 'lots': expected a size such as 4G" "$NS" solve wythoff --size 8 --memory lots -o "$X"
 expect_error 2 solve "--memory '-1G': expected a size" "$NS" solve wythoff --size 8 --memory -1G -o "$X"
 expect_error 2 solve "--memory '5Q': expected a size" "$NS" solve wythoff --size 8 --memory 5Q -o "$X"
