@@ -23,6 +23,7 @@ typedef struct stream_worker {
     ns_chunkfilter *filter;
     uint8_t *raw;            /* one raw chunk of /grundy (the larger); owned */
     uint8_t *out;            /* its filtered form; owned */
+    uint8_t *pnraw, *pnout;  /* the same for /pn; owned */
 } stream_worker;
 
 struct ns_h5_stream {
@@ -53,6 +54,8 @@ static void free_stream(ns_h5_stream *s)
             ns_chunkfilter_free(s->workers[t].filter);
             free(s->workers[t].raw);
             free(s->workers[t].out);
+            free(s->workers[t].pnraw);
+            free(s->workers[t].pnout);
         }
     free(s->workers);
     free(s->pp);
@@ -132,7 +135,9 @@ ns_h5_stream *ns_h5_stream_open(const char *path, const int64_t *bounds, int ele
         stream_worker *w = &s->workers[t];
         if (!(w->filter = ns_chunkfilter_new(s->raw_bytes, NS_H5_DEFLATE_LEVEL, NS_DEFLATE_PLANES, err)))
             goto fail;
-        if (!(w->raw = malloc(s->raw_bytes)) || !(w->out = malloc(s->bound)))
+        const size_t pn_bytes = (size_t)s->c0 * (size_t)s->c1;
+        if (!(w->raw = malloc(s->raw_bytes)) || !(w->out = malloc(s->bound)) || !(w->pnraw = malloc(pn_bytes)) ||
+            !(w->pnout = malloc(ns_chunkfilter_bound(pn_bytes))))
             goto nomem;
     }
     errno = 0;
@@ -215,22 +220,16 @@ ns_err ns_h5_stream_tile(ns_h5_stream *s, int64_t x0, int64_t y0, int64_t nx, in
     ns_err rc = ns_chunkfilter_run(w->filter, w->raw, s->raw_bytes, (size_t)s->elem, w->out, s->bound, &glen, err);
     if (rc)
         return rc;
-    /* /pn of the tile, behind the filtered /grundy chunk in w->out */
-    uint8_t *pnraw = NULL, *pnout = NULL;
+    /* /pn of the tile, only when it has a P-position (else it is all N,
+     * the fill value) */
     const size_t pn_bytes = (size_t)s->c0 * (size_t)s->c1;
     if (np) {
-        pnraw = malloc(pn_bytes);
-        pnout = malloc(ns_chunkfilter_bound(pn_bytes));
-        if (!pnraw || !pnout) {
-            free(pnraw);
-            free(pnout);
-            return ns_error_set(err, NS_ENOMEM, "%s: out of memory", s->path);
-        }
-        memset(pnraw, 0, pn_bytes);
+        memset(w->pnraw, 0, pn_bytes);
         for (int64_t i = 0; i < nx; i++)
             for (int64_t j = 0; j < ny; j++)
-                pnraw[i * T + j] = vals[i * ny + j] == 0 ? NS_PN_P : NS_PN_N;
-        rc = ns_chunkfilter_run(w->filter, pnraw, pn_bytes, 1, pnout, ns_chunkfilter_bound(pn_bytes), &plen, err);
+                w->pnraw[i * T + j] = vals[i * ny + j] == 0 ? NS_PN_P : NS_PN_N;
+        rc = ns_chunkfilter_run(w->filter, w->pnraw, pn_bytes, 1, w->pnout, ns_chunkfilter_bound(pn_bytes), &plen,
+                                err);
     }
     if (!rc) {
         const hsize_t off[2] = {(hsize_t)x0, (hsize_t)y0};
@@ -239,7 +238,7 @@ ns_err ns_h5_stream_tile(ns_h5_stream *s, int64_t x0, int64_t y0, int64_t nx, in
             if (s->failed) {
                 rc = ns_error_set(err, NS_EIO, "%s: an earlier tile failed", s->path);
             } else if (H5Dwrite_chunk(s->dg, H5P_DEFAULT, 0, off, glen, w->out) < 0 ||
-                       (np && H5Dwrite_chunk(s->dpn, H5P_DEFAULT, 0, off, plen, pnout) < 0)) {
+                       (np && H5Dwrite_chunk(s->dpn, H5P_DEFAULT, 0, off, plen, w->pnout) < 0)) {
                 rc = ns_h5_fail(err, NS_EIO, "%s: cannot write the tile at %lld,%lld", s->path, (long long)x0,
                                 (long long)y0);
             } else if (np && keep_p(s, x0, y0, nx, ny, vals)) {
@@ -254,8 +253,6 @@ ns_err ns_h5_stream_tile(ns_h5_stream *s, int64_t x0, int64_t y0, int64_t nx, in
                 s->failed = 1;
         }
     }
-    free(pnraw);
-    free(pnout);
     return rc;
 }
 

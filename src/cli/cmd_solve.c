@@ -328,6 +328,20 @@ static void format_command(int argc, char **argv, char *buf, size_t len)
         snprintf(buf + used, len - used, " --resume");
 }
 
+/* The summary lines both kinds of solve print: bounds and kind as text. */
+static void print_summary(const ns_game *g, const ns_meta *meta, const char *bounds, const char *kind,
+                          const ns_table_stats *ts, int show_max)
+{
+    printf("game:          %s\n", g->name);
+    printf("params:        %s\n", meta->params[0] ? meta->params : "(defaults)");
+    printf("bounds:        %s\n", bounds);
+    printf("play:          %s\n", g->play == NS_PLAY_MISERE ? "misere" : "normal");
+    printf("kind:          %s\n", kind);
+    printf("P-positions:   %" PRIu64 "\n", ts->n_p);
+    if (show_max)
+        printf("largest value: %" PRIu32 "\n", ts->max_value);
+}
+
 /* ---- streaming: tiles go straight to the file ---- */
 
 typedef struct stream_sink {
@@ -395,13 +409,10 @@ static int solve_streaming(const solve_args *a, const ns_game *g, ns_meta *meta,
     if (ns_h5_stream_close(sink.s, meta, &ts, &err))
         return ns_cli_error(CMD, "%s", err.msg);
     if (!a->quiet) {
-        printf("game:          %s\n", g->name);
-        printf("params:        %s\n", meta->params[0] ? meta->params : "(defaults)");
-        printf("bounds:        %s (%" PRIu64 " cells, streamed)\n", dims, plan->cells);
-        printf("play:          %s\n", g->play == NS_PLAY_MISERE ? "misere" : "normal");
-        printf("kind:          grundy (%d-byte values)\n", elem);
-        printf("P-positions:   %" PRIu64 "\n", ts.n_p);
-        printf("largest value: %" PRIu32 "\n", ts.max_value);
+        char bt[320], kt[64];
+        snprintf(bt, sizeof bt, "%s (%" PRIu64 " cells, streamed)", dims, plan->cells);
+        snprintf(kt, sizeof kt, "grundy (%d-byte values)", elem);
+        print_summary(g, meta, bt, kt, &ts, 1);
         printf("time:          %.3f s on %d thread%s\n", wall, threads, threads == 1 ? "" : "s");
         printf("output:        %s\n", a->out);
     }
@@ -625,14 +636,9 @@ int ns_cmd_solve(int argc, char **argv)
     }
 
     if (!a.quiet) {
-        printf("game:          %s\n", g->name);
-        printf("params:        %s\n", meta.params[0] ? meta.params : "(defaults)");
-        printf("bounds:        %s (%" PRIu64 " cells, %" PRIu64 " positions)\n", dims, plan.cells, ts.n_valid);
-        printf("play:          %s\n", g->play == NS_PLAY_MISERE ? "misere" : "normal");
-        printf("kind:          %s\n", a.pn_only ? "P/N" : "grundy");
-        printf("P-positions:   %" PRIu64 "\n", ts.n_p);
-        if (!a.pn_only)
-            printf("largest value: %" PRIu32 "\n", ts.max_value);
+        char bt[320];
+        snprintf(bt, sizeof bt, "%s (%" PRIu64 " cells, %" PRIu64 " positions)", dims, plan.cells, ts.n_valid);
+        print_summary(g, &meta, bt, a.pn_only ? "P/N" : "grundy", &ts, !a.pn_only);
         printf("time:          %.3f s on %d thread%s", wall, threads, threads == 1 ? "" : "s");
         if (ctx.prior > 0)
             printf(" (%.3f s in all, with the runs before the resume)", ctx.prior + wall);
