@@ -63,7 +63,9 @@ ns_err ns_h5_read(const char *path, ns_table **out, ns_meta *m, ns_error *err);
  * A two-pile Grundy table arrives tile by tile (ns_sieve.h, ns_tile_fn)
  * and goes straight to the file: /grundy (elem 2 or 4 bytes a value)
  * chunked as tile x tile, /pn and /p_positions as ns_h5_write writes them,
- * the same root attributes. Only the P-positions are kept in memory. */
+ * the same root attributes. Only the P-positions are kept in memory. A
+ * P/N table (elem 1) arrives in blocks of rows (ns_rows_fn) and gets /pn
+ * and /p_positions. */
 typedef struct ns_h5_stream ns_h5_stream;
 
 /* Create "<path>.part" (without NS_H5_FORCE an existing path is an error)
@@ -78,6 +80,14 @@ ns_h5_stream *ns_h5_stream_open(const char *path, const int64_t *bounds, int ele
  * them. On failure the stream is marked failed (later calls fail at once). */
 ns_err ns_h5_stream_tile(ns_h5_stream *s, int64_t x0, int64_t y0, int64_t nx, int64_t ny, const uint32_t *vals,
                          ns_error *err);
+
+/* P/N tables (opened with elem 1; tile: the rows of a block): store the
+ * block of nrows rows at row x0 (a multiple of tile; only the last block
+ * may be shorter) given as P bitmaps, words a row (see ns_rows_fn in
+ * ns_sieve.h). Called from one thread, blocks in any order; fills and
+ * filters the chunks on up to `threads` threads itself. */
+ns_err ns_h5_stream_pn_rows(ns_h5_stream *s, int64_t x0, int64_t nrows, int64_t words, const uint64_t *p,
+                            ns_error *err);
 
 /* Finish: /p_positions, the attributes (m; the summary of the tiles
  * stored, also copied to *stats when not NULL), close and rename over

@@ -8,7 +8,12 @@
  * inside a critical section (HDF5 is not thread-safe). /pn gets the tile's
  * P/N flags the same way, except that an all-N tile is not stored (the
  * dataset's fill value is N). The P-positions of each tile are kept
- * (2 x int64 each; Wythoff: ~1.5 N of them) and sorted at the end. */
+ * (2 x int64 each; Wythoff: ~1.5 N of them) and sorted at the end.
+ *
+ * P/N tables (elem 1) arrive as blocks of rows of P bitmaps instead
+ * (ns_h5_stream_pn_rows): /pn only, chunked as the block's rows x
+ * PN_COLS; a chunk with no P-position is not stored, the others are filled
+ * and filtered in parallel, one chunk a thread. */
 #include "ns_h5_internal.h"
 
 #include <errno.h>
@@ -18,6 +23,8 @@
 
 #include "ns_chunkfilter.h"
 #include "ns_omp.h"
+
+enum { PN_COLS = 1024 };   /* columns of a streamed /pn chunk: rows x 4 KiB */
 
 typedef struct stream_worker {
     ns_chunkfilter *filter;
@@ -32,7 +39,7 @@ struct ns_h5_stream {
     int64_t bounds[2];
     int64_t tile;
     int64_t c0, c1;          /* chunk shape: the tile, cut to the bounds */
-    int elem;                /* bytes of a stored value: 2 or 4 */
+    int elem;                /* bytes of a stored value: 2 or 4; 1: P/N only */
     int threads;
     hid_t file, dg, dpn;
     size_t raw_bytes, bound;
@@ -105,7 +112,8 @@ ns_h5_stream *ns_h5_stream_open(const char *path, const int64_t *bounds, int ele
         ns_error_set(err, NS_EINVAL, "%s exists; use --force to overwrite", path);
         return NULL;
     }
-    if ((elem != 2 && elem != 4) || tile < 1 || tile > 1024 || threads < 1 || bounds[0] < 1 || bounds[1] < 1 ||
+    if ((elem != 1 && elem != 2 && elem != 4) || tile < 1 || tile > 1024 || threads < 1 || bounds[0] < 1 ||
+        bounds[1] < 1 ||
         !ns_h5_direct_ok()) {
         ns_error_set(err, NS_EINTERNAL, "%s: cannot stream a table of %d-byte values in tiles of %lld (this "
                      "HDF5 library needs direct chunk writes)", path, elem, (long long)tile);
@@ -123,7 +131,8 @@ ns_h5_stream *ns_h5_stream_open(const char *path, const int64_t *bounds, int ele
     s->elem = elem;
     s->threads = threads;
     s->c0 = tile < bounds[0] ? tile : bounds[0];
-    s->c1 = tile < bounds[1] ? tile : bounds[1];
+    s->c1 = elem == 1 ? PN_COLS : tile;
+    s->c1 = s->c1 < bounds[1] ? s->c1 : bounds[1];
     s->raw_bytes = (size_t)s->c0 * (size_t)s->c1 * (size_t)elem;
     s->bound = ns_chunkfilter_bound(s->raw_bytes);
     s->path = dup_cat(path, "");
@@ -136,8 +145,9 @@ ns_h5_stream *ns_h5_stream_open(const char *path, const int64_t *bounds, int ele
         if (!(w->filter = ns_chunkfilter_new(s->raw_bytes, NS_H5_DEFLATE_LEVEL, NS_DEFLATE_PLANES, err)))
             goto fail;
         const size_t pn_bytes = (size_t)s->c0 * (size_t)s->c1;
-        if (!(w->raw = malloc(s->raw_bytes)) || !(w->out = malloc(s->bound)) || !(w->pnraw = malloc(pn_bytes)) ||
-            !(w->pnout = malloc(ns_chunkfilter_bound(pn_bytes))))
+        if (!(w->pnraw = malloc(pn_bytes)) || !(w->pnout = malloc(ns_chunkfilter_bound(pn_bytes))))
+            goto nomem;
+        if (elem > 1 && (!(w->raw = malloc(s->raw_bytes)) || !(w->out = malloc(s->bound))))
             goto nomem;
     }
     errno = 0;
@@ -152,10 +162,12 @@ ns_h5_stream *ns_h5_stream_open(const char *path, const int64_t *bounds, int ele
     const hsize_t dims[2] = {(hsize_t)bounds[0], (hsize_t)bounds[1]};
     const hsize_t chunk[2] = {(hsize_t)s->c0, (hsize_t)s->c1};
     const uint8_t pn_fill = NS_PN_N;
-    s->dg = ns_h5_create_chunked(s->file, path, "/grundy", elem == 2 ? H5T_STD_U16LE : H5T_STD_U32LE, 2, dims, NULL,
-                                 chunk, NULL, err);
-    if (s->dg < 0)
-        goto fail;
+    if (elem > 1) {
+        s->dg = ns_h5_create_chunked(s->file, path, "/grundy", elem == 2 ? H5T_STD_U16LE : H5T_STD_U32LE, 2, dims,
+                                     NULL, chunk, NULL, err);
+        if (s->dg < 0)
+            goto fail;
+    }
     s->dpn = ns_h5_create_chunked(s->file, path, "/pn", H5T_STD_U8LE, 2, dims, NULL, chunk, &pn_fill, err);
     if (s->dpn < 0)
         goto fail;
@@ -167,25 +179,31 @@ fail:
     return NULL;
 }
 
+/* Append the P-position (x, y) (under the critical section, or on the
+ * one thread that calls ns_h5_stream_pn_rows). */
+static int add_p(ns_h5_stream *s, int64_t x, int64_t y)
+{
+    if (s->npp == s->cappp) {
+        uint64_t nc = s->cappp ? 2 * s->cappp : 4096;
+        int64_t *p = realloc(s->pp, (size_t)nc * 2 * sizeof *p);
+        if (!p)
+            return -1;
+        s->pp = p;
+        s->cappp = nc;
+    }
+    s->pp[2 * s->npp] = x;
+    s->pp[2 * s->npp + 1] = y;
+    s->npp++;
+    return 0;
+}
+
 /* Append the P-positions of the tile (under the critical section). */
 static int keep_p(ns_h5_stream *s, int64_t x0, int64_t y0, int64_t nx, int64_t ny, const uint32_t *vals)
 {
     for (int64_t i = 0; i < nx; i++)
-        for (int64_t j = 0; j < ny; j++) {
-            if (vals[i * ny + j] != 0)
-                continue;
-            if (s->npp == s->cappp) {
-                uint64_t nc = s->cappp ? 2 * s->cappp : 4096;
-                int64_t *p = realloc(s->pp, (size_t)nc * 2 * sizeof *p);
-                if (!p)
-                    return -1;
-                s->pp = p;
-                s->cappp = nc;
-            }
-            s->pp[2 * s->npp] = x0 + i;
-            s->pp[2 * s->npp + 1] = y0 + j;
-            s->npp++;
-        }
+        for (int64_t j = 0; j < ny; j++)
+            if (vals[i * ny + j] == 0 && add_p(s, x0 + i, y0 + j))
+                return -1;
     return 0;
 }
 
@@ -193,7 +211,7 @@ ns_err ns_h5_stream_tile(ns_h5_stream *s, int64_t x0, int64_t y0, int64_t nx, in
                          ns_error *err)
 {
     const int tid = ns_omp_thread_num();
-    if (tid >= s->threads || x0 % s->tile || y0 % s->tile || nx < 1 || ny < 1 || nx > s->tile || ny > s->tile ||
+    if (s->elem == 1 || tid >= s->threads || x0 % s->tile || y0 % s->tile || nx < 1 || ny < 1 || nx > s->tile || ny > s->tile ||
         x0 + nx > s->bounds[0] || y0 + ny > s->bounds[1])
         return ns_error_set(err, NS_EINTERNAL, "%s: bad tile %lld,%lld of %lld x %lld on thread %d", s->path,
                             (long long)x0, (long long)y0, (long long)nx, (long long)ny, tid);
@@ -256,6 +274,82 @@ ns_err ns_h5_stream_tile(ns_h5_stream *s, int64_t x0, int64_t y0, int64_t nx, in
     return rc;
 }
 
+/* The /pn chunk of columns [y0, y0 + s->c1) of the rows at p (nrows of
+ * words words) into w->pnraw, filtered into w->pnout; *len gets its size,
+ * 0 when the chunk has no P-position (not stored). */
+static ns_err pn_chunk(ns_h5_stream *s, stream_worker *w, int64_t nrows, int64_t words, const uint64_t *p,
+                       int64_t y0, size_t *len, ns_error *err)
+{
+    const int64_t w0 = y0 / 64, w1 = (y0 + s->c1 + 63) / 64 < words ? (y0 + s->c1 + 63) / 64 : words;
+    uint64_t any = 0;
+    for (int64_t i = 0; i < nrows; i++)
+        for (int64_t k = w0; k < w1; k++)
+            any |= p[i * words + k];
+    *len = 0;
+    if (!any)
+        return NS_OK;
+    const size_t bytes = (size_t)s->c0 * (size_t)s->c1;
+    memset(w->pnraw, NS_PN_N, bytes);
+    for (int64_t i = 0; i < nrows; i++)
+        for (int64_t k = w0; k < w1; k++)
+            for (uint64_t b = p[i * words + k]; b; b &= b - 1)
+                w->pnraw[i * s->c1 + (k * 64 + __builtin_ctzll(b) - y0)] = NS_PN_P;
+    return ns_chunkfilter_run(w->filter, w->pnraw, bytes, 1, w->pnout, ns_chunkfilter_bound(bytes), len, err);
+}
+
+ns_err ns_h5_stream_pn_rows(ns_h5_stream *s, int64_t x0, int64_t nrows, int64_t words, const uint64_t *p,
+                            ns_error *err)
+{
+    if (s->elem != 1 || s->failed || x0 % s->c0 || nrows < 1 || nrows > s->c0 || x0 + nrows > s->bounds[0] ||
+        words != (s->bounds[1] + 63) / 64)
+        return ns_error_set(err, NS_EINTERNAL, "%s: bad block of %lld rows at row %lld (%lld words a row)", s->path,
+                            (long long)nrows, (long long)x0, (long long)words);
+    /* the P-positions, in order (rows, then columns), and the summary */
+    for (int64_t i = 0; i < nrows; i++)
+        for (int64_t k = 0; k < words; k++)
+            for (uint64_t b = p[i * words + k]; b; b &= b - 1)
+                if (add_p(s, x0 + i, k * 64 + __builtin_ctzll(b))) {
+                    s->failed = 1;
+                    return ns_error_set(err, NS_ENOMEM, "%s: out of memory for the P-positions", s->path);
+                }
+    const int64_t nch = (s->bounds[1] + s->c1 - 1) / s->c1;
+    ns_err rc = NS_OK;
+    NS_PRAGMA(omp parallel for schedule(dynamic, 1) num_threads(s->threads))
+    for (int64_t j = 0; j < nch; j++) {
+        stream_worker *w = &s->workers[ns_omp_thread_num()];
+        ns_error e = {0};
+        size_t len = 0;
+        int failed;
+        NS_PRAGMA(omp atomic read)
+        failed = s->failed;
+        if (failed)
+            continue;
+        ns_err r = pn_chunk(s, w, nrows, words, p, j * s->c1, &len, &e);
+        NS_PRAGMA(omp critical(ns_h5_stream))
+        {
+            const hsize_t off[2] = {(hsize_t)x0, (hsize_t)(j * s->c1)};
+            if (!r && len && H5Dwrite_chunk(s->dpn, H5P_DEFAULT, 0, off, len, w->pnout) < 0)
+                r = ns_h5_fail(&e, NS_EIO, "%s: cannot write the /pn chunk at %lld,%lld", s->path, (long long)x0,
+                               (long long)(j * s->c1));
+            if (r && !s->failed) {
+                NS_PRAGMA(omp atomic write)
+                s->failed = 1;
+                rc = r;
+                if (err)
+                    *err = e;
+            }
+        }
+    }
+    if (rc)
+        return rc;
+    const uint64_t cells = (uint64_t)nrows * (uint64_t)s->bounds[1];
+    s->cells += cells;
+    s->st.n_valid += cells;
+    s->st.n_p = s->npp;
+    s->st.max_value = s->st.n_p < s->st.n_valid;   /* 1 when some cell is N */
+    return NS_OK;
+}
+
 static int cmp_pp(const void *a, const void *b)
 {
     const int64_t *p = a, *q = b;
@@ -287,12 +381,12 @@ ns_err ns_h5_stream_close(ns_h5_stream *s, const ns_meta *m, ns_table_stats *sta
         rc = ns_h5_fail(err, NS_EIO, "%s: cannot write /p_positions", s->path);
         goto fail;
     }
-    if ((rc = ns_h5_root_attrs(s->file, s->path, 2, s->bounds, 0, m, &s->st, 0, 0,
-                               s->elem == 2 ? H5T_STD_U16LE : H5T_STD_U32LE, err)))
+    if ((rc = ns_h5_root_attrs(s->file, s->path, 2, s->bounds, s->elem == 1, m, &s->st, 0, 0,
+                               s->elem == 4 ? H5T_STD_U32LE : H5T_STD_U16LE, err)))
         goto fail;
     H5Dclose(dp);
     dp = H5I_INVALID_HID;
-    herr_t c1 = H5Dclose(s->dg), c2 = H5Dclose(s->dpn);
+    herr_t c1 = s->dg >= 0 ? H5Dclose(s->dg) : 0, c2 = H5Dclose(s->dpn);
     s->dg = s->dpn = H5I_INVALID_HID;
     herr_t c3 = H5Fclose(s->file);
     s->file = H5I_INVALID_HID;

@@ -11,7 +11,10 @@
  * plain ray along the row, (0,-1), makes only the first free cell of a row
  * a P-position. The table is filled in blocks of rows, in parallel, from
  * the rows' P bitmaps. A block of rows is the unit of checkpoints; a resume
- * reads the finished rows' P bitmaps back from the table (no knock-outs). */
+ * reads the finished rows' P bitmaps back from the table (no knock-outs).
+ * Streaming (no table: o->rows_sink): the finished block's bitmaps go to
+ * the sink instead; the ring of bitmaps is a whole number of blocks, so a
+ * block's rows lie one after another in it. */
 #include "ns_rows_pn.h"
 
 #include <stdlib.h>
@@ -33,6 +36,11 @@ typedef struct rfam {
 } rfam;
 
 enum { MAXF = 64, BLOCK_ROWS = 256 };
+
+int64_t ns_rows_pn_block(void)
+{
+    return BLOCK_ROWS;
+}
 
 /* A family we can do: direction (-a, dy) with a >= 1 and first option in an
  * earlier row; or the plain row ray (0,-1) from (0,-1). */
@@ -61,6 +69,31 @@ int ns_rows_pn_eligible(const ns_game *g, const ns_sieve_opts *o)
             return 0;
     }
     return 1;
+}
+
+static int64_t ring_rows(int64_t maxlag)
+{
+    return BLOCK_ROWS * (1 + (maxlag + BLOCK_ROWS - 1) / BLOCK_ROWS);
+}
+
+uint64_t ns_rows_pn_line_bytes(const ns_game *game)
+{
+    const int64_t n0 = game->bounds[0], n1 = game->bounds[1];
+    uint64_t bytes = 0;
+    int64_t maxlag = 1;
+    for (int f = 0; f < game->nfam; f++) {
+        const ns_family *fm = &game->fam[f];
+        int rr;
+        if (!classify(fm, &rr) || rr)
+            continue;
+        const int64_t a = -fm->dir[0], dy = fm->dir[1];
+        int64_t lag = -fm->base[0] - a + 1;
+        lag = lag < 1 ? 1 : lag;
+        maxlag = lag > maxlag ? lag : maxlag;
+        const int64_t lo = dy < 0 ? dy * (n0 - 1) : 0, hi = a * (n1 - 1) + (dy > 0 ? dy * (n0 - 1) : 0);
+        bytes += (uint64_t)((hi - lo + 1 + 63) / 64) * 8;   /* at most one group a family */
+    }
+    return bytes + (uint64_t)(ring_rows(maxlag) + 1) * (uint64_t)((n1 + 63) / 64) * 8;
 }
 
 /* Bits [pos, pos + 64) of b (nbits long); bits outside read as 0. */
@@ -166,15 +199,15 @@ ns_err ns_rows_pn_run(const ns_game *game, ns_table *t, const ns_sieve_opts *o, 
     }
 
     /* P bitmaps of a block of rows; the ring must also hold the rows that
-     * lagging groups still have to insert, so blocks keep maxlag extra rows */
-    const int64_t ring = BLOCK_ROWS + maxlag;
+     * lagging groups still have to insert, so blocks keep maxlag extra
+     * rows, rounded up to whole blocks */
+    const int64_t ring = ring_rows(maxlag);
     K = malloc((size_t)words * sizeof *K);
     rows = calloc((size_t)(ring * words), sizeof *rows);
     if (!K || !rows) {
         rc = ns_error_set(err, NS_ENOMEM, "out of memory");
         goto fail;
     }
-    uint8_t *out = t->data;
     int64_t block_start = 0;
     /* units: blocks of BLOCK_ROWS rows (see ns_sieve.h, checkpoints) */
     const uint64_t units_total = (uint64_t)((n0 + BLOCK_ROWS - 1) / BLOCK_ROWS);
@@ -183,6 +216,11 @@ ns_err ns_rows_pn_run(const ns_game *game, ns_table *t, const ns_sieve_opts *o, 
                           (unsigned long long)o->resume_units, (unsigned long long)units_total);
         goto fail;
     }
+    if (!t && (!o->rows_sink || o->resume_units)) {
+        rc = ns_error_set(err, NS_EINTERNAL, "rows-pn: no table, and no rows sink or a resume");
+        goto fail;
+    }
+    uint8_t *out = t ? t->data : NULL;
     const int64_t resume_rows = (int64_t)o->resume_units * BLOCK_ROWS < n0 ? (int64_t)o->resume_units * BLOCK_ROWS : n0;
     for (int64_t x = 0; x < n0; x++) {
         /* lagging groups take in row x - lag (lag 1: the previous row) */
@@ -227,14 +265,21 @@ ns_err ns_rows_pn_run(const ns_game *game, ns_table *t, const ns_sieve_opts *o, 
         /* fill finished blocks of rows in parallel */
         if (x + 1 - block_start == BLOCK_ROWS || x + 1 == n0) {
             const int64_t x0 = block_start, x1 = x + 1;
-            NS_OMP_FOR(nthreads)
-            for (int64_t xx = x0; xx < x1; xx++) {
-                uint8_t *row = out + xx * n1;
-                const uint64_t *PP = rows + (xx % ring) * words;
-                memset(row, 1, (size_t)n1);
-                for (int64_t w = 0; w < words; w++)
-                    for (uint64_t b = PP[w]; b; b &= b - 1)
-                        row[w * 64 + __builtin_ctzll(b)] = 0;
+            if (!out) {
+                if (o->rows_sink(o->rows_user, x0, x1 - x0, words, rows + (x0 % ring) * words)) {
+                    rc = ns_error_set(err, NS_EIO, "the rows sink failed");
+                    goto fail;
+                }
+            } else {
+                NS_OMP_FOR(nthreads)
+                for (int64_t xx = x0; xx < x1; xx++) {
+                    uint8_t *row = out + xx * n1;
+                    const uint64_t *PP = rows + (xx % ring) * words;
+                    memset(row, 1, (size_t)n1);
+                    for (int64_t w = 0; w < words; w++)
+                        for (uint64_t b = PP[w]; b; b &= b - 1)
+                            row[w * 64 + __builtin_ctzll(b)] = 0;
+                }
             }
             block_start = x1;
             if (o->progress && o->progress(o->progress_user, (double)x1 / (double)n0)) {

@@ -14,6 +14,13 @@
 #include "ns_table.h"
 
 int ns_rows_pn_eligible(const ns_game *g, const ns_sieve_opts *o);
+/* Fills t, or with o->rows_sink (t NULL) hands the rows to it. */
 ns_err ns_rows_pn_run(const ns_game *g, ns_table *t, const ns_sieve_opts *o, ns_error *err);
+
+/* Rows of a block (the unit of checkpoints, and what a rows sink gets). */
+int64_t ns_rows_pn_block(void);
+
+/* Memory the kernel keeps besides the table: line flags and row bitmaps. */
+uint64_t ns_rows_pn_line_bytes(const ns_game *g);
 
 #endif

@@ -1233,6 +1233,14 @@ ns_err ns_sieve_run(const ns_game *game, ns_table *t, const ns_sieve_opts *opts,
             return rc;
         return ns_tiles2d_run(game, NULL, plan.max_value, opts, err);
     }
+    if (opts->rows_sink) {
+        if (!ns_rows_pn_eligible(game, opts))
+            return ns_error_set(err, NS_EINVAL, "this game cannot be solved streaming (only two-pile P/N tables of "
+                                "rays can, in normal play)");
+        if (opts->checkpoint || opts->resume_units)
+            return ns_error_set(err, NS_EINVAL, "a streaming solve has no checkpoints and cannot resume");
+        return ns_rows_pn_run(game, NULL, opts, err);
+    }
     if (ns_rows_pn_eligible(game, opts)) {
         ns_sieve_plan plan;
         ns_err rc = ns_sieve_plan_for(game, opts->pn_only, &plan, err);
@@ -1260,6 +1268,11 @@ int ns_sieve_can_stream(const ns_game *g, const ns_sieve_opts *opts, int64_t *ti
 {
     ns_sieve_plan plan;
     ns_error err = {0};
+    if (ns_rows_pn_eligible(g, opts)) {
+        *tile = ns_rows_pn_block();
+        *line_bytes = ns_rows_pn_line_bytes(g);
+        return 1;
+    }
     if (!ns_tiles2d_eligible(g, opts) || ns_sieve_plan_for(g, opts->pn_only, &plan, &err))
         return 0;
     *tile = ns_tiles2d_tile();

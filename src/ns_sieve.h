@@ -47,6 +47,16 @@ typedef int (*ns_checkpoint_fn)(void *user, uint64_t units_done, uint64_t units_
  * NS_EIO (the sink keeps its own message). No checkpoints, no resume. */
 typedef int (*ns_tile_fn)(void *user, int64_t x0, int64_t y0, int64_t nx, int64_t ny, const uint32_t *vals);
 
+/* Streaming P/N tables (the rows-pn kernel only, see ns_sieve_can_stream):
+ * with rows_sink set, ns_sieve_run takes t == NULL and hands every finished
+ * block of rows to rows_sink(user, x0, nrows, words, p): the P-positions of
+ * rows x0 .. x0 + nrows - 1 as bitmaps, bit y of row x0 + i being
+ * p[i * words + y / 64] >> (y % 64) & 1 (borrowed for the call). Called on
+ * the calling thread, blocks in row order (the sink may run parallel
+ * loops of its own); non-zero stops the kernel with NS_EIO. No
+ * checkpoints, no resume. */
+typedef int (*ns_rows_fn)(void *user, int64_t x0, int64_t nrows, int64_t words, const uint64_t *p);
+
 typedef struct ns_sieve_opts {
     int threads;            /* <= 0: OpenMP's default */
     int pn_only;            /* P/N flags instead of Grundy values */
@@ -59,6 +69,8 @@ typedef struct ns_sieve_opts {
     void *tile_user;
     int mex_narrow;         /* tiles2d: 4-word scalar mex scans even where
                                AVX-512 is there (the benchmark's comparison) */
+    ns_rows_fn rows_sink;   /* OPTIONAL: P/N streaming, see ns_rows_fn */
+    void *rows_user;
 } ns_sieve_opts;
 
 /* Name of the kernel ns_sieve_run picks for g and opts ("general",
@@ -84,12 +96,16 @@ ns_err ns_sieve_plan_for(const ns_game *g, int pn_only, ns_sieve_plan *plan, ns_
 ns_table *ns_sieve_table_new(const ns_game *g, int pn_only, ns_error *err);
 
 /* Fill t (from ns_sieve_table_new for the same g and pn_only); with
- * opts->tile_sink, t is NULL and the tiles go to the sink. */
+ * opts->tile_sink (Grundy) or opts->rows_sink (P/N), t is NULL and the
+ * tiles or rows go to the sink. */
 ns_err ns_sieve_run(const ns_game *g, ns_table *t, const ns_sieve_opts *opts, ns_error *err);
 
-/* Can g be solved streaming (opts->tile_sink)? Then *tile gets the tile
- * side (the sink sees tiles of at most tile x tile cells, aligned to it)
- * and *line_bytes the memory of the per-line sets the kernel keeps. */
+/* Can g be solved streaming (opts->tile_sink for Grundy tables,
+ * opts->rows_sink for P/N ones, by opts->pn_only)? Then *tile gets the tile
+ * side (the sink sees tiles of at most tile x tile cells, aligned to it),
+ * or for P/N the rows of a block (blocks of that many rows, the last one
+ * maybe shorter), and *line_bytes the memory the kernel keeps (line sets
+ * or flags, row bitmaps). */
 int ns_sieve_can_stream(const ns_game *g, const ns_sieve_opts *opts, int64_t *tile, uint64_t *line_bytes);
 
 /* The general kernel alone (levels of equal rank), bypassing any faster

@@ -52,12 +52,14 @@ static void usage(void)
            "                           20x the time one checkpoint takes (overhead <= 5%%)\n"
            "  -r, --resume             continue from OUT.h5.ckpt (the same GAME, -D, bounds and\n"
            "                           kind); without a checkpoint, start from the beginning\n"
-           "  -s, --stream             write finished tiles straight to OUT.h5 and keep only the\n"
-           "                           per-line sets in memory (two-pile Grundy tables whose\n"
-           "                           moves are rays: Wythoff, two-pile Nim, such rule files);\n"
-           "                           chosen by itself when the table would not fit the\n"
-           "                           budget. No checkpoints. Values are stored in 16 bits\n"
-           "                           when the game's bound allows, else 32\n"
+           "  -s, --stream             write finished tiles (P/N: blocks of rows) straight to\n"
+           "                           OUT.h5 and keep only the per-line sets in memory\n"
+           "                           (two-pile games whose moves are rays: Wythoff, two-pile\n"
+           "                           Nim, such rule files; P/N in normal play only); chosen\n"
+           "                           by itself when the table would not fit the budget, and\n"
+           "                           for such P/N tables unless --resume or\n"
+           "                           --checkpoint-every is given. No checkpoints. Values are\n"
+           "                           stored in 16 bits when the game's bound allows, else 32\n"
            "  -f, --force              overwrite OUT.h5 if it exists; discard a checkpoint\n"
            "  -q, --quiet              print nothing but errors (no plan, summary or progress)\n"
            "  -o, --output OUT.h5      the table file to write (required)\n"
@@ -87,6 +89,7 @@ typedef struct solve_args {
     int threads;           /* 0: OpenMP's default */
     uint64_t memory;       /* budget in bytes; 0: MemAvailable */
     double ckpt_every;     /* seconds; 0: no checkpoints */
+    int ckpt_given;        /* --checkpoint-every was on the command line */
     const char *out;
 } solve_args;
 
@@ -164,6 +167,7 @@ static int parse_args(int argc, char **argv, solve_args *a)
             if (end == optarg || *end || errno || !(secs >= 0) || secs > 1e9)
                 return ns_cli_error(CMD, "--checkpoint-every '%s': expected a number of seconds >= 0", optarg);
             a->ckpt_every = secs;
+            a->ckpt_given = 1;
             break;
         }
         case 'o': a->out = optarg; break;
@@ -365,11 +369,24 @@ static int on_tile(void *user, int64_t x0, int64_t y0, int64_t nx, int64_t ny, c
     return 1;
 }
 
+/* the rows sink of a streamed P/N solve (called on one thread) */
+static int on_rows(void *user, int64_t x0, int64_t nrows, int64_t words, const uint64_t *p)
+{
+    stream_sink *k = user;
+    ns_error e = {0};
+    if (!ns_h5_stream_pn_rows(k->s, x0, nrows, words, p, &e))
+        return 0;
+    if (!k->failed)
+        k->err = e;
+    k->failed = 1;
+    return 1;
+}
+
 static int solve_streaming(const solve_args *a, const ns_game *g, ns_meta *meta, const ns_sieve_plan *plan,
                            int threads, int64_t tile, uint64_t line_bytes, solve_ctx *ctx)
 {
     ns_error err = {0};
-    const int elem = plan->max_value <= 0xFFFFu ? 2 : 4;
+    const int elem = a->pn_only ? 1 : plan->max_value <= 0xFFFFu ? 2 : 4;
     stream_sink sink = {0};
     char dims[256], lb[32], tb[32];
     ns_cli_format_dims(g->k, g->bounds, dims, sizeof dims);
@@ -379,13 +396,25 @@ static int solve_streaming(const solve_args *a, const ns_game *g, ns_meta *meta,
     if (!sink.s)
         return ns_cli_error(CMD, "%s", err.msg);
     if (!a->quiet) {
-        printf("solving %s on %s (%" PRIu64 " cells) streaming: tiles of %" PRId64 " x %" PRId64
-               " to %s as they finish (no table in memory: it would take %s), line sets %s, %d thread%s\n",
-               g->name, dims, plan->cells, tile, tile, a->out, tb, lb, threads, threads == 1 ? "" : "s");
+        char what[96];
+        if (a->pn_only)
+            snprintf(what, sizeof what, "P/N in blocks of %" PRId64 " rows", tile);
+        else
+            snprintf(what, sizeof what, "tiles of %" PRId64 " x %" PRId64, tile, tile);
+        printf("solving %s on %s (%" PRIu64 " cells) streaming: %s to %s as they finish (no table in memory: it "
+               "would take %s), %s %s, %d thread%s\n",
+               g->name, dims, plan->cells, what, a->out, tb, a->pn_only ? "line flags" : "line sets", lb, threads,
+               threads == 1 ? "" : "s");
         fflush(stdout);
     }
-    ns_sieve_opts opts = {.threads = threads, .progress = on_progress, .progress_user = ctx,
-                          .tile_sink = on_tile, .tile_user = &sink};
+    ns_sieve_opts opts = {.threads = threads, .pn_only = a->pn_only, .progress = on_progress, .progress_user = ctx};
+    if (a->pn_only) {
+        opts.rows_sink = on_rows;
+        opts.rows_user = &sink;
+    } else {
+        opts.tile_sink = on_tile;
+        opts.tile_user = &sink;
+    }
     ns_cli_catch_sigint();
     ns_cli_progress_start(&ctx->prog, !a->quiet);
     ctx->t0 = ns_cli_now();
@@ -411,8 +440,11 @@ static int solve_streaming(const solve_args *a, const ns_game *g, ns_meta *meta,
     if (!a->quiet) {
         char bt[320], kt[64];
         snprintf(bt, sizeof bt, "%s (%" PRIu64 " cells, streamed)", dims, plan->cells);
-        snprintf(kt, sizeof kt, "grundy (%d-byte values)", elem);
-        print_summary(g, meta, bt, kt, &ts, 1);
+        if (a->pn_only)
+            snprintf(kt, sizeof kt, "P/N");
+        else
+            snprintf(kt, sizeof kt, "grundy (%d-byte values)", elem);
+        print_summary(g, meta, bt, kt, &ts, !a->pn_only);
         printf("time:          %.3f s on %d thread%s\n", wall, threads, threads == 1 ? "" : "s");
         printf("output:        %s\n", a->out);
     }
@@ -505,11 +537,16 @@ int ns_cmd_solve(int argc, char **argv)
         const uint64_t sneed = sat_add(sbytes, (uint64_t)threads * ((uint64_t)1 << 20)); /* + tiles, filters */
         const uint64_t slimit = a.memory && avail ? (a.memory < avail ? a.memory : avail) : budget;
         if (a.stream && !can) {
-            rc = ns_cli_error(CMD, "--stream: %s cannot be solved streaming (only two-pile Grundy tables whose moves "
-                              "are all rays: Wythoff, two-pile Nim, rule files of such rays)", g->name);
+            rc = ns_cli_error(CMD, "--stream: %s cannot be solved streaming (only two-pile tables whose moves are "
+                              "all rays: Wythoff, two-pile Nim, rule files of such rays; P/N in normal play)",
+                              g->name);
             goto fail;
         }
-        if (a.stream || (over && can)) {
+        /* a P/N table of such a game streams by default: it never needs the
+         * table in memory, and finishes long before a checkpoint is due;
+         * --resume and an explicit --checkpoint-every keep the table */
+        const int pn_default = a.pn_only && can && !a.resume && !a.ckpt_given;
+        if (a.stream || (over && can) || pn_default) {
             if (a.resume) {
                 rc = ns_cli_error(CMD, "--resume: a streaming solve has no checkpoints to resume from");
                 goto fail;

@@ -161,7 +161,10 @@ expect_error 2 solve "1048576 x 1048576 \(1099511627776 cells\) needs .* but onl
 expect_error 2 solve "1048576 x 1048576 streaming still needs [0-9.]+ GiB of memory \(line sets and buffers\) but only .*; use smaller bounds" \
     "$NS" solve wythoff --bounds 1048576,1048576 -o "$X"
 expect_error 2 solve "needs .* but only .* is available" \
-    "$NS" solve wythoff --bounds 1048576,1048576 --pn-only -o "$X"
+    "$NS" solve euclid --bounds 1048576,1048576 --pn-only -o "$X"
+# a Wythoff P/N table streams (only line flags in memory), within its budget
+expect_error 2 solve "1048576 x 1048576 streaming still needs [0-9.]+ MiB of memory \(line sets and buffers\) but --memory allows 1.00 MiB" \
+    "$NS" solve wythoff --bounds 1048576,1048576 --pn-only --memory 1M -o "$X"
 # --memory: the budget counts the table (32 MiB of uint16) and the line sets
 # (Euclid's game does not stream)
 expect_error 2 solve "2048 x 2048 \(4194304 cells\) needs [0-9.]+ MiB of memory \(table 8.00 MiB \+ line sets [0-9.]+ [KM]?i?B\) but --memory allows 7.00 MiB; use smaller bounds or --pn-only" \

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Streaming solves (--stream, or chosen by --memory): the file equals the
+# Streaming solves (--stream, or chosen by --memory, or by default for P/N
+# tables of ray games): the file equals the
 # in-memory solve's dataset by dataset (h5diff, value by value), with the
 # same summary attributes; at 1, 2 and 3 threads; symmetric (Wythoff,
 # two-pile Nim), non-symmetric (a rectangle; a rule file with a (-1,-2)
@@ -74,6 +75,72 @@ assert got == want == pp, (len(got), len(want), len(pp))
 assert (f["pn"][:] == (g != 0)).all()
 PYEOF
 
+# P/N tables of such games stream by default (blocks of 256 rows of P
+# bitmaps; /pn chunks with no P-position are not stored); an explicit
+# --checkpoint-every keeps the table in memory: the two files are equal.
+# Bounds cut blocks (300 rows) and /pn chunks (2100 columns); 1-3 threads.
+same_pn() { # name, in-memory file, streamed file
+    for ds in /pn /p_positions; do
+        CHECKS=$((CHECKS + 1))
+        h5diff -q "$2" "$3" "$ds" "$ds" >/dev/null 2>&1 || fail "$1: $ds of the streamed file differs"
+    done
+    CHECKS=$((CHECKS + 1))
+    h5dump -H "$3" | grep -q 'DATASET "grundy"' && fail "$1: a P/N file with /grundy"
+    for at in max_value n_p_positions kind game bounds play; do
+        CHECKS=$((CHECKS + 1))
+        a=$(h5dump -a "/$at" "$2" | grep -A1 DATA | tail -1)
+        b=$(h5dump -a "/$at" "$3" | grep -A1 DATA | tail -1)
+        [ "$a" = "$b" ] || fail "$1: attribute $at differs: '$a' vs '$b'"
+    done
+}
+
+pn_case() { # name, solve arguments...
+    local name=$1; shift
+    expect_ok "$NS" solve "$@" --pn-only --checkpoint-every 300 -o "$WORK/$name.mem.h5"
+    CHECKS=$((CHECKS + 1))
+    grep -q streaming "$OUT" && fail "$name: --checkpoint-every should keep the P/N table in memory"
+    for t in 1 2 3; do
+        expect_ok "$NS" solve "$@" --pn-only --threads "$t" -o "$WORK/$name.s$t.h5"
+        expect_out "streaming: P/N in blocks of 256 rows"
+        same_pn "$name ($t threads)" "$WORK/$name.mem.h5" "$WORK/$name.s$t.h5"
+    done
+    expect_ok "$NS" verify "$WORK/$name.s2.h5"
+    expect_out "OK"
+}
+
+pn_case wythoff_pn wythoff --size 1000
+pn_case wythoff_pn_rect wythoff --bounds 300,2100
+pn_case nim2_pn nim -D piles=2 --size 1100
+pn_case knight_pn "$WORK/knight.rules" --bounds 600,700
+# misere P/N has no rows kernel: in memory, and --stream is refused
+expect_ok "$NS" solve wythoff --size 300 --pn-only --misere -o "$WORK/pn_misere.h5"
+CHECKS=$((CHECKS + 1))
+grep -q streaming "$OUT" && fail "a misere P/N solve should not stream"
+
+# h5py reads the streamed P/N file (absent chunks read as the fill value N)
+CHECKS=$((CHECKS + 1))
+$PY - "$WORK/wythoff_pn_rect.s2.h5" <<'PYEOF' || fail "h5py check of the streamed P/N file"
+import sys, math, h5py, numpy as np
+f = h5py.File(sys.argv[1], "r")
+pn = f["pn"][:]
+assert pn.shape == (300, 2100)
+want = set()
+n = 0
+while True:
+    a = (n + math.isqrt(5 * n * n)) // 2
+    b = a + n
+    if a >= 2100:
+        break
+    for x, y in ((a, b), (b, a)):
+        if x < 300 and y < 2100:
+            want.add((x, y))
+    n += 1
+got = set(map(tuple, np.argwhere(pn == 0).tolist()))
+pp = set(map(tuple, f["p_positions"][:].tolist()))
+assert got == want == pp, (len(got), len(want), len(pp))
+assert set(np.unique(pn).tolist()) == {0, 1}
+PYEOF
+
 # --memory too small for the table: streaming is chosen by itself
 # (3000^2: table 17 MiB, line sets 6.6 MiB)
 expect_ok "$NS" solve wythoff --size 3000 --quiet -o "$WORK/big.mem.h5"
@@ -85,7 +152,7 @@ expect_error 2 solve "streaming still needs .* of memory" "$NS" solve wythoff --
 [ -e "$WORK/no.h5" ] && fail "a refused solve left $WORK/no.h5"
 # a game that cannot stream
 expect_error 2 solve "--stream: .* cannot be solved streaming" "$NS" solve a-wythoff -D a=2 --size 200 --stream -o "$WORK/no.h5"
-expect_error 2 solve "--stream: .* cannot be solved streaming" "$NS" solve wythoff --size 200 --pn-only --stream -o "$WORK/no.h5"
+expect_error 2 solve "--stream: .* cannot be solved streaming" "$NS" solve wythoff --size 200 --pn-only --misere --stream -o "$WORK/no.h5"
 expect_error 2 solve "no checkpoints" "$NS" solve wythoff --size 200 --stream --resume -o "$WORK/no.h5"
 [ -e "$WORK/no.h5" ] && fail "a refused solve left $WORK/no.h5"
 ls "$WORK"/*.part >/dev/null 2>&1 && fail "a .part file was left behind"
