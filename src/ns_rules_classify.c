@@ -1,5 +1,5 @@
-/* ns_rules_classify.c - linear forms and the ray / finite / general
- * decision (see ns_rules_classify.h for the rules it proves). */
+/* ns_rules_classify.c - linear forms and the ray / finite / prefix /
+ * general decision (see ns_rules_classify.h for the rules it proves). */
 #include "ns_rules_classify.h"
 #include "ns_intmath.h"
 
@@ -665,6 +665,117 @@ static void enum_rec(cls *c, int j)
     }
 }
 
+/* ---------- prefix families ---------- */
+
+/* Does node id read pile a? Also 1 when the walk gets too long (the caller
+ * then gives up, which is always safe). */
+static int reads_pile(const ns_ir *n, int id, int a, long *work)
+{
+    if (++*work > MAX_WORK)
+        return 1;
+    const ns_ir *x = &n[id];
+    switch ((ns_ir_op)x->op) {
+    case IR_CONST:
+    case IR_SIZE:
+    case IR_VAR:
+        return 0;
+    case IR_PILE:
+        return x->a == a;
+    case IR_NEG:
+    case IR_ABS:
+    case IR_NOT:
+        return reads_pile(n, x->a, a, work);
+    default:
+        return reads_pile(n, x->a, a, work) || reads_pile(n, x->b, a, work);
+    }
+}
+
+/* Leaves of the min() tree id; -1 when there are more than max. */
+static int min_leaves(const ns_ir *n, int id, int *out, int *nout, int max)
+{
+    if (n[id].op == IR_MIN)
+        return min_leaves(n, n[id].a, out, nout, max) || min_leaves(n, n[id].b, out, nout, max) ? -1 : 0;
+    if (*nout >= max)
+        return -1;
+    out[(*nout)++] = id;
+    return 0;
+}
+
+/* Everything of f but the upper end of variable tv, and the domain, as
+ * ns_rules_prefix_of requires for pile a. */
+static int prefix_rest_ok(const ns_rules_prog *p, const ns_rfam *f, int k, int tv, int a, long *work)
+{
+    const ns_ir *n = p->ir.n;
+    int sets_a = 0;
+    for (int i = 0; i < f->nout; i++) {
+        if (reads_pile(n, f->out_expr[i], a, work))
+            return 0;
+        sets_a |= f->out_slot[i] == a;
+    }
+    /* a pile the move leaves alone keeps its value s_a */
+    if (!sets_a)
+        return 0;
+    for (int i = 0; i < f->nconj; i++)
+        if (reads_pile(n, p->lists[f->conj + i], a, work))
+            return 0;
+    for (int j = 0; j < f->nvars; j++) {
+        const ns_rvar *v = &f->var[j];
+        if (v->kind == RV_LIST) {
+            for (int i = 0; i < v->n; i++)
+                if (reads_pile(n, p->lists[v->list + i], a, work))
+                    return 0;
+        } else if (reads_pile(n, v->lo, a, work) || (j != tv && reads_pile(n, v->hi, a, work))) {
+            return 0;
+        }
+    }
+    /* the domain: independent of s_a, or linear and only shrinking as s_a
+     * grows (every atom P.s + Q.N + c >= 0 has P_a <= 0) */
+    for (int i = 0; i < p->ndomain; i++) {
+        int id = p->lists[p->domain + i];
+        if (!reads_pile(n, id, a, work))
+            continue;
+        ns_lin atoms[MAX_ATOMS];
+        int na = 0, never = 0;
+        if (ns_lin_atoms(n, id, k, NULL, 0, -1, atoms, &na, MAX_ATOMS, &never))
+            return 0;
+        for (int j = 0; j < na; j++)
+            if (atoms[j].p[a] > 0)
+                return 0;
+    }
+    return *work <= MAX_WORK;
+}
+
+int ns_rules_prefix_of(const ns_rules_prog *p, const ns_rfam *f, int k, ns_rprefix *out)
+{
+    const ns_ir *n = p->ir.n;
+    long work = 0;
+    for (int j = 0; j < f->nvars; j++) {
+        const ns_rvar *v = &f->var[j];
+        int lv[NS_RULES_PREFIX_LEAVES], nl = 0;
+        if (v->kind != RV_RANGE || min_leaves(n, v->hi, lv, &nl, NS_RULES_PREFIX_LEAVES))
+            continue;
+        for (int a = 0; a < k; a++) {
+            int bare = 0, ok = 1;
+            out->nhi = 0;
+            for (int i = 0; i < nl && ok; i++) {
+                if (n[lv[i]].op == IR_PILE && n[lv[i]].a == a)
+                    bare = 1;
+                else if (reads_pile(n, lv[i], a, &work))
+                    ok = 0;
+                else
+                    out->hi_leaf[out->nhi++] = lv[i];
+            }
+            if (!bare || !ok || !prefix_rest_ok(p, f, k, j, a, &work))
+                continue;
+            out->axis = a;
+            out->var = j;
+            return 1;
+        }
+    }
+    memset(out, 0, sizeof *out);
+    return 0;
+}
+
 void ns_rclass_free(ns_rclass *c)
 {
     if (!c)
@@ -724,6 +835,12 @@ ns_err ns_rules_classify(ns_rules_prog *p, const ns_rfam *f, int k, int has_doma
         ns_rclass_free(out);
         memcpy(out->why, keep, sizeof keep);
         out->kind = NS_FAM_GENERAL;
+        ns_rprefix pre;
+        if (ns_rules_prefix_of(p, f, k, &pre)) {
+            out->kind = NS_FAM_PREFIX;
+            snprintf(out->why, sizeof out->why, "options accumulate along %.31s: each cell adds the moves with %.23s = %.31s",
+                     p->pile_names[pre.axis], f->var[pre.var].name, p->pile_names[pre.axis]);
+        }
         return NS_OK;
     }
     out->kind = c.ray >= 0 ? NS_FAM_RAY : NS_FAM_FINITE;

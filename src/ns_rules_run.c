@@ -1,12 +1,16 @@
-/* ns_rules_run.c - general families, domain and option bounds at run time
- * (ns_rules_run.h).
+/* ns_rules_run.c - general and prefix families, domain and option bounds
+ * at run time (ns_rules_run.h).
  *
  * A general family is walked variable by variable: each 'where' condition is
  * tested as soon as the variables it uses are bound (so `where x >= 1`
  * guards a later range 1..y/x), then the next variable's range is
  * evaluated. Every option is checked before it is passed on: inside the
  * box, inside the domain, of smaller rank; a failure names the position,
- * the option and the bound values. */
+ * the option and the bound values.
+ *
+ * A prefix family (ns_rules_prefix_of) is the same walk with the range of
+ * its variable t cut to the moves added at s: t = s_a only (at s_a = 0:
+ * every t of the range up to 0). */
 #include "ns_rules_run.h"
 
 #include <inttypes.h>
@@ -15,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ns_rules_classify.h"
 #include "ns_rules_lex.h"
 
 typedef struct rt_fam {
@@ -23,6 +28,11 @@ typedef struct rt_fam {
     uint64_t cost;                          /* work charged per binding */
     int lvl_start[NS_RULES_MAX_VARS + 2];   /* conditions of level L: lvl_conj[lvl_start[L] ..] */
     int *lvl_conj;                          /* owned */
+    int prefix;                             /* runs as NS_FAM_PREFIX along pre.axis */
+    int quick;                              /* prefix with t its only variable: see pre_options */
+    ns_rprefix pre;
+    int nkeep;                              /* piles the family leaves alone: keep[0 .. nkeep) */
+    int keep[NS_MAX_DIM];
 } rt_fam;
 
 struct ns_rules_rt {
@@ -37,9 +47,18 @@ struct ns_rules_rt {
     int ncode_of;
 };
 
-/* Evaluate node id: its bytecode when it has one, else the tree. */
+/* Evaluate node id: a leaf directly, else its bytecode when it has one,
+ * else the tree. */
 static inline int rt_eval(const ns_rules_rt *rt, int id, const ns_ir_env *env, int64_t *out, ns_ir_fault *f)
 {
+    const ns_ir *x = &rt->prog.ir.n[id];
+    switch ((ns_ir_op)x->op) {
+    case IR_CONST: *out = x->v; return NS_IR_OK;
+    case IR_PILE: *out = env->s[x->a]; return NS_IR_OK;
+    case IR_SIZE: *out = env->size[x->a]; return NS_IR_OK;
+    case IR_VAR: *out = env->var[x->a]; return NS_IR_OK;
+    default: break;
+    }
     if (id < rt->ncode_of && rt->code_of[id] >= 0)
         return ns_ir_run(rt->code.ins, rt->code_of[id], env, out, f);
     return ns_ir_eval(rt->prog.ir.n, id, env, out, f);
@@ -107,7 +126,8 @@ typedef struct walk {
     ns_emit_fn emit;
     void *user;
     ns_error *err;
-    uint64_t budget;    /* work left for this position */
+    uint64_t budget;    /* work left for this position (see charge()) */
+    int budget_set;     /* budget computed */
     int64_t rank;
 } walk;
 
@@ -198,6 +218,30 @@ static int too_much(walk *w, const ns_rvar *rv, int j)
                 pos, rv->name);
 }
 
+/* Take the cost of one binding from the budget: at most max(2^26,
+ * 64 * cells) units of work per position (a binding costs the size of the
+ * expressions it evaluates). More can only come from ranges far wider than
+ * the box, a solve that would not end; the guard turns it into an error
+ * instead of a hang. The budget is set on first need (most positions
+ * never need it). Returns 0, or -1 when the budget is spent. */
+static inline int charge(walk *w)
+{
+    const uint64_t cost = w->F->cost;
+    if (w->budget < cost) {
+        if (w->budget_set)
+            return -1;
+        w->budget_set = 1;
+        uint64_t cells = ns_game_cells(w->rt->g);
+        w->budget = cells > (UINT64_MAX >> 7) ? UINT64_MAX : cells * 64;
+        if (w->budget < ((uint64_t)1 << 26))
+            w->budget = (uint64_t)1 << 26;
+        if (w->budget < cost)
+            return -1;
+    }
+    w->budget -= cost;
+    return 0;
+}
+
 static int step(walk *w, int j)
 {
     const rt_fam *F = w->F;
@@ -218,9 +262,8 @@ static int step(walk *w, int j)
         for (int i = 0; i < rv->n; i++) {
             if (rt_eval(w->rt, w->rt->prog.lists[rv->list + i], &w->env, &v, &fl))
                 return fault(w, &fl, j);
-            if (w->budget < F->cost)
+            if (charge(w))
                 return too_much(w, rv, j);
-            w->budget -= F->cost;
             w->var[j] = v;
             if ((rc = step(w, j + 1)))
                 return rc;
@@ -228,14 +271,27 @@ static int step(walk *w, int j)
         return 0;
     }
     int64_t lo, hi;
-    if (rt_eval(w->rt, rv->lo, &w->env, &lo, &fl) || rt_eval(w->rt, rv->hi, &w->env, &hi, &fl))
+    const int cut = F->prefix && j == F->pre.var;
+    if (rt_eval(w->rt, rv->lo, &w->env, &lo, &fl) || (!cut && rt_eval(w->rt, rv->hi, &w->env, &hi, &fl)))
         return fault(w, &fl, j);
+    if (cut) {
+        /* hi = min(s_a, the other leaves); the moves added at s have
+         * t = s_a, or t <= 0 at s_a = 0 */
+        const int64_t sa = w->s[F->pre.axis];
+        hi = sa;
+        for (int i = 0; i < F->pre.nhi; i++) {
+            if (rt_eval(w->rt, F->pre.hi_leaf[i], &w->env, &v, &fl))
+                return fault(w, &fl, j);
+            hi = v < hi ? v : hi;
+        }
+        if (sa > 0 && lo < sa)
+            lo = sa;
+    }
     if (hi < lo)
         return 0;
     for (int64_t t = lo;; t++) {
-        if (w->budget < F->cost)
+        if (charge(w))
             return too_much(w, rv, j);
-        w->budget -= F->cost;
         w->var[j] = t;
         if ((rc = step(w, j + 1)))
             return rc;
@@ -262,16 +318,68 @@ static int gen_options(const void *ctx, const int64_t *s, ns_emit_fn emit, void 
     w.emit = emit;
     w.user = user;
     w.err = err;
-    uint64_t cells = ns_game_cells(g);
-    /* at most max(2^26, 64 * cells) units of work per position (a binding
-     * costs the size of the expressions it evaluates): more can only come
-     * from ranges far wider than the box, a solve that would not end; the
-     * guard turns it into an error instead of a hang */
-    w.budget = cells > (UINT64_MAX >> 7) ? UINT64_MAX : cells * 64;
-    if (w.budget < ((uint64_t)1 << 26))
-        w.budget = (uint64_t)1 << 26;
+    w.budget = 0;
+    w.budget_set = 0;
     w.rank = ns_game_rank(g, s);
     return step(&w, 0);
+}
+
+/* The moves a prefix family adds at s. A cell outside the domain adds
+ * none: along the axis the domain's cells come first (ns_rules_prefix_of),
+ * so no position inherits from it.
+ *
+ * With t the only variable and s_a > 0 the one candidate t = s_a is tried
+ * straight away (quick), evaluating what the walk would evaluate in the
+ * same order, so that it gives up silently exactly where the walk would.
+ * Anything unusual (a fault, an option the walk would reject) goes to the
+ * walk, which reports it as a general family would; evaluation has no side
+ * effects. */
+static int pre_options(const void *ctx, const int64_t *s, ns_emit_fn emit, void *user, ns_error *err)
+{
+    const rt_fam *F = ctx;
+    const ns_rules_rt *rt = F->rt;
+    const ns_game *g = rt->g;
+    const int k = g->k;
+    if (g->valid && !g->valid(g->valid_ctx, k, s))
+        return 0;
+    const int64_t sa = s[F->pre.axis];
+    if (!F->quick || sa <= 0)
+        return gen_options(ctx, s, emit, user, err);
+    const ns_rfam *f = &rt->prog.fam[F->fam];
+    int64_t t = sa, v, lo, hi = sa, o[NS_MAX_DIM];
+    ns_ir_env env = {s, g->bounds, &t};
+    ns_ir_fault fl;
+    for (int i = F->lvl_start[0]; i < F->lvl_start[1]; i++) {
+        if (rt_eval(rt, F->lvl_conj[i], &env, &v, &fl))
+            goto walk;
+        if (!v)
+            return 0;
+    }
+    if (rt_eval(rt, f->var[0].lo, &env, &lo, &fl))
+        goto walk;
+    for (int i = 0; i < F->pre.nhi; i++) {
+        if (rt_eval(rt, F->pre.hi_leaf[i], &env, &v, &fl))
+            goto walk;
+        hi = v < hi ? v : hi;
+    }
+    if (lo > sa || hi < sa)
+        return 0;
+    for (int i = F->lvl_start[1]; i < F->lvl_start[2]; i++) {
+        if (rt_eval(rt, F->lvl_conj[i], &env, &v, &fl))
+            goto walk;
+        if (!v)
+            return 0;
+    }
+    for (int i = 0; i < F->nkeep; i++)
+        o[F->keep[i]] = s[F->keep[i]];
+    for (int i = 0; i < f->nout; i++)
+        if (rt_eval(rt, f->out_expr[i], &env, &o[f->out_slot[i]], &fl))
+            goto walk;
+    if (!ns_game_in_box(g, o) || (g->valid && !g->valid(g->valid_ctx, k, o)) || ns_game_rank(g, o) >= ns_game_rank(g, s))
+        goto walk;
+    return emit(user, o);
+walk:
+    return gen_options(ctx, s, emit, user, err);
 }
 
 /* ---------- bounds on the number of options ---------- */
@@ -382,6 +490,19 @@ ns_err ns_rules_rt_add_general(ns_rules_rt *rt, ns_game *g, int fam, const char 
     for (int i = 0; i < f->nconj; i++)
         F->lvl_conj[fill[lv[i]]++] = p->lists[f->conj + i];
     free(lv);
+    /* gen_maxopt bounds all the options of a position: right for both */
+    F->prefix = ns_rules_prefix_of(p, f, g->k, &F->pre);
+    /* one binding never exhausts the walk's budget (>= 2^26) */
+    F->quick = F->prefix && f->nvars == 1 && F->pre.var == 0 && cost <= ((uint64_t)1 << 26);
+    for (int i = 0; i < g->k; i++) {
+        int set = 0;
+        for (int j = 0; j < f->nout; j++)
+            set |= f->out_slot[j] == i;
+        if (!set)
+            F->keep[F->nkeep++] = i;
+    }
+    if (F->prefix)
+        return ns_game_add_prefix(g, label, F->pre.axis, pre_options, gen_maxopt, F, err);
     return ns_game_add_general(g, label, gen_options, gen_maxopt, F, err);
 }
 
@@ -425,7 +546,10 @@ ns_err ns_rules_rt_finish(ns_rules_rt *rt, ns_error *err)
         rt->code_of[i] = -1;
     rt->code.limit = 1 << 20;
     for (int g = 0; g < rt->ngen; g++) {
-        const ns_rfam *f = &p->fam[rt->gen[g]->fam];
+        const rt_fam *F = rt->gen[g];
+        const ns_rfam *f = &p->fam[F->fam];
+        for (int i = 0; F->prefix && i < F->pre.nhi; i++)
+            compile_root(rt, F->pre.hi_leaf[i]);
         for (int i = 0; i < f->nconj; i++)
             compile_root(rt, p->lists[f->conj + i]);
         for (int i = 0; i < f->nout; i++)

@@ -29,8 +29,9 @@ ns_rules_prog *ns_rules_rt_prog(ns_rules_rt *rt);
  * checks use its bounds, rank and domain. */
 void ns_rules_rt_attach(ns_rules_rt *rt, const ns_game *g);
 
-/* Add family fam of the program to g as a general family with a bound on
- * its options. */
+/* Add family fam of the program (neither a ray nor a finite set) to g
+ * with a bound on its options: as a prefix family when ns_rules_prefix_of
+ * (ns_rules_classify.h) accepts it, else as a general family. */
 ns_err ns_rules_rt_add_general(ns_rules_rt *rt, ns_game *g, int fam, const char *label, ns_error *err);
 
 /* After the last family: compile the expressions evaluated at run time to

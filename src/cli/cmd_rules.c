@@ -328,13 +328,13 @@ int ns_cmd_rules(int argc, char **argv)
         uint64_t positions, options;
         int sampled;
         fflush(stdout);
-        if (nfin + ngen == 0) {
+        if (nfin + ngen + npre == 0) {
             printf("%-10s every family is a ray: its moves stay in the box, and lower the rank (checked when compiled)\n", "checked:");
         } else if (check_moves(g, &positions, &options, &sampled, &err) < 0) {
             rc = ns_cli_error(CMD, "%s", err.msg);
             goto done;
         } else {
-            printf("%-10s %s %" PRIu64 " positions: %" PRIu64 " moves of the finite and general families%s, all inside the box and\n"
+            printf("%-10s %s %" PRIu64 " positions: %" PRIu64 " moves of the finite, general and prefix families%s, all inside the box and\n"
                    "           the domain, all lowering the rank (rays are right by construction)\n",
                    "checked:", sampled || options > CHECK_MAX_OPTIONS ? "a sample of" : "all", positions, options,
                    options > CHECK_MAX_OPTIONS ? " (stopped there)" : "");

@@ -64,7 +64,7 @@ with h5py.File("kind.h5", "r+") as f:
     f.attrs["kind"] = "colours"
 EOF
 # a checkpoint of an unfinished solve
-"$nimsieve" solve "$src/data/rules/fibonacci-nim.rules" --size 700 -o ck.h5 --checkpoint-every 0.001 -q \
+"$nimsieve" solve "$src/tests/cli/fib-general.rules" --size 700 -o ck.h5 --checkpoint-every 0.001 -q \
     >/dev/null 2>&1 &
 pid=$!
 for _ in $(seq 1 100); do

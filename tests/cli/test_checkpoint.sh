@@ -108,7 +108,7 @@ kill_resume() {
     echo "$name: killed and resumed ($resumed resumes), identical to the uninterrupted solve"
 }
 
-kill_resume general "$src/data/rules/fibonacci-nim.rules" --size 600
+kill_resume general "$src/tests/cli/fib-general.rules" --size 600
 kill_resume tiles2d wythoff --size 6000
 # (the two-pile P/N kernel finishes Wythoff 8192^2 in milliseconds, so kills
 # land in the final write; tests/unit/test_rows_pn_ckpt.c resumes it at every
@@ -116,7 +116,7 @@ kill_resume tiles2d wythoff --size 6000
 kill_resume rows-pn wythoff --size 8000 --pn-only
 
 # SIGTERM: a final checkpoint, the command to resume, exit 143
-game=("$src/data/rules/fibonacci-nim.rules" --size 800)
+game=("$src/tests/cli/fib-general.rules" --size 800)
 "$nimsieve" solve "${game[@]}" -o term.h5 --checkpoint-every 1000 >term.out 2>&1 &
 pid=$!
 sleep 0.3
@@ -138,11 +138,11 @@ else
     [ "$rc" -eq 2 ] && grep -q 'checkpoint.*--resume' err.txt ||
         { fail "existing checkpoint without --resume: exit $rc"; cat err.txt; }
     # nor reused for another solve
-    "$nimsieve" solve "$src/data/rules/fibonacci-nim.rules" --size 801 -o term.h5 --resume -q 2>err.txt
+    "$nimsieve" solve "$src/tests/cli/fib-general.rules" --size 801 -o term.h5 --resume -q 2>err.txt
     rc=$?
     [ "$rc" -eq 2 ] && grep -q 'checkpoint of another solve (the bounds differs)' err.txt ||
         { fail "checkpoint of other bounds: exit $rc"; cat err.txt; }
-    "$nimsieve" solve "$src/data/rules/fibonacci-nim.rules" --size 800 --misere -o term.h5 --resume -q 2>err.txt
+    "$nimsieve" solve "$src/tests/cli/fib-general.rules" --size 800 --misere -o term.h5 --resume -q 2>err.txt
     rc=$?
     [ "$rc" -eq 2 ] && grep -q 'another solve (the play convention' err.txt ||
         { fail "checkpoint of normal play resumed as misere: exit $rc"; cat err.txt; }

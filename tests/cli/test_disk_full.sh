@@ -21,7 +21,7 @@ fail() {
     echo "FAIL: $*"
     fails=$((fails + 1))
 }
-fib=("$src/data/rules/fibonacci-nim.rules" --size 600)
+fib=("$src/tests/cli/fib-general.rules" --size 600)
 
 same_tables() {
     "$py" - "$1" "$2" <<'EOF'

@@ -51,7 +51,7 @@ done
 unset OMP_NUM_THREADS
 # a checkpoint written on SIGTERM, then a resume (the checkpoint reader)
 valgrind --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite --show-leak-kinds=definite -q \
-    --log-file=term.vg "$nimsieve" solve "$src/data/rules/fibonacci-nim.rules" --size 300 -o c.h5 \
+    --log-file=term.vg "$nimsieve" solve "$src/tests/cli/fib-general.rules" --size 300 -o c.h5 \
     --checkpoint-every 0.001 -q >/dev/null 2>&1 &
 pid=$!
 for _ in $(seq 1 600); do
@@ -67,7 +67,7 @@ if [ -s term.vg ]; then
     fails=$((fails + 1))
 fi
 if [ -e c.h5.ckpt ] && [ ! -e c.h5 ]; then
-    vg resume solve "$src/data/rules/fibonacci-nim.rules" --size 300 -o c.h5 --resume -q
+    vg resume solve "$src/tests/cli/fib-general.rules" --size 300 -o c.h5 --resume -q
     grep -q . resume.err && cat resume.err
 else
     echo "note: the solve finished before SIGTERM; the resume was not run under valgrind"

@@ -241,10 +241,11 @@ int main(int argc, char **argv)
         {"a-wythoff a=2", "a-wythoff", "a=2", 2048 / q, 2, 0, 192, 0},
         {"nim 3 piles", "nim", "piles=3", 256 / q, 3, 0, 48, 0},
         {"fibonacci-nim", "fibonacci-nim", "", 2048 / q, 2, 0, 384, 0},
+        {"fibonacci-nim (rule file)", "data/rules/fibonacci-nim.rules", "", 2048 / q, 2, 0, 0, 0},
         {"euclid", "euclid", "", 4096 / q, 2, 0, 1024, 0},
     };
     const int ncases = (int)(sizeof cases / sizeof cases[0]);
-    printf("%-22s %7s %4s %5s %9s %11s %9s %10s %9s\n", "game", "N", "kind", "thr", "wall s", "cells/s",
+    printf("%-26s %7s %4s %5s %9s %11s %9s %10s %9s\n", "game", "N", "kind", "thr", "wall s", "cells/s",
            "RSS MiB", "x baseline", "x floor");
     double base_rate = 0; /* a case with base_n 0 reuses the one above */
     for (int i = 0; i < ncases; i++) {
@@ -255,13 +256,13 @@ int main(int argc, char **argv)
             base_rate = base.ok && base.base_wall > 0 ? (double)base.base_cells / base.base_wall : 0;
         }
         if (base.ok)
-            printf("%-22s %7" PRId64 " %4s %5d %9.3f %11.3g %9s %10s %9s  (naive baseline)\n", c->label, c->base_n,
+            printf("%-26s %7" PRId64 " %4s %5d %9.3f %11.3g %9s %10s %9s  (naive baseline)\n", c->label, c->base_n,
                    c->pn_only ? "P/N" : "G", 1, base.base_wall, base_rate, "-", "1", "-");
         for (int j = 0; j < nth; j++) {
             result r;
             in_child(run_case, c, threads[j], srcdir, &r);
             if (!r.ok) {
-                printf("%-22s %7" PRId64 " %4s %5d  failed: %s\n", c->label, c->n, c->pn_only ? "P/N" : "G", threads[j],
+                printf("%-26s %7" PRId64 " %4s %5d  failed: %s\n", c->label, c->n, c->pn_only ? "P/N" : "G", threads[j],
                        r.msg);
                 continue;
             }
@@ -271,7 +272,7 @@ int main(int argc, char **argv)
                 snprintf(xb, sizeof xb, "%.3g", rate / base_rate);
             if (r.floor_wall > 0)
                 snprintf(xf, sizeof xf, "%.1f", r.wall / r.floor_wall);
-            printf("%-22s %7" PRId64 " %4s %5d %9.3f %11.3g %9.1f %10s %9s\n", c->label, c->n, c->pn_only ? "P/N" : "G",
+            printf("%-26s %7" PRId64 " %4s %5d %9.3f %11.3g %9.1f %10s %9s\n", c->label, c->n, c->pn_only ? "P/N" : "G",
                    threads[j], r.wall, rate, (double)r.rss_kib / 1024.0, xb, xf);
             fflush(stdout);
         }
