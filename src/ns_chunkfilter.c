@@ -1,9 +1,12 @@
 /* ns_chunkfilter.c - see ns_chunkfilter.h. Plain C and zlib; no HDF5.
  *
  * Costs per MiB of a chunk of 16-bit Grundy values on the 2-core machine of
- * issue 4: shuffle and checksum ~1 ms each, the deflate of a random-looking
- * byte plane ~20 ms at level 1 (zlib's hash chains find almost nothing),
- * storing it ~0.3 ms. Hence NS_DEFLATE_PLANES. */
+ * issue 4: shuffle and checksum ~1 ms each, zlib's deflate of a
+ * random-looking byte plane ~20 ms at level 1 (its hash chains find almost
+ * nothing), storing it ~0.3 ms. Hence NS_DEFLATE_PLANES, which also codes
+ * the compressible planes with ns_deflate (runs + Huffman, no zlib):
+ * the Wythoff Grundy write's CPU time went down ~3x against zlib's Z_RLE,
+ * for a file ~1% larger. */
 #include "ns_chunkfilter.h"
 
 #include <math.h>
@@ -12,15 +15,16 @@
 
 #include <zlib.h>
 
+#include "ns_deflate.h"
+
 struct ns_chunkfilter {
     z_stream z;
     int z_ready;        /* deflateInit2 succeeded */
     int level;          /* for compressed planes */
     ns_deflate_mode mode;
-    int cur_level;      /* the stream's current parameters */
-    int cur_strategy;
     size_t max_bytes;
     uint8_t *shuf;      /* max_bytes: the shuffled chunk; owned */
+    uint16_t *tok;      /* max_bytes: ns_deflate's tokens (NS_DEFLATE_PLANES); owned */
 };
 
 /* ------------------------------------------------------------- shuffle */
@@ -136,10 +140,14 @@ ns_chunkfilter *ns_chunkfilter_new(size_t max_bytes, int level, ns_deflate_mode 
     f->level = level;
     f->mode = mode;
     f->max_bytes = max_bytes;
-    f->cur_level = level;
-    f->cur_strategy = mode == NS_DEFLATE_PLANES ? Z_RLE : Z_DEFAULT_STRATEGY;
+    if (mode == NS_DEFLATE_PLANES) {
+        /* ns_deflate, no zlib stream */
+        if (!(f->tok = malloc(max_bytes * sizeof *f->tok)))
+            goto nomem;
+        return f;
+    }
     /* windowBits 15, memLevel 8: what compress2 (HDF5's deflate filter) uses */
-    int zr = deflateInit2(&f->z, level, Z_DEFLATED, 15, 8, f->cur_strategy);
+    int zr = deflateInit2(&f->z, level, Z_DEFLATED, 15, 8, Z_DEFAULT_STRATEGY);
     if (zr == Z_MEM_ERROR)
         goto nomem;
     if (zr != Z_OK) {
@@ -162,6 +170,7 @@ void ns_chunkfilter_free(ns_chunkfilter *f)
     if (f->z_ready)
         deflateEnd(&f->z);
     free(f->shuf);
+    free(f->tok);
     free(f);
 }
 
@@ -194,33 +203,19 @@ static double byte_entropy(const uint8_t *p, size_t n)
     return m ? bits / (double)m : 0;
 }
 
-/* Deflate segments seg[0..nseg) (the shuffled chunk cut at the planes)
- * into one stream in out (cap bytes), each with its own parameters.
- * Returns the stream's size, or 0 when zlib did not finish (no room). */
-static size_t deflate_segments(ns_chunkfilter *f, const uint8_t *const *seg, const size_t *len,
-                               const int *lvl, const int *strat, int nseg, uint8_t *out, size_t cap)
+/* One zlib stream of n bytes at in, into out (cap bytes), as HDF5's own
+ * deflate filter makes it. Returns the stream's size, or 0 when zlib did
+ * not finish (no room). */
+static size_t deflate_plain(ns_chunkfilter *f, const uint8_t *in, size_t n, uint8_t *out, size_t cap)
 {
     z_stream *z = &f->z;
     if (deflateReset(z) != Z_OK)
         return 0;
+    z->next_in = (Bytef *)(uintptr_t)in;   /* zlib does not write through it */
+    z->avail_in = (uInt)n;
     z->next_out = out;
     z->avail_out = (uInt)cap;
-    for (int s = 0; s < nseg; s++) {
-        if (lvl[s] != f->cur_level || strat[s] != f->cur_strategy) {
-            /* compresses what came before with the old parameters */
-            if (deflateParams(z, lvl[s], strat[s]) != Z_OK)
-                return 0;
-            f->cur_level = lvl[s];
-            f->cur_strategy = strat[s];
-        }
-        z->next_in = (Bytef *)(uintptr_t)seg[s];   /* zlib does not write through it */
-        z->avail_in = (uInt)len[s];
-        const int last = s == nseg - 1;
-        const int zr = deflate(z, last ? Z_FINISH : Z_NO_FLUSH);
-        if (last ? zr != Z_STREAM_END : ((zr != Z_OK && zr != Z_BUF_ERROR) || z->avail_in != 0))
-            return 0;
-    }
-    return (size_t)z->total_out;
+    return deflate(z, Z_FINISH) == Z_STREAM_END ? (size_t)z->total_out : 0;
 }
 
 ns_err ns_chunkfilter_run(ns_chunkfilter *f, const void *raw, size_t nbytes, size_t elem, void *out,
@@ -233,44 +228,24 @@ ns_err ns_chunkfilter_run(ns_chunkfilter *f, const void *raw, size_t nbytes, siz
                             ns_chunkfilter_bound(nbytes));
     ns_shuffle(raw, f->shuf, nbytes, elem);
 
-    enum { MAX_SEG = 16 };
-    const uint8_t *seg[MAX_SEG];
-    size_t len[MAX_SEG];
-    int lvl[MAX_SEG], strat[MAX_SEG], nseg = 1;
-    const size_t n = nbytes / elem;
-    seg[0] = f->shuf;
-    len[0] = nbytes;
-    lvl[0] = f->level;
-    strat[0] = Z_DEFAULT_STRATEGY;
+    uint8_t *o = out;
+    size_t zlen;
     if (f->mode == NS_DEFLATE_PLANES) {
+        enum { MAX_SEG = 16 };
+        ns_deflate_seg seg[MAX_SEG];
+        const size_t n = nbytes / elem;
         const int planes = elem > 1 && n > 1 && elem <= MAX_SEG ? (int)elem : 1;
         const size_t plen = planes > 1 ? n : nbytes;
-        nseg = 0;
         for (int b = 0; b < planes; b++) {
-            const uint8_t *p = f->shuf + (size_t)b * plen;
-            size_t l = b == planes - 1 ? nbytes - (size_t)b * plen : plen;   /* the leftover with the last */
-            const int store = byte_entropy(p, l) > NS_CHUNKFILTER_STORE_BITS;
-            const int lv = store ? 0 : f->level, st = store ? Z_DEFAULT_STRATEGY : Z_RLE;
-            if (nseg > 0 && lvl[nseg - 1] == lv && strat[nseg - 1] == st) {
-                len[nseg - 1] += l;   /* same parameters: one segment */
-                continue;
-            }
-            seg[nseg] = p;
-            len[nseg] = l;
-            lvl[nseg] = lv;
-            strat[nseg] = st;
-            nseg++;
+            seg[b].p = f->shuf + (size_t)b * plen;
+            seg[b].n = b == planes - 1 ? nbytes - (size_t)b * plen : plen;   /* the leftover with the last */
+            seg[b].store = byte_entropy(seg[b].p, seg[b].n) > NS_CHUNKFILTER_STORE_BITS;
         }
-    }
-    uint8_t *o = out;
-    size_t zlen = deflate_segments(f, seg, len, lvl, strat, nseg, o, cap - 4);
-    if (zlen == 0) {
-        /* did not fit (cannot happen with the bound): store it all */
-        seg[0] = f->shuf;
-        len[0] = nbytes;
-        lvl[0] = 0;
-        strat[0] = Z_DEFAULT_STRATEGY;
-        zlen = deflate_segments(f, seg, len, lvl, strat, 1, o, cap - 4);
+        zlen = ns_deflate_zlib(seg, planes, f->tok, o, cap - 4);
+        if (zlen == 0)
+            return ns_error_set(err, NS_EINTERNAL, "chunk filter: no room for %zu bytes in %zu", nbytes, cap);
+    } else {
+        zlen = deflate_plain(f, f->shuf, nbytes, o, cap - 4);
         if (zlen == 0)
             return ns_error_set(err, NS_EINTERNAL, "chunk filter: zlib failed on %zu bytes (%s)", nbytes,
                                 f->z.msg ? f->z.msg : "no message");

@@ -25,12 +25,14 @@ typedef enum ns_deflate_mode {
     /* one stream at the given level, zlib's default strategy: byte for
      * byte what HDF5's own deflate filter writes */
     NS_DEFLATE_PLAIN = 0,
-    /* each shuffled byte plane on its own inside the one stream: a plane
-     * whose bytes carry more than NS_CHUNKFILTER_STORE_BITS bits of
-     * order-0 entropy per byte goes into stored (uncompressed) deflate
-     * blocks, the others are run-length + Huffman coded (Z_RLE) at the
-     * level. The low byte of Grundy values is nearly random and deflate
-     * only costs time on it; the high byte shrinks 4-5x under Z_RLE. */
+    /* each shuffled byte plane on its own inside the one stream, written by
+     * ns_deflate (not zlib; the level is not used): a plane whose bytes
+     * carry more than NS_CHUNKFILTER_STORE_BITS bits of order-0 entropy per
+     * byte goes into stored (uncompressed) deflate blocks, the others are
+     * coded as runs of the previous byte + literals with a Huffman code of
+     * their own (what zlib's Z_RLE finds, several times faster). The low
+     * byte of Grundy values is nearly random and coding only costs time on
+     * it; the high byte shrinks 3-5x. */
     NS_DEFLATE_PLANES = 1
 } ns_deflate_mode;
 

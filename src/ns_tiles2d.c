@@ -33,10 +33,12 @@
  * Streaming (no table: o->tile_sink): the cells of a tile go to a buffer
  * of the thread's (and its mirror tile's to a second one), handed to the
  * sink when the tile is done; only the line sets stay in memory. */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MADV_HUGEPAGE */
 #include "ns_tiles2d.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "ns_omp.h"
 #include "ns_intmath.h"
@@ -53,6 +55,7 @@ typedef struct lines {
     int64_t n;
     uint64_t *bits;     /* n * stride, 64-byte aligned, inside raw */
     void *raw;          /* the allocation; owned */
+    size_t mapped;      /* its size when mmap'ed (huge pages), else 0 */
     uint32_t *mex;
 } lines;
 
@@ -78,6 +81,9 @@ typedef struct tiles {
 } tiles;
 
 enum { TAIL = 32 };
+
+/* line sets at least this large are mapped with huge pages */
+#define HUGE_SETS ((size_t)4 << 20)
 
 static uint64_t set_stride(uint64_t words)
 {
@@ -329,13 +335,21 @@ static void do_tile_sym(tiles *T, lines *diag, int64_t x0, int64_t x1, int64_t y
     }
 }
 
+static void free_raw(lines *L)
+{
+    if (L->mapped)
+        munmap(L->raw, L->mapped);
+    else
+        free(L->raw);
+}
+
 static void free_tiles(tiles *T)
 {
     free(T->tbuf);
-    free(T->rows.raw);
+    free_raw(&T->rows);
     free(T->rows.mex);
     for (int i = 0; i < T->ng; i++) {
-        free(T->g[i].raw);
+        free_raw(&T->g[i]);
         free(T->g[i].mex);
     }
 }
@@ -345,7 +359,20 @@ static int alloc_lines(lines *L, uint64_t stride)
     /* calloc, not aligned_alloc + memset: a large calloc gets fresh zero
      * pages from the kernel, and the parts of the sets no value reaches
      * (the bound on values is ~2x the largest value) are never touched */
-    L->raw = calloc((size_t)L->n * (size_t)stride + 8, sizeof *L->bits);
+    const size_t bytes = ((size_t)L->n * (size_t)stride + 8) * sizeof *L->bits;
+    if (bytes >= HUGE_SETS) {
+        /* large: huge pages, as the table (a fault per 2 MiB, not per 4 KiB) */
+        void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (p != MAP_FAILED) {
+#ifdef MADV_HUGEPAGE
+            madvise(p, bytes, MADV_HUGEPAGE);
+#endif
+            L->raw = p;
+            L->mapped = bytes;
+        }
+    } else {
+        L->raw = calloc(bytes, 1);
+    }
     L->bits = L->raw ? (uint64_t *)(((uintptr_t)L->raw + 63) & ~(uintptr_t)63) : NULL;
     L->mex = calloc((size_t)L->n, sizeof *L->mex);
     return L->bits && L->mex;

@@ -1,0 +1,30 @@
+/* ns_deflate.h - a fast zlib stream (RFC 1950 around RFC 1951 deflate)
+ * writer for the byte planes of the chunk filter: a plane is either stored
+ * (stored blocks, copy speed) or coded as runs of its previous byte
+ * (deflate matches at distance 1, lengths 3..258) and literals with a
+ * dynamic Huffman code of its own, whichever is smaller. This is the
+ * compression zlib's Z_RLE strategy finds, without zlib's general match
+ * machinery: several times faster. Any inflate decodes the output. */
+#ifndef NS_DEFLATE_H
+#define NS_DEFLATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct ns_deflate_seg {
+    const uint8_t *p;   /* borrowed */
+    size_t n;
+    int store;          /* 1: stored blocks; 0: runs + Huffman (stored when that is not smaller) */
+} ns_deflate_seg;
+
+/* Room a stream of n input bytes may need (all stored, the wrapper, a
+ * Huffman header per segment). */
+size_t ns_deflate_bound(size_t n, int nseg);
+
+/* Write one zlib stream of the segments' bytes, in order, into out (cap
+ * bytes, at least ns_deflate_bound). tokens: scratch of at least as many
+ * uint16_t as the largest segment has bytes. Returns the stream's size, 0
+ * when cap is too small. Deterministic. */
+size_t ns_deflate_zlib(const ns_deflate_seg *seg, int nseg, uint16_t *tokens, uint8_t *out, size_t cap);
+
+#endif
