@@ -38,6 +38,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <sys/mman.h>
 
 #include "ns_omp.h"
@@ -449,11 +450,52 @@ uint64_t ns_tiles2d_line_bytes(const ns_game *g, uint64_t max_value)
     return n * per;
 }
 
+/* Tiles k0..k1 of order (row, column pairs; anti-diagonals in turn): each
+ * thread takes the next tile in that order and starts it once its left
+ * and upper neighbours are done (ncol[i]: the next tile column of row i,
+ * published with release/acquire), so no thread waits at the end of an
+ * anti-diagonal. Safe: a tile's cells need only cells up and to the left
+ * (done through those two neighbours), and two tiles that can run at once
+ * (one further right and higher than the other) share no line set: their
+ * rows, columns and lines c = a*y + dy*x lie at least a tile apart. No
+ * deadlock: the earliest unfinished tile in the order has its neighbours
+ * finished. */
+static void run_tiles(tiles *T, lines *diag, int sym, const int32_t *order, int64_t k0, int64_t k1,
+                      int64_t *ncol, int nthreads, int replay)
+{
+    int64_t next = k0;
+    NS_PRAGMA(omp parallel num_threads(nthreads))
+    for (;;) {
+        int64_t k;
+        NS_PRAGMA(omp atomic capture)
+        k = next++;
+        if (k >= k1)
+            break;
+        const int64_t i = order[2 * k], j = order[2 * k + 1];
+        for (int spin = 0; __atomic_load_n(&ncol[i], __ATOMIC_ACQUIRE) != j ||
+                           (i > 0 && __atomic_load_n(&ncol[i - 1], __ATOMIC_ACQUIRE) <= j);
+             spin++)
+            if (spin > 64)
+                sched_yield();   /* more threads than cores: let the others run */
+        const int64_t x0 = i * TILE, y0 = j * TILE;
+        const int64_t x1 = x0 + TILE < T->n0 ? x0 + TILE : T->n0;
+        const int64_t y1 = y0 + TILE < T->n1 ? y0 + TILE : T->n1;
+        if (sym)
+            do_tile_sym(T, diag, x0, x1, y0, y1, replay);
+        else
+            do_tile(T, x0, x1, y0, y1, replay);
+        __atomic_store_n(&ncol[i], j + 1, __ATOMIC_RELEASE);
+    }
+}
+
 ns_err ns_tiles2d_run(const ns_game *g, ns_table *t, uint64_t max_value, const ns_sieve_opts *o,
                       ns_error *err)
 {
     tiles T;
     memset(&T, 0, sizeof T);
+    int32_t *order = NULL;     /* tiles (row, column), anti-diagonals in turn; owned */
+    int64_t *first = NULL;     /* owned */
+    int64_t *ncol = NULL;      /* per tile row: the next tile column; owned */
     T.t = t;
     T.cap = (uint32_t)(max_value + 1);
     T.words = (T.cap + 63) / 64;
@@ -487,31 +529,43 @@ ns_err ns_tiles2d_run(const ns_game *g, ns_table *t, uint64_t max_value, const n
         goto done;
     }
     lines *diag = sym && dg >= 0 ? &T.g[dg] : NULL;
-    for (int64_t s = 0; s <= ti + tj - 2; s++) {
-        const int replay = (uint64_t)s < o->resume_units;
-        if (sym) {
-            const int64_t i0 = s - (tj - 1) > 0 ? s - (tj - 1) : 0;
-            const int64_t i1 = s / 2;
-            NS_OMP_FOR_DYNAMIC1(nthreads)
-            for (int64_t i = i0; i <= i1; i++) {
-                int64_t j = s - i;
-                int64_t x0 = i * TILE, y0 = j * TILE;
-                int64_t x1 = x0 + TILE < PT->n0 ? x0 + TILE : PT->n0;
-                int64_t y1 = y0 + TILE < PT->n1 ? y0 + TILE : PT->n1;
-                do_tile_sym(PT, diag, x0, x1, y0, y1, replay);
-            }
-        } else {
-            const int64_t i0 = s - (tj - 1) > 0 ? s - (tj - 1) : 0;
-            const int64_t i1 = s < ti - 1 ? s : ti - 1;
-            NS_OMP_FOR_DYNAMIC1(nthreads)
-            for (int64_t i = i0; i <= i1; i++) {
-                int64_t j = s - i;
-                int64_t x0 = i * TILE, y0 = j * TILE;
-                int64_t x1 = x0 + TILE < PT->n0 ? x0 + TILE : PT->n0;
-                int64_t y1 = y0 + TILE < PT->n1 ? y0 + TILE : PT->n1;
-                do_tile(PT, x0, x1, y0, y1, replay);
-            }
+    /* the tiles in anti-diagonal order (sym: only i <= j); first[s]: the
+     * first of anti-diagonal s */
+    const int64_t ndiag = ti + tj - 1;
+    first = malloc((size_t)(ndiag + 1) * sizeof *first);
+    ncol = malloc((size_t)ti * sizeof *ncol);
+    int64_t nt = 0;
+    for (int64_t q = 0; q < ndiag; q++) {
+        const int64_t i0 = q - (tj - 1) > 0 ? q - (tj - 1) : 0;
+        const int64_t i1 = sym ? q / 2 : q < ti - 1 ? q : ti - 1;
+        nt += i1 >= i0 ? i1 - i0 + 1 : 0;
+    }
+    order = malloc((size_t)(nt ? nt : 1) * 2 * sizeof *order);
+    if (!first || !ncol || !order)
+        goto oom;
+    nt = 0;
+    for (int64_t q = 0; q < ndiag; q++) {
+        first[q] = nt;
+        const int64_t i0 = q - (tj - 1) > 0 ? q - (tj - 1) : 0;
+        const int64_t i1 = sym ? q / 2 : q < ti - 1 ? q : ti - 1;
+        for (int64_t i = i0; i <= i1; i++, nt++) {
+            order[2 * nt] = (int32_t)i;
+            order[2 * nt + 1] = (int32_t)(q - i);
         }
+    }
+    first[ndiag] = nt;
+    for (int64_t i = 0; i < ti; i++)
+        ncol[i] = sym ? i : 0;   /* the next tile column of row i */
+    /* segments of anti-diagonals: between them the progress and checkpoint
+     * callbacks (about 64 times a run), never across the resume point */
+    const int64_t seg = o->progress || o->checkpoint ? (ndiag + 63) / 64 : ndiag;
+    for (int64_t s = 0, s1; s < ndiag; s = s1) {
+        const int replay = (uint64_t)s < o->resume_units;
+        s1 = s + seg < ndiag ? s + seg : ndiag;
+        if (replay && (uint64_t)s1 > o->resume_units)
+            s1 = (int64_t)o->resume_units;
+        run_tiles(PT, diag, sym, order, first[s], first[s1], ncol, nthreads, replay);
+        s = s1 - 1;   /* the last anti-diagonal finished, for the checks below */
         if (T.overflow) {
             rc = ns_error_set(err, NS_EINTERNAL, "a value reached the value bound; the game's option bound is wrong");
             goto done;
@@ -522,12 +576,7 @@ ns_err ns_tiles2d_run(const ns_game *g, ns_table *t, uint64_t max_value, const n
         }
         if (o->progress) {
             /* cells in tile anti-diagonals 0..s, approximated by tiles */
-            double done_tiles = 0;
-            for (int64_t q = 0; q <= s; q++) {
-                int64_t a0 = q - (tj - 1) > 0 ? q - (tj - 1) : 0, a1 = q < ti - 1 ? q : ti - 1;
-                done_tiles += (double)(a1 - a0 + 1);
-            }
-            if (o->progress(o->progress_user, done_tiles / (double)(ti * tj))) {
+            if (o->progress(o->progress_user, (double)first[s + 1] / (double)first[ndiag])) {
                 rc = ns_error_set(err, NS_EINTR, "interrupted");
                 goto done;
             }
@@ -541,6 +590,9 @@ ns_err ns_tiles2d_run(const ns_game *g, ns_table *t, uint64_t max_value, const n
 oom:
     rc = ns_error_set(err, NS_ENOMEM, "out of memory for the line sets");
 done:
+    free(order);
+    free(first);
+    free(ncol);
     free_tiles(&T);
     return rc;
 }
