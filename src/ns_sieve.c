@@ -38,17 +38,16 @@
  * (Conway's misere Grundy value, 0 exactly at misere P-positions).
  *
  * Checkpoints: a unit is a rank level r = 0 .. levels-1 (empty or not). */
-#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MADV_HUGEPAGE */
 #include "ns_sieve.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "ns_omp.h"
 #include "ns_rows_pn.h"
 #include "ns_tiles2d.h"
+#include "ns_hugemem.h"
 
 /* A line record: word 0 = own mex | any << 32, then the bitset. */
 #define REC_ANY ((uint64_t)1 << 32)
@@ -221,26 +220,12 @@ static uint64_t *rec_new(uint64_t nlines, uint64_t recw, size_t *mapped)
     *mapped = 0;
     if (nlines > SIZE_MAX / 8 / recw)
         return NULL;
-    const size_t bytes = (size_t)(nlines * recw * 8);
-    if (bytes >= REC_MAP_BYTES) {
-        void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (p != MAP_FAILED) {
-#ifdef MADV_HUGEPAGE
-            madvise(p, bytes, MADV_HUGEPAGE);
-#endif
-            *mapped = bytes;
-            return p;
-        }
-    }
-    return calloc((size_t)nlines, (size_t)recw * 8);
+    return ns_huge_calloc((size_t)(nlines * recw * 8), REC_MAP_BYTES, mapped);
 }
 
 static void rec_free(uint64_t *p, size_t mapped)
 {
-    if (p && mapped)
-        munmap(p, mapped);
-    else
-        free(p);
+    ns_huge_free(p, mapped);
 }
 
 /* Add value v to a line record (words bitset words, values < cap kept). */

@@ -1,13 +1,12 @@
 /* ns_table.c - see ns_table.h */
-#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MADV_HUGEPAGE */
 #include "ns_table.h"
 
+#include "ns_hugemem.h"
 #include "ns_omp.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 /* Tables of at least this size are mapped directly, asking for transparent
  * huge pages: with 4 KiB pages, first-touch page faults cost ~3 s per GiB. */
@@ -55,18 +54,7 @@ ns_table *ns_table_new(int k, const int64_t *bounds, int elem, int pn_only, ns_e
         ns_error_set(err, NS_ENOMEM, "out of memory");
         return NULL;
     }
-    if (bytes >= NS_MAP_THRESHOLD) {
-        void *p = mmap(NULL, (size_t)bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (p != MAP_FAILED) {
-#ifdef MADV_HUGEPAGE
-            madvise(p, (size_t)bytes, MADV_HUGEPAGE);
-#endif
-            t->data = p;
-            t->mapped = (size_t)bytes;
-        }
-    } else {
-        t->data = calloc(1, (size_t)bytes);
-    }
+    t->data = ns_huge_calloc((size_t)bytes, NS_MAP_THRESHOLD, &t->mapped);
     if (!t->data) {
         free(t);
         ns_error_set(err, NS_ENOMEM, "cannot allocate %.2f GiB for the table", (double)bytes / (1 << 30));
@@ -89,10 +77,7 @@ void ns_table_free(ns_table *t)
 {
     if (!t)
         return;
-    if (t->mapped)
-        munmap(t->data, t->mapped);
-    else
-        free(t->data);
+    ns_huge_free(t->data, t->mapped);
     free(t);
 }
 

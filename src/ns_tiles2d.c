@@ -33,14 +33,13 @@
  * Streaming (no table: o->tile_sink): the cells of a tile go to a buffer
  * of the thread's (and its mirror tile's to a second one), handed to the
  * sink when the tile is done; only the line sets stay in memory. */
-#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MADV_HUGEPAGE */
 #include "ns_tiles2d.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <sched.h>
-#include <sys/mman.h>
 
+#include "ns_hugemem.h"
 #include "ns_omp.h"
 #include "ns_intmath.h"
 
@@ -336,44 +335,24 @@ static void do_tile_sym(tiles *T, lines *diag, int64_t x0, int64_t x1, int64_t y
     }
 }
 
-static void free_raw(lines *L)
-{
-    if (L->mapped)
-        munmap(L->raw, L->mapped);
-    else
-        free(L->raw);
-}
-
 static void free_tiles(tiles *T)
 {
     free(T->tbuf);
-    free_raw(&T->rows);
+    ns_huge_free(T->rows.raw, T->rows.mapped);
     free(T->rows.mex);
     for (int i = 0; i < T->ng; i++) {
-        free_raw(&T->g[i]);
+        ns_huge_free(T->g[i].raw, T->g[i].mapped);
         free(T->g[i].mex);
     }
 }
 
 static int alloc_lines(lines *L, uint64_t stride)
 {
-    /* calloc, not aligned_alloc + memset: a large calloc gets fresh zero
-     * pages from the kernel, and the parts of the sets no value reaches
-     * (the bound on values is ~2x the largest value) are never touched */
+    /* zeroed by the kernel's fresh pages (no memset); huge pages when
+     * large: the first touches of the sets, spread over the whole array,
+     * then fault once per 2 MiB */
     const size_t bytes = ((size_t)L->n * (size_t)stride + 8) * sizeof *L->bits;
-    if (bytes >= HUGE_SETS) {
-        /* large: huge pages, as the table (a fault per 2 MiB, not per 4 KiB) */
-        void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (p != MAP_FAILED) {
-#ifdef MADV_HUGEPAGE
-            madvise(p, bytes, MADV_HUGEPAGE);
-#endif
-            L->raw = p;
-            L->mapped = bytes;
-        }
-    } else {
-        L->raw = calloc(bytes, 1);
-    }
+    L->raw = ns_huge_calloc(bytes, HUGE_SETS, &L->mapped);
     L->bits = L->raw ? (uint64_t *)(((uintptr_t)L->raw + 63) & ~(uintptr_t)63) : NULL;
     L->mex = calloc((size_t)L->n, sizeof *L->mex);
     return L->bits && L->mex;
