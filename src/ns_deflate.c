@@ -331,11 +331,90 @@ static void coded(bitw *b, const uint8_t *p, size_t n, uint16_t *tok, const uint
         code[256 + t] = mcode[t];
         clen[256 + t] = mlen[t];
     }
-    bitw w = *b;
-    for (size_t i = 0; i < nt; i++)
-        put_bits(&w, code[tok[i]], clen[tok[i]]);
-    put_bits(&w, lc[256], ll[256]);
-    *b = w;
+    /* no branch a token: 8 bytes stored each time, the whole ones kept
+     * (the block is smaller than stored, so the 7 bytes written ahead lie
+     * inside the bound's slack) */
+    uint64_t acc = b->acc;
+    unsigned nb = (unsigned)b->nb;
+    uint8_t *o = b->o;
+    while (nb >= 8) {
+        *o++ = (uint8_t)acc;
+        acc >>= 8;
+        nb -= 8;
+    }
+    for (size_t i = 0; i < nt; i++) {
+        acc |= (uint64_t)code[tok[i]] << nb;
+        nb += clen[tok[i]];
+        const uint64_t le = NS_LE64(acc);
+        memcpy(o, &le, 8);
+        o += nb >> 3;
+        acc >>= nb & ~7u;
+        nb &= 7;
+    }
+    b->acc = acc;
+    b->nb = (int)nb;
+    b->o = o;
+    put_bits(b, lc[256], ll[256]);
+}
+
+/* ---- Adler-32 (RFC 1950): a = 1 + sum of the bytes, b = sum of the a's,
+ * both mod 65521. With AVX2: 32 bytes a step, in blocks of at most 1024
+ * steps (no 32-bit lane overflows), reduced after each block. ---- */
+
+enum { ADLER_MOD = 65521 };
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define NS_HAVE_AVX2_ADLER 1
+__attribute__((target("avx2"))) static uint32_t adler32_avx2(uint32_t adler, const uint8_t *p, size_t n)
+{
+    uint64_t a = adler & 0xFFFF, b = adler >> 16;
+    const __m256i w = _mm256_set_epi8(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21,
+                                      22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32);
+    const __m256i ones = _mm256_set1_epi16(1), zero = _mm256_setzero_si256();
+    while (n >= 32) {
+        const size_t m = n / 32 < 1024 ? n / 32 : 1024;
+        __m256i s1 = zero, s1sum = zero, s2 = zero;
+        for (size_t k = 0; k < m; k++, p += 32) {
+            const __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)p);
+            s1sum = _mm256_add_epi32(s1sum, s1);   /* the sums before this step */
+            s2 = _mm256_add_epi32(s2, _mm256_madd_epi16(_mm256_maddubs_epi16(v, w), ones));
+            s1 = _mm256_add_epi32(s1, _mm256_sad_epu8(v, zero));
+        }
+        uint32_t l1[8], l1s[8], l2[8];
+        _mm256_storeu_si256((__m256i *)(void *)l1, s1);
+        _mm256_storeu_si256((__m256i *)(void *)l1s, s1sum);
+        _mm256_storeu_si256((__m256i *)(void *)l2, s2);
+        uint64_t h1 = 0, h1s = 0, h2 = 0;
+        for (int i = 0; i < 8; i++) {
+            h1 += l1[i];
+            h1s += l1s[i];
+            h2 += l2[i];
+        }
+        b = (b + 32 * m * a + 32 * h1s + h2) % ADLER_MOD;
+        a = (a + h1) % ADLER_MOD;
+        n -= 32 * m;
+    }
+    for (; n > 0; n--) {
+        a += *p++;
+        b += a;
+    }
+    return (uint32_t)((b % ADLER_MOD) << 16 | (a % ADLER_MOD));
+}
+#endif
+
+uint32_t ns_adler32(uint32_t adler, const void *buf, size_t n)
+{
+    const uint8_t *p = buf;
+#ifdef NS_HAVE_AVX2_ADLER
+    if (__builtin_cpu_supports("avx2"))
+        return adler32_avx2(adler, p, n);
+#endif
+    for (size_t k = 0; k < n; k += (size_t)1 << 30) {
+        const size_t part = n - k < (size_t)1 << 30 ? n - k : (size_t)1 << 30;
+        adler = (uint32_t)adler32(adler, p + k, (uInt)part);
+    }
+    return adler;
 }
 
 size_t ns_deflate_bound(size_t n, int nseg)
@@ -358,7 +437,7 @@ size_t ns_deflate_zlib(const ns_deflate_seg *seg, int nseg, uint16_t *tokens, ui
     b.o[0] = 0x78;   /* deflate, 32 KiB window */
     b.o[1] = 0x01;   /* fastest; (0x78 << 8 | 0x01) % 31 == 0 */
     b.o += 2;
-    uLong adler = adler32(0L, Z_NULL, 0);
+    uint32_t adler = 1;
     for (int i = 0; i < nseg; i++) {
         if (seg[i].n == 0)
             continue;
@@ -366,10 +445,7 @@ size_t ns_deflate_zlib(const ns_deflate_seg *seg, int nseg, uint16_t *tokens, ui
             stored(&b, seg[i].p, seg[i].n);
         else
             coded(&b, seg[i].p, seg[i].n, tokens, lcode_of);
-        for (size_t k = 0; k < seg[i].n; k += (size_t)1 << 30) {
-            const size_t part = seg[i].n - k < (size_t)1 << 30 ? seg[i].n - k : (size_t)1 << 30;
-            adler = adler32(adler, seg[i].p + k, (uInt)part);
-        }
+        adler = ns_adler32(adler, seg[i].p, seg[i].n);
     }
     put_bits(&b, 1 | 1 << 1, 3);   /* final, fixed Huffman */
     put_bits(&b, 0, 7);            /* end of block: code 256 is 0000000 */

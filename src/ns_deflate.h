@@ -27,4 +27,8 @@ size_t ns_deflate_bound(size_t n, int nseg);
  * when cap is too small. Deterministic. */
 size_t ns_deflate_zlib(const ns_deflate_seg *seg, int nseg, uint16_t *tokens, uint8_t *out, size_t cap);
 
+/* Adler-32 of n bytes continuing from adler (1 for a start), as zlib's
+ * adler32(); vectorized (AVX2) where the processor has it. */
+uint32_t ns_adler32(uint32_t adler, const void *buf, size_t n);
+
 #endif

@@ -4,7 +4,9 @@
  * bytes (stored), small alphabets with runs, one distinct byte, a
  * Grundy-like high byte plane, several segments stored and coded in one
  * stream, and a fixed-seed fuzz loop; the coded size is checked against
- * zlib's own Z_RLE coding of the same bytes. */
+ * zlib's own Z_RLE coding of the same bytes. ns_adler32 equals zlib's
+ * adler32 for every length 0..300, long buffers of 0xFF (the largest
+ * sums), random bytes and chained calls. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,7 +92,7 @@ static size_t one(const char *what, const uint8_t *p, size_t n, int store)
 int main(void)
 {
     enum { BIG = 1 << 20 };
-    uint8_t *buf = malloc(BIG), *buf2 = malloc(BIG);
+    uint8_t *buf = calloc(BIG, 1), *buf2 = calloc(BIG, 1);
     if (!buf || !buf2)
         return 1;
     char what[128];
@@ -178,6 +180,32 @@ int main(void)
         snprintf(what, sizeof what, "fuzz case %d", k);
         round_trip(what, s, ns);
     }
+    /* Adler-32 against zlib's */
+    for (size_t i = 0; i < BIG; i++)
+        buf[i] = (uint8_t)rng();
+    for (size_t n = 0; n <= 300; n++) {
+        const uint32_t z = (uint32_t)adler32(1, buf + n, (uInt)n), ours = ns_adler32(1, buf + n, n);
+        CHECKF(z == ours, "adler32 of %zu bytes: 0x%08x, zlib 0x%08x", n, ours, z);
+    }
+    memset(buf2, 0xFF, BIG);
+    const size_t longs[] = {31, 32, 33, 32 * 1024 - 1, 32 * 1024, 32 * 1024 + 1, 5552, 100000, BIG};
+    for (size_t k = 0; k < sizeof longs / sizeof longs[0]; k++) {
+        const uint8_t *bufs[2] = {buf, buf2};
+        for (int b = 0; b < 2; b++) {
+            const uint32_t z = (uint32_t)adler32(1, bufs[b], (uInt)longs[k]);
+            const uint32_t ours = ns_adler32(1, bufs[b], longs[k]);
+            CHECKF(z == ours, "adler32 of %zu %s bytes: 0x%08x, zlib 0x%08x", longs[k], b ? "0xFF" : "random",
+                   ours, z);
+        }
+    }
+    uint32_t za = 1, oa = 1;
+    for (size_t at = 0, n; at < BIG; at += n) {
+        n = 1 + (size_t)(rng() % 70000);
+        n = at + n > BIG ? BIG - at : n;
+        za = (uint32_t)adler32(za, buf + at, (uInt)n);
+        oa = ns_adler32(oa, buf + at, n);
+    }
+    CHECKF(za == oa, "chained adler32: 0x%08x, zlib 0x%08x", oa, za);
     free(buf);
     free(buf2);
     return TEST_REPORT();
