@@ -16,16 +16,6 @@
 #include "ns_deflate.h"
 #include "testutil.h"
 
-static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
-
-static uint64_t rng(void)
-{
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return rng_state;
-}
-
 /* zlib's Z_RLE level 1 size of p[0..n) */
 static size_t zlib_rle_size(const uint8_t *p, size_t n)
 {
@@ -119,7 +109,7 @@ int main(void)
 
     /* random bytes: not smaller coded, so stored */
     for (size_t i = 0; i < BIG; i++)
-        buf[i] = (uint8_t)rng();
+        buf[i] = (uint8_t)ns_test_rng();
     const size_t rlen = one("random bytes", buf, BIG, 0);
     CHECKF(rlen <= BIG + 5 * (BIG / 65535 + 1) + 16, "random bytes: %zu, expected about the input", rlen);
 
@@ -133,18 +123,18 @@ int main(void)
     /* a Grundy-like high byte plane: (x + y + (x * y) % 7 + noise) / 256 */
     for (size_t x = 0; x < 512; x++)
         for (size_t y = 0; y < 1024; y++)
-            buf[x * 1024 + y] = (uint8_t)((x + y + (x * y) % 7 + rng() % 300) >> 8);
+            buf[x * 1024 + y] = (uint8_t)((x + y + (x * y) % 7 + ns_test_rng() % 300) >> 8);
     const size_t glen = one("grundy-like plane", buf, 512 * 1024, 0);
     const size_t zlen = zlib_rle_size(buf, 512 * 1024);
     CHECKF(zlen > 0 && glen <= zlen + zlen / 10, "grundy-like plane: %zu bytes, zlib Z_RLE %zu", glen, zlen);
 
     /* small alphabets with runs, many sizes */
     for (int k = 0; k < 40; k++) {
-        const size_t n = 1 + (size_t)(rng() % 70000);
-        const unsigned alpha = 1 + (unsigned)(rng() % 5);
+        const size_t n = 1 + (size_t)(ns_test_rng() % 70000);
+        const unsigned alpha = 1 + (unsigned)(ns_test_rng() % 5);
         for (size_t i = 0; i < n;) {
-            const uint8_t v = (uint8_t)(rng() % alpha * 37);
-            size_t r = 1 + (size_t)(rng() % 20);
+            const uint8_t v = (uint8_t)(ns_test_rng() % alpha * 37);
+            size_t r = 1 + (size_t)(ns_test_rng() % 20);
             for (; r && i < n; r--)
                 buf[i++] = v;
         }
@@ -156,7 +146,7 @@ int main(void)
 
     /* segments: stored, coded, empty, coded in one stream */
     for (size_t i = 0; i < 70000; i++) {
-        buf[i] = (uint8_t)rng();
+        buf[i] = (uint8_t)ns_test_rng();
         buf2[i] = (uint8_t)(i / 1000);
     }
     ns_deflate_seg segs[4] = {{buf, 70000, 1}, {buf2, 70000, 0}, {buf, 0, 0}, {buf2 + 5, 1000, 0}};
@@ -165,16 +155,16 @@ int main(void)
     /* fuzz: random segments of random kinds (fixed seed) */
     for (int k = 0; k < 300; k++) {
         ns_deflate_seg s[3];
-        const int ns = 1 + (int)(rng() % 3);
+        const int ns = 1 + (int)(ns_test_rng() % 3);
         size_t at = 0;
         for (int i = 0; i < ns; i++) {
-            const size_t n = (size_t)(rng() % 3000);
-            const int mode = (int)(rng() % 3);
+            const size_t n = (size_t)(ns_test_rng() % 3000);
+            const int mode = (int)(ns_test_rng() % 3);
             for (size_t j = 0; j < n; j++)
-                buf[at + j] = mode == 0 ? (uint8_t)rng() : mode == 1 ? (uint8_t)(rng() % 3) : (uint8_t)(j / 97);
+                buf[at + j] = mode == 0 ? (uint8_t)ns_test_rng() : mode == 1 ? (uint8_t)(ns_test_rng() % 3) : (uint8_t)(j / 97);
             s[i].p = buf + at;
             s[i].n = n;
-            s[i].store = (int)(rng() % 4 == 0);
+            s[i].store = (int)(ns_test_rng() % 4 == 0);
             at += n;
         }
         snprintf(what, sizeof what, "fuzz case %d", k);
@@ -182,7 +172,7 @@ int main(void)
     }
     /* Adler-32 against zlib's */
     for (size_t i = 0; i < BIG; i++)
-        buf[i] = (uint8_t)rng();
+        buf[i] = (uint8_t)ns_test_rng();
     for (size_t n = 0; n <= 300; n++) {
         const uint32_t z = (uint32_t)adler32(1, buf + n, (uInt)n), ours = ns_adler32(1, buf + n, n);
         CHECKF(z == ours, "adler32 of %zu bytes: 0x%08x, zlib 0x%08x", n, ours, z);
@@ -200,7 +190,7 @@ int main(void)
     }
     uint32_t za = 1, oa = 1;
     for (size_t at = 0, n; at < BIG; at += n) {
-        n = 1 + (size_t)(rng() % 70000);
+        n = 1 + (size_t)(ns_test_rng() % 70000);
         n = at + n > BIG ? BIG - at : n;
         za = (uint32_t)adler32(za, buf + at, (uInt)n);
         oa = ns_adler32(oa, buf + at, n);

@@ -40,16 +40,6 @@ static int rm_cb(const char *p, const struct stat *sb, int flag, struct FTW *ftw
     return remove(p);
 }
 
-static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
-
-static uint64_t rng(void)
-{
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return rng_state;
-}
-
 static ns_table *table(int k, const int64_t *bounds, int elem, int pn_only)
 {
     ns_error err = {0};
@@ -65,10 +55,10 @@ static ns_table *table(int k, const int64_t *bounds, int elem, int pn_only)
 static void fill_random(ns_table *t, uint32_t maxv, int inv_pct)
 {
     for (uint64_t i = 0; i < t->ncells; i++) {
-        if (inv_pct && (int)(rng() % 100) < inv_pct)
+        if (inv_pct && (int)(ns_test_rng() % 100) < inv_pct)
             ns_table_set(t, i, ns_table_invalid(t));
         else
-            ns_table_set(t, i, (uint32_t)(rng() % ((uint64_t)maxv + 1)));
+            ns_table_set(t, i, (uint32_t)(ns_test_rng() % ((uint64_t)maxv + 1)));
     }
 }
 

@@ -45,16 +45,6 @@ static int rm_cb(const char *p, const struct stat *sb, int flag, struct FTW *ftw
     return remove(p);
 }
 
-static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
-
-static uint64_t rng(void)
-{
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return rng_state;
-}
-
 /* A dataset of n elements of type `type` in a new file, 1-D, one chunk of
  * n elements, with the filters asked for. */
 static hid_t make_dataset(hid_t file, const char *name, hid_t type, hsize_t n, int full_pipeline)
@@ -92,7 +82,7 @@ static uint8_t *read_raw_chunk(hid_t d, const hsize_t *off, size_t *len, uint32_
 static void fill_bytes(uint8_t *p, size_t n, int kind)
 {
     for (size_t i = 0; i < n; i++)
-        p[i] = kind == 0 ? (uint8_t)rng() : kind == 1 ? 0xFF : kind == 2 ? 0 : (uint8_t)(i / 3 % 5);
+        p[i] = kind == 0 ? (uint8_t)ns_test_rng() : kind == 1 ? 0xFF : kind == 2 ? 0 : (uint8_t)(i / 3 % 5);
 }
 
 /* ---- Fletcher-32 as HDF5 computes it ---- */
@@ -187,7 +177,7 @@ static void test_plain_equals_hdf5(void)
                 /* values of the kind, little-endian */
                 for (size_t i = 0; i < nb; i++) {
                     const size_t e = i / sizes[t], b = i % sizes[t];
-                    buf[i] = kind == 0 ? (uint8_t)rng() : kind == 1 ? (uint8_t)(b == 0 ? rng() : e >> 9)
+                    buf[i] = kind == 0 ? (uint8_t)ns_test_rng() : kind == 1 ? (uint8_t)(b == 0 ? ns_test_rng() : e >> 9)
                            : kind == 2 ? 0 : (uint8_t)((e * e) >> (3 * b));
                 }
                 char name[64];
@@ -351,7 +341,7 @@ static void test_write_chunks(void)
         uint8_t *data = malloc(nb), *back = malloc(nb);
         /* Grundy-like: the low byte random, the higher ones slowly growing */
         for (size_t i = 0; i < nb; i++)
-            data[i] = i % s.elem == 0 ? (uint8_t)rng() : (uint8_t)((i / s.elem) >> (10 + 3 * (i % s.elem)));
+            data[i] = i % s.elem == 0 ? (uint8_t)ns_test_rng() : (uint8_t)((i / s.elem) >> (10 + 3 * (i % s.elem)));
         s.data = data;
 
         uint8_t *first = NULL;
