@@ -17,6 +17,9 @@
 
 #include "ns_deflate.h"
 
+/* NS_DEFLATE_PLANES: elements of more bytes go in as one segment */
+enum { MAX_PLANES = 16 };
+
 struct ns_chunkfilter {
     z_stream z;
     int z_ready;        /* deflateInit2 succeeded */
@@ -24,7 +27,7 @@ struct ns_chunkfilter {
     ns_deflate_mode mode;
     size_t max_bytes;
     uint8_t *shuf;      /* max_bytes: the shuffled chunk; owned */
-    uint16_t *tok;      /* max_bytes: ns_deflate's tokens (NS_DEFLATE_PLANES); owned */
+    uint16_t *tok;      /* ns_deflate_tokens(max_bytes): ns_deflate's tokens (NS_DEFLATE_PLANES); owned */
 };
 
 /* ------------------------------------------------------------- shuffle */
@@ -122,8 +125,10 @@ uint32_t ns_fletcher32(const void *buf, size_t len)
 size_t ns_chunkfilter_bound(size_t nbytes)
 {
     /* zlib's bound for one stream, room for the block ends a change of
-     * parameters between planes adds, the checksum */
-    return (size_t)compressBound((uLong)nbytes) + 1024 + 4;
+     * parameters between planes adds; ns_deflate's for up to MAX_PLANES
+     * planes; the checksum */
+    const size_t z = (size_t)compressBound((uLong)nbytes) + 1024, d = ns_deflate_bound(nbytes, MAX_PLANES);
+    return (z > d ? z : d) + 4;
 }
 
 ns_chunkfilter *ns_chunkfilter_new(size_t max_bytes, int level, ns_deflate_mode mode, ns_error *err)
@@ -142,7 +147,7 @@ ns_chunkfilter *ns_chunkfilter_new(size_t max_bytes, int level, ns_deflate_mode 
     f->max_bytes = max_bytes;
     if (mode == NS_DEFLATE_PLANES) {
         /* ns_deflate, no zlib stream */
-        if (!(f->tok = malloc(max_bytes * sizeof *f->tok)))
+        if (!(f->tok = malloc(ns_deflate_tokens(max_bytes) * sizeof *f->tok)))
             goto nomem;
         return f;
     }
@@ -231,10 +236,9 @@ ns_err ns_chunkfilter_run(ns_chunkfilter *f, const void *raw, size_t nbytes, siz
     uint8_t *o = out;
     size_t zlen;
     if (f->mode == NS_DEFLATE_PLANES) {
-        enum { MAX_SEG = 16 };
-        ns_deflate_seg seg[MAX_SEG];
+        ns_deflate_seg seg[MAX_PLANES];
         const size_t n = nbytes / elem;
-        const int planes = elem > 1 && n > 1 && elem <= MAX_SEG ? (int)elem : 1;
+        const int planes = elem > 1 && n > 1 && elem <= MAX_PLANES ? (int)elem : 1;
         const size_t plen = planes > 1 ? n : nbytes;
         for (int b = 0; b < planes; b++) {
             seg[b].p = f->shuf + (size_t)b * plen;

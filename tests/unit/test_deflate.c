@@ -1,12 +1,17 @@
 /* test_deflate.c - ns_deflate's zlib streams decode with zlib's own
  * inflate to the input: empty and one-byte inputs, runs of every length
- * around the match limits (258) and the stored block size (65535), random
- * bytes (stored), small alphabets with runs, one distinct byte, a
- * Grundy-like high byte plane, several segments stored and coded in one
- * stream, and a fixed-seed fuzz loop; the coded size is checked against
- * zlib's own Z_RLE coding of the same bytes. ns_adler32 equals zlib's
- * adler32 for every length 0..300, long buffers of 0xFF (the largest
- * sums), random bytes and chained calls. */
+ * around the match limits (258), the stored block size (65535) and the
+ * coder's block size (32 KiB), random bytes (stored), small alphabets with
+ * runs, one distinct byte, a Grundy-like high byte plane, counts that make
+ * the Huffman tree deeper than 15 bits, coded and stored blocks taking
+ * turns, several segments stored and coded in one stream, and a
+ * fixed-seed fuzz loop; the coded size is checked against zlib's own Z_RLE
+ * coding of the same bytes. The code lengths are checked on their own:
+ * complete codes (Kraft sum 1) within the length limit whose cost is the
+ * optimum under the limit (by package-merge as written here: lists of
+ * items with links) and the Huffman cost where it fits. ns_adler32 equals
+ * zlib's adler32 for every length 0..300, long buffers of 0xFF (the
+ * largest sums), random bytes and chained calls. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,7 +50,7 @@ static size_t round_trip(const char *what, const ns_deflate_seg *seg, int nseg)
     }
     const size_t cap = ns_deflate_bound(total, nseg);
     uint8_t *out = malloc(cap), *back = malloc(total + 1), *want = malloc(total + 1);
-    uint16_t *tok = malloc(maxn * sizeof *tok);
+    uint16_t *tok = malloc(ns_deflate_tokens(maxn) * sizeof *tok);
     size_t len = 0;
     if (!out || !back || !want || !tok) {
         CHECKF(0, "%s: out of memory", what);
@@ -77,6 +82,192 @@ static size_t one(const char *what, const uint8_t *p, size_t n, int store)
 {
     ns_deflate_seg s = {p, n, store};
     return round_trip(what, &s, 1);
+}
+
+/* ---- code lengths ---- */
+
+/* The cost (sum of count * length) of an optimal prefix code, no limit:
+ * the sum of the weights of the merged nodes (Huffman), O(m^2). */
+static uint64_t huffman_cost(const uint32_t *freq, int n)
+{
+    uint64_t w[300];
+    int m = 0;
+    for (int s = 0; s < n; s++)
+        if (freq[s])
+            w[m++] = freq[s];
+    uint64_t cost = m == 1 ? w[0] : 0;
+    while (m > 1) {
+        int a = 0, b = 1;
+        if (w[b] < w[a])
+            a = 1, b = 0;
+        for (int i = 2; i < m; i++) {
+            if (w[i] < w[a])
+                b = a, a = i;
+            else if (w[i] < w[b])
+                b = i;
+        }
+        const uint64_t sum = w[a] + w[b];
+        cost += sum;
+        w[a] = sum;
+        w[b] = w[--m];
+    }
+    return cost;
+}
+
+/* The optimal cost with no length over L (2^L >= symbols used), by
+ * package-merge: L lists, the leaves sorted by count; list j is the
+ * leaves merged with the pairs of list j + 1; a leaf's length is how
+ * often it lies under the first 2m - 2 items of list 1. */
+typedef struct pm_item {
+    uint64_t w;
+    int leaf;   /* the symbol, or -1 for a pair of items a, a + 1 of the next list */
+    int a;
+} pm_item;
+
+static void pm_count(pm_item *const *lv, int j, int k, int *len)
+{
+    const pm_item *it = &lv[j][k];
+    if (it->leaf >= 0) {
+        len[it->leaf]++;
+        return;
+    }
+    pm_count(lv, j + 1, it->a, len);
+    pm_count(lv, j + 1, it->a + 1, len);
+}
+
+static uint64_t package_merge_cost(const uint32_t *freq, int n, int L)
+{
+    int sym[300], m = 0;
+    for (int s = 0; s < n; s++)
+        if (freq[s]) {
+            int i = m++;
+            for (; i > 0 && freq[sym[i - 1]] > freq[s]; i--)
+                sym[i] = sym[i - 1];
+            sym[i] = s;
+        }
+    if (m < 2)
+        return m ? freq[sym[0]] : 0;
+    pm_item *lv[17] = {0};
+    int cnt[17] = {0}, len[300] = {0};
+    for (int j = 1; j <= L; j++)
+        lv[j] = malloc((size_t)(2 * m) * sizeof **lv);
+    for (int i = 0; i < m; i++)
+        lv[L][i] = (pm_item){freq[sym[i]], sym[i], 0};
+    cnt[L] = m;
+    for (int j = L - 1; j >= 1; j--) {
+        int li = 0, pi = 0, k = 0;
+        const int pairs = cnt[j + 1] / 2;
+        while (li < m || pi < pairs) {
+            const uint64_t pw = pi < pairs ? lv[j + 1][2 * pi].w + lv[j + 1][2 * pi + 1].w : UINT64_MAX;
+            if (li < m && freq[sym[li]] <= pw) {
+                lv[j][k++] = (pm_item){freq[sym[li]], sym[li], 0};
+                li++;
+            } else {
+                lv[j][k++] = (pm_item){pw, -1, 2 * pi};
+                pi++;
+            }
+        }
+        cnt[j] = k;
+    }
+    for (int k = 0; k < 2 * m - 2; k++)
+        pm_count(lv, 1, k, len);
+    uint64_t cost = 0;
+    for (int s = 0; s < n; s++)
+        cost += (uint64_t)freq[s] * (uint64_t)len[s];
+    for (int j = 1; j <= L; j++)
+        free(lv[j]);
+    return cost;
+}
+
+/* ns_deflate_code_lengths of freq[0..n) under maxbits, checked. */
+static void check_lengths(const char *what, const uint32_t *freq, int n, int maxbits)
+{
+    uint8_t len[300];
+    ns_deflate_code_lengths(freq, n, maxbits, len);
+    int used = 0, maxlen = 0, zero_ok = 1;
+    uint64_t kraft = 0, cost = 0;
+    for (int s = 0; s < n; s++) {
+        used += freq[s] != 0;
+        zero_ok &= freq[s] ? len[s] > 0 : 1;
+        maxlen = len[s] > maxlen ? len[s] : maxlen;
+        if (len[s] <= maxbits)
+            kraft += len[s] ? (uint64_t)1 << (maxbits - len[s]) : 0;
+        cost += (uint64_t)freq[s] * len[s];
+    }
+    int extra = 0;   /* lengths given to unused symbols */
+    for (int s = 0; s < n; s++)
+        extra += !freq[s] && len[s];
+    CHECKF(zero_ok && maxlen <= maxbits, "%s: a used symbol without a code, or a length %d over %d", what, maxlen,
+           maxbits);
+    if (used == 0) {
+        CHECKF(maxlen == 0, "%s: no symbols, yet lengths", what);
+        return;
+    }
+    CHECKF(kraft == (uint64_t)1 << maxbits, "%s: Kraft sum %llu/2^%d, a complete code expected", what,
+           (unsigned long long)kraft, maxbits);
+    CHECKF(extra == (used == 1), "%s: %d unused symbols with a code (%d used)", what, extra, used);
+    if (used == 1)
+        return;
+    /* optimal: the Huffman cost where a longest code fits, else the
+     * optimum under the limit */
+    const uint64_t huff = huffman_cost(freq, n), opt = package_merge_cost(freq, n, maxbits);
+    CHECKF(opt >= huff, "%s: package-merge %llu below Huffman %llu (the test's own references)", what,
+           (unsigned long long)opt, (unsigned long long)huff);
+    CHECKF(cost == opt, "%s: cost %llu, the optimum under %d bits %llu (Huffman %llu)", what,
+           (unsigned long long)cost, maxbits, (unsigned long long)opt, (unsigned long long)huff);
+    if (maxlen < maxbits)
+        CHECKF(cost == huff, "%s: cost %llu, Huffman %llu", what, (unsigned long long)cost, (unsigned long long)huff);
+}
+
+static void code_length_cases(void)
+{
+    uint32_t f[286];
+    char what[96];
+    /* Fibonacci counts: the Huffman tree is a path, as deep as it gets */
+    for (int n = 2; n <= 40; n += 3)
+        for (int maxbits = 7; maxbits <= 15; maxbits += 8) {
+            const int syms = maxbits == 7 ? 19 : 286;
+            if (n > syms)
+                continue;
+            memset(f, 0, sizeof f);
+            uint32_t a = 1, b = 1;
+            for (int i = 0; i < n; i++) {
+                f[(i * 7) % syms] = a;
+                const uint32_t c = a + b;
+                a = b;
+                b = c > 2000000000u ? 2000000000u : c;
+            }
+            snprintf(what, sizeof what, "Fibonacci counts, %d symbols, %d bits", n, maxbits);
+            check_lengths(what, f, syms, maxbits);
+        }
+    /* powers of two, all equal, one and two symbols, all 286 */
+    for (int i = 0; i < 286; i++)
+        f[i] = 1u << (i % 31);
+    check_lengths("powers of two", f, 286, 15);
+    for (int i = 0; i < 286; i++)
+        f[i] = 5;
+    check_lengths("286 equal counts", f, 286, 15);
+    check_lengths("19 equal counts", f, 19, 7);
+    memset(f, 0, sizeof f);
+    check_lengths("no symbol", f, 286, 15);
+    for (int s = 0; s < 19; s++) {
+        memset(f, 0, sizeof f);
+        f[s] = 9;
+        snprintf(what, sizeof what, "only symbol %d", s);
+        check_lengths(what, f, 19, 7);
+        f[(s + 5) % 19] = 1000000;
+        snprintf(what, sizeof what, "symbols %d and %d", s, (s + 5) % 19);
+        check_lengths(what, f, 19, 7);
+    }
+    /* random counts, skewed (a random power of two times a random factor) */
+    for (int k = 0; k < 300; k++) {
+        const int n = k % 3 == 0 ? 19 : 286, maxbits = n == 19 ? 7 : 15;
+        const unsigned density = 1 + (unsigned)(ns_test_rng() % 4);
+        for (int s = 0; s < n; s++)
+            f[s] = ns_test_rng() % 4 < density ? (uint32_t)(ns_test_rng() % 8 + 1) << (ns_test_rng() % 24) : 0;
+        snprintf(what, sizeof what, "random counts %d", k);
+        check_lengths(what, f, n, maxbits);
+    }
 }
 
 int main(void)
@@ -144,6 +335,64 @@ int main(void)
         CHECKF(l <= zl + zl / 10 + 64, "%s: %zu bytes, zlib Z_RLE %zu", what, l, zl);
     }
 
+    /* a plane whose literal counts follow Fibonacci (1, 2, 3, 5, ...,
+     * 10946: 28655 bytes, one coder block; with the end-of-block code's 1
+     * the Huffman tree is a path 20 deep, to be cut to 15), no byte next
+     * to an equal one (the bytes grouped, the most frequent first, laid on
+     * the even places, then the odd ones) */
+    {
+        uint32_t fib[20] = {1, 2};
+        for (int k = 2; k < 20; k++)
+            fib[k] = fib[k - 1] + fib[k - 2];
+        size_t n = 0, at = 0;
+        for (int k = 19; k >= 0; k--)
+            for (uint32_t r = 0; r < fib[k]; r++)
+                buf2[n++] = (uint8_t)(k * 11);
+        for (size_t i = 0; i < n; i += 2)
+            buf[i] = buf2[at++];
+        for (size_t i = 1; i < n; i += 2)
+            buf[i] = buf2[at++];
+        int adjacent = 0;
+        for (size_t i = 1; i < n; i++)
+            adjacent += buf[i] == buf[i - 1];
+        CHECKF(n == 28655 && adjacent == 0, "Fibonacci plane: %zu bytes, %d equal neighbours", n, adjacent);
+        const size_t fl = one("Fibonacci literal counts", buf, n, 0);
+        CHECKF(fl < n * 3 / 4, "Fibonacci literal counts: %zu of %zu bytes, expected coded (~2 bits a byte)", fl, n);
+        memcpy(buf + n, buf, n);
+        one("Fibonacci literal counts, twice over", buf, 2 * n, 0);
+    }
+
+    /* coded and stored blocks taking turns (runs, random, runs, ...),
+     * and runs across the 32 KiB coder blocks */
+    for (size_t i = 0; i < 10 * 32768; i++)
+        buf[i] = (i / 32768) % 2 ? (uint8_t)ns_test_rng() : (uint8_t)(i / 1000);
+    one("coded and stored blocks in turn", buf, 10 * 32768, 0);
+    one("coded and stored blocks in turn, offset", buf + 1000, 9 * 32768, 0);
+    for (size_t i = 0; i < 4 * 32768; i++)
+        buf[i] = (uint8_t)((i + 100) / 700);
+    one("runs across coder blocks", buf, 4 * 32768 + 5 - 5, 0);
+
+    /* the same input, the same stream */
+    {
+        const size_t n = 200000, cap = ns_deflate_bound(n, 1);
+        uint8_t *o1 = malloc(cap), *o2 = malloc(cap);
+        uint16_t *tk = malloc(ns_deflate_tokens(n) * sizeof *tk);
+        for (size_t i = 0; i < n; i++)
+            buf[i] = (uint8_t)(ns_test_rng() % 3 ? i / 77 : ns_test_rng() % 5);
+        ns_deflate_seg sg = {buf, n, 0};
+        size_t l1 = 0, l2 = 1;
+        if (o1 && o2 && tk) {
+            memset(tk, 0xA5, ns_deflate_tokens(n) * sizeof *tk);
+            l1 = ns_deflate_zlib(&sg, 1, tk, o1, cap);
+            memset(tk, 0x5A, ns_deflate_tokens(n) * sizeof *tk);
+            l2 = ns_deflate_zlib(&sg, 1, tk, o2, cap);
+        }
+        CHECKF(l1 == l2 && l1 > 0 && memcmp(o1, o2, l1) == 0, "the same input twice: %zu and %zu bytes", l1, l2);
+        free(o1);
+        free(o2);
+        free(tk);
+    }
+
     /* segments: stored, coded, empty, coded in one stream */
     for (size_t i = 0; i < 70000; i++) {
         buf[i] = (uint8_t)ns_test_rng();
@@ -170,6 +419,8 @@ int main(void)
         snprintf(what, sizeof what, "fuzz case %d", k);
         round_trip(what, s, ns);
     }
+    code_length_cases();
+
     /* Adler-32 against zlib's */
     for (size_t i = 0; i < BIG; i++)
         buf[i] = (uint8_t)ns_test_rng();
