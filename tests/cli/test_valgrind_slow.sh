@@ -2,8 +2,9 @@
 # test_valgrind_slow.sh NIMSIEVE SOURCE_DIR WORK_DIR
 #
 # Small solves through every kernel (two-pile Grundy tiles, two-pile P/N
-# rows, the general engine with rays, a prefix family and a rule file's
-# general family), a checkpoint and a resume, and the reading subcommands,
+# rows, the general engine with rays, a prefix family from the preset and
+# from a rule file, and a rule file's general family, in the checkpoint
+# run), a checkpoint and a resume, and the reading subcommands,
 # each under valgrind's memcheck: any invalid read or write, use of an
 # uninitialised value or definite leak fails the test. "Possibly lost" and
 # "still reachable" blocks are not errors: they are the OpenMP runtime's
@@ -47,6 +48,7 @@ for th in 1 2; do
     vg "nim$th" solve nim -D piles=3 --size 12 -o "n$th.h5" -q
     vg "fib$th" solve fibonacci-nim --size 60 -o "f$th.h5" -q
     vg "rules$th" solve "$src/data/rules/a-wythoff.rules" --size 40 -o "r$th.h5" -q
+    vg "rulesfib$th" solve "$src/data/rules/fibonacci-nim.rules" --size 60 -o "rf$th.h5" -q
 done
 unset OMP_NUM_THREADS
 # a checkpoint written on SIGTERM, then a resume (the checkpoint reader)
