@@ -57,6 +57,17 @@ typedef int (*ns_tile_fn)(void *user, int64_t x0, int64_t y0, int64_t nx, int64_
  * checkpoints, no resume. */
 typedef int (*ns_rows_fn)(void *user, int64_t x0, int64_t nrows, int64_t words, const uint64_t *p);
 
+/* How the two-pile Grundy kernel (tiles2d) finds a cell's mex; the
+ * tables are the same. */
+typedef enum ns_mex_method {
+    NS_MEX_SUMMARY = 0,     /* the default: only the words where no line's
+                               word is full, from summaries of full words */
+    NS_MEX_SCAN = 1,        /* the union scanned from the lines' first
+                               non-full word, 32 words a step with AVX-512
+                               where the processor has it */
+    NS_MEX_SCAN_NARROW = 2  /* the same scan, four words a step */
+} ns_mex_method;
+
 typedef struct ns_sieve_opts {
     int threads;            /* <= 0: OpenMP's default */
     int pn_only;            /* P/N flags instead of Grundy values */
@@ -67,8 +78,8 @@ typedef struct ns_sieve_opts {
     uint64_t resume_units;  /* 0: a fresh run */
     ns_tile_fn tile_sink;   /* OPTIONAL: streaming, see ns_tile_fn */
     void *tile_user;
-    int mex_narrow;         /* tiles2d: 4-word scalar mex scans even where
-                               AVX-512 is there (the benchmark's comparison) */
+    ns_mex_method mex_scan; /* tiles2d: how a cell's mex is found (the
+                               benchmark's and the tests' comparisons) */
     ns_rows_fn rows_sink;   /* OPTIONAL: P/N streaming, see ns_rows_fn */
     void *rows_user;
 } ns_sieve_opts;

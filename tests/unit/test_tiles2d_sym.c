@@ -1,42 +1,68 @@
-/* test_tiles2d_sym.c - the two-pile Grundy kernel's symmetric path (square
- * box, moves along the row, the column and the diagonal: only x <= y is
- * computed, row x and column x share one set, values are mirrored) against
- * the general engine, cell for cell: Wythoff and two-pile Nim, normal and
- * misere, sizes below, at and across the tile size (128), 1 to 3 threads,
- * with the wide (AVX-512, where the processor has it) and the narrow mex
- * scans; and at N = 2100 (values past 3000, so a wide scan takes several
- * steps), wide against narrow cell for cell and the zeros against Wythoff's
- * P-positions (floor(k phi), floor(k phi) + k) in exact integers. */
+/* test_tiles2d_sym.c - the two-pile Grundy kernel (tiles2d) and its three
+ * ways to find a cell's mex (ns_mex_method: the summaries of full words,
+ * the default; the scan, AVX-512 where the processor has it; the scan four
+ * words a step) against the general engine, cell for cell:
+ *   - the symmetric path (square box, moves along the row, the column and
+ *     the diagonal: only x <= y is computed, row x and column x share one
+ *     set, values are mirrored): Wythoff and two-pile Nim, normal and
+ *     misere, sizes below, at and across the tile size (128), 1 to 3
+ *     threads, every method;
+ *   - the plain path with three sets (Wythoff in rectangles), two (two-pile
+ *     Nim in a rectangle) and five (the rule file wythoff-twice.rules: the
+ *     general summary mex over any number of sets);
+ *   - Wythoff at N = 4500: values past 6000, so a scan takes several
+ *     32-word steps and the summaries span two words; the three methods
+ *     agree cell for cell and the zeros are exactly Wythoff's P-positions
+ *     (floor(k phi), floor(k phi) + k), in exact integers. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "ns_build.h"
 #include "ns_params.h"
-#include "ns_presets.h"
 #include "ns_sieve.h"
 #include "testutil.h"
 
-static void check(const char *name, const char *params, int64_t n, int misere, int threads, int narrow)
+static const char *const method_name[] = {"summaries", "scan", "narrow scan"};
+
+static ns_game *load(const char *spec, const char *params, int64_t n0, int64_t n1, int misere)
 {
     ns_error err = {0};
     ns_params ps = {0};
+    char path[1024];
+    if (strchr(spec, '.')) {
+        const char *src = getenv("NS_SOURCE_DIR");
+        snprintf(path, sizeof path, "%s/data/rules/%s", src ? src : ".", spec);
+        spec = path;
+    }
     CHECK(ns_params_parse_list(&ps, params, &err) == NS_OK);
-    ns_game *g = ns_preset_build(name, &ps, 2, &err);
-    CHECK(g != NULL);
+    ns_game *g = NULL;
+    CHECKF(ns_game_build(spec, &ps, 2, &g, &err) == NS_OK, "%s: %s", spec, err.msg);
+    if (!g)
+        return NULL;
+    g->play = misere ? NS_PLAY_MISERE : NS_PLAY_NORMAL;
+    int64_t b[2] = {n0, n1};
+    CHECK(ns_game_set_bounds(g, b, &err) == NS_OK);
+    return g;
+}
+
+static void check(const char *name, const char *params, int64_t n0, int64_t n1, int misere, int threads,
+                  ns_mex_method method)
+{
+    ns_error err = {0};
+    ns_game *g = load(name, params, n0, n1, misere);
     if (!g)
         return;
-    g->play = misere ? NS_PLAY_MISERE : NS_PLAY_NORMAL;
-    int64_t b[2] = {n, n};
-    CHECK(ns_game_set_bounds(g, b, &err) == NS_OK);
-    ns_sieve_opts o = {.threads = threads, .mex_narrow = narrow};
-    CHECKF(strcmp(ns_sieve_kernel_name(g, &o), "tiles2d") == 0, "%s %lld: expected the tiles2d kernel, got %s", name, (long long)n,
-           ns_sieve_kernel_name(g, &o));
+    ns_sieve_opts o = {.threads = threads, .mex_scan = method};
+    CHECKF(strcmp(ns_sieve_kernel_name(g, &o), "tiles2d") == 0, "%s %lld: expected the tiles2d kernel, got %s", name,
+           (long long)n0, ns_sieve_kernel_name(g, &o));
     ns_table *a = ns_sieve_table_new(g, 0, &err), *r = ns_sieve_table_new(g, 0, &err);
     if (a && r && ns_sieve_run(g, a, &o, &err) == NS_OK && ns_sieve_run_general(g, r, &o, &err) == NS_OK) {
         uint64_t diff = 0;
         for (uint64_t i = 0; i < a->ncells; i++)
             diff += ns_table_get(a, i) != ns_table_get(r, i);
-        CHECKF(diff == 0, "%s %s %lld^2%s, %d threads%s: %llu cells differ from the general engine", name, params,
-               (long long)n, misere ? " misere" : "", threads, narrow ? ", narrow scans" : "",
+        CHECKF(diff == 0, "%s %s %lldx%lld%s, %d threads, %s: %llu cells differ from the general engine", name, params,
+               (long long)n0, (long long)n1, misere ? " misere" : "", threads, method_name[method],
                (unsigned long long)diff);
     } else {
         CHECKF(0, "%s: solve failed: %s", name, err.msg);
@@ -55,35 +81,38 @@ static int64_t lower_wythoff(int64_t k)
     return (k + r) / 2;
 }
 
-static void check_wide(int64_t n)
+static void check_methods(int64_t n)
 {
     ns_error err = {0};
-    ns_params ps = {0};
-    ns_game *g = ns_preset_build("wythoff", &ps, 2, &err);
-    CHECK(g != NULL);
+    ns_game *g = load("wythoff", "", n, n, 0);
     if (!g)
         return;
-    int64_t b[2] = {n, n};
-    CHECK(ns_game_set_bounds(g, b, &err) == NS_OK);
-    ns_sieve_opts wide = {.threads = 2}, narrow = {.threads = 2, .mex_narrow = 1};
-    ns_table *a = ns_sieve_table_new(g, 0, &err), *r = ns_sieve_table_new(g, 0, &err);
-    if (a && r && ns_sieve_run(g, a, &wide, &err) == NS_OK && ns_sieve_run(g, r, &narrow, &err) == NS_OK) {
-        uint64_t diff = 0, zeros = 0, pp = 0;
+    ns_table *t[3] = {0};
+    int ok = 1;
+    for (int m = 0; m < 3; m++) {
+        ns_sieve_opts o = {.threads = 2, .mex_scan = (ns_mex_method)m};
+        t[m] = ns_sieve_table_new(g, 0, &err);
+        ok = ok && t[m] && ns_sieve_run(g, t[m], &o, &err) == NS_OK;
+    }
+    if (ok) {
+        uint64_t diff[3] = {0}, zeros = 0, pp = 0;
         uint32_t max = 0;
-        for (uint64_t i = 0; i < a->ncells; i++) {
-            const uint32_t v = ns_table_get(a, i);
-            diff += v != ns_table_get(r, i);
+        for (uint64_t i = 0; i < t[0]->ncells; i++) {
+            const uint32_t v = ns_table_get(t[0], i);
+            for (int m = 1; m < 3; m++)
+                diff[m] += v != ns_table_get(t[m], i);
             zeros += v == 0;
             max = v > max ? v : max;
         }
-        CHECKF(diff == 0, "wythoff %lld^2: %llu cells differ between the wide and the narrow scans", (long long)n,
-               (unsigned long long)diff);
-        CHECKF(max > 3000, "wythoff %lld^2: largest value %u, expected past 3000", (long long)n, max);
+        for (int m = 1; m < 3; m++)
+            CHECKF(diff[m] == 0, "wythoff %lld^2: %llu cells differ between the %s and the %s", (long long)n,
+                   (unsigned long long)diff[m], method_name[0], method_name[m]);
+        CHECKF(max > 6000, "wythoff %lld^2: largest value %u, expected past 6000", (long long)n, max);
         for (int64_t k = 0;; k++) {
             const int64_t x = lower_wythoff(k), y = x + k;
             if (y >= n)
                 break;
-            CHECKF(ns_table_get(a, (uint64_t)(x * n + y)) == 0 && ns_table_get(a, (uint64_t)(y * n + x)) == 0,
+            CHECKF(ns_table_get(t[0], (uint64_t)(x * n + y)) == 0 && ns_table_get(t[0], (uint64_t)(y * n + x)) == 0,
                    "wythoff: (%lld, %lld) should be a P-position", (long long)x, (long long)y);
             pp += k ? 2 : 1;
         }
@@ -92,20 +121,29 @@ static void check_wide(int64_t n)
     } else {
         CHECKF(0, "wythoff %lld: solve failed: %s", (long long)n, err.msg);
     }
-    ns_table_free(a);
-    ns_table_free(r);
+    for (int m = 0; m < 3; m++)
+        ns_table_free(t[m]);
     ns_game_free(g);
 }
 
 int main(void)
 {
-    check_wide(2100);
+    check_methods(4500);
     const int64_t sizes[] = {1, 2, 127, 128, 129, 300, 517};
     for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++)
         for (int mis = 0; mis <= 1; mis++)
-            for (int th = 1; th <= 3; th++) {
-                check("wythoff", "", sizes[si], mis, th, th == 2);
-                check("nim", "piles=2", sizes[si], mis, th, th == 2);
-            }
+            for (int th = 1; th <= 3; th++)
+                for (int m = 0; m < 3; m++) {
+                    check("wythoff", "", sizes[si], sizes[si], mis, th, (ns_mex_method)m);
+                    check("nim", "piles=2", sizes[si], sizes[si], mis, th, (ns_mex_method)m);
+                }
+    for (int m = 0; m < 3; m++)
+        for (int mis = 0; mis <= 1; mis++) {
+            check("wythoff", "", 300, 517, mis, 1 + m, (ns_mex_method)m);
+            check("wythoff", "", 129, 40, mis, 3 - m, (ns_mex_method)m);
+            check("nim", "piles=2", 200, 333, mis, 2, (ns_mex_method)m);
+            check("wythoff-twice.rules", "", 400, 400, mis, 1 + m, (ns_mex_method)m);
+            check("wythoff-twice.rules", "", 130, 300, mis, 2, (ns_mex_method)m);
+        }
     return TEST_REPORT();
 }
