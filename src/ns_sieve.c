@@ -47,6 +47,7 @@
 #include "ns_omp.h"
 #include "ns_rows_pn.h"
 #include "ns_tiles2d.h"
+#include "ns_barrier.h"
 #include "ns_hugemem.h"
 
 /* A line record: word 0 = own mex | any << 32, then the bitset. */
@@ -934,26 +935,65 @@ nomem:
 }
 
 /* Rebuild the line records from the final values of levels 0..upto-1; adds
- * their cell count to *cells (may be NULL). */
+ * their cell count to *cells (may be NULL). One parallel region: the
+ * threads take contiguous blocks of a level (thread 0 alone on a small
+ * one) and meet at a spinning barrier, while thread 0 lists the next
+ * level (another slot of the ring); the cells of one level lie on distinct
+ * lines, those of two levels may not. */
 static ns_err rebuild(sieve *sv, int64_t upto, local_ctx *lcs, int nthreads, uint64_t *cells, ns_error *err)
 {
     const int k = sv->k;
-    for (int64_t r = 0; r < upto; r++) {
-        level_list *L = level_get(sv, r, err);
-        if (!L)
-            return err ? err->code : NS_ENOMEM;
-        const int64_t n = (int64_t)L->n;
-        const int64_t *c0 = L->cells;
-        NS_OMP_FOR_IF(nthreads, !sv->solo[r])
-        for (int64_t c = 0; c < n; c++)
-            restore_cell(sv, r, upto, c0 + c * k, &lcs[ns_omp_thread_num()]);
-        if (cells)
-            *cells += (uint64_t)n;
-        if (sv->failed_any) {
-            if (err)
-                *err = sv->perr;
-            return sv->perr.code ? sv->perr.code : NS_EINTERNAL;
+    if (upto <= 0)
+        return NS_OK;
+    if (!level_get(sv, 0, err))
+        return err ? err->code : NS_ENOMEM;
+    ns_barrier bar;
+    ns_error lerr;   /* a failure to list a level, thread 0's */
+    ns_error_clear(&lerr);
+    /* per level parity: a thread that has passed level r's barrier may set
+     * level r + 1's flag while another still reads level r's */
+    volatile int list_failed[2] = {0, 0};
+    uint64_t n_cells = 0;
+    NS_PRAGMA(omp parallel num_threads(nthreads))
+    {
+        const int me = ns_omp_thread_num();
+        int sense = 0;
+        if (me == 0)
+            ns_barrier_init(&bar, team_size());
+        NS_PRAGMA(omp barrier)
+        const int nt = team_size();
+        for (int64_t r = 0; r < upto; r++) {
+            const level_list *L = &sv->ring[r % sv->nring];
+            const uint64_t n = L->n;
+            uint64_t c0 = 0, c1 = me == 0 ? n : 0;
+            if (!sv->solo[r]) {
+                const uint64_t q = n / (uint64_t)nt, rem = n % (uint64_t)nt;
+                c0 = (uint64_t)me * q + ((uint64_t)me < rem ? (uint64_t)me : rem);
+                c1 = c0 + q + ((uint64_t)me < rem ? 1 : 0);
+            }
+            for (uint64_t c = c0; c < c1; c++)
+                restore_cell(sv, r, upto, L->cells + c * (uint64_t)k, &lcs[me]);
+            if (me == 0) {
+                n_cells += n;
+                if (r + 1 < upto && !level_get(sv, r + 1, &lerr))
+                    list_failed[r & 1] = 1;
+            }
+            ns_barrier_wait(&bar, &sense);
+            if (sv->failed[r & 1] || list_failed[r & 1])
+                break;
         }
+    }
+    if (cells)
+        *cells += n_cells;
+    if (list_failed[0] || list_failed[1]) {
+        if (err)
+            *err = lerr;
+        return lerr.code ? lerr.code : NS_ENOMEM;
+    }
+    if (sv->failed_any) {
+        if (err)
+            *err = sv->perr;
+        return sv->perr.code ? sv->perr.code : NS_EINTERNAL;
     }
     return NS_OK;
 }
@@ -1068,6 +1108,7 @@ ns_err ns_sieve_run_general(const ns_game *game, ns_table *t, const ns_sieve_opt
         goto fail;
     const int has_cb = opts->progress || opts->checkpoint;
     sieve *psv = &sv;
+    ns_barrier bar;   /* the team's per-level barrier (see ns_barrier.h) */
     int64_t grow_at = -1;
     for (;;) {
         if (start <= sv.max_rank && (rc = levels_for(&sv, start, err)))
@@ -1077,6 +1118,10 @@ ns_err ns_sieve_run_general(const ns_game *game, ns_table *t, const ns_sieve_opt
         {
             const int me = ns_omp_thread_num();
             local_ctx *lc = &lcs[me];
+            int sense = 0;   /* this thread's, for bar */
+            if (me == 0)
+                ns_barrier_init(&bar, team_size());
+            NS_PRAGMA(omp barrier)
             for (int64_t r = start; r <= psv->max_rank; r++) {
                 const level_list *L = &psv->ring[r % psv->nring];
                 if (psv->solo[r]) {
@@ -1087,12 +1132,12 @@ ns_err ns_sieve_run_general(const ns_game *game, ns_table *t, const ns_sieve_opt
                      * be reading those flags of the level before (it then
                      * left the loop alone: a deadlock seen in the tests) */
                     if (r > start && !psv->solo[r - 1]) {
-                        NS_PRAGMA(omp barrier)
+                        ns_barrier_wait(&bar, &sense);
                     }
                     if (me == 0 && !psv->halted)
                         solo_level(psv, r, lc, opts, levels, &done, &grow_at);
                     if (r == psv->max_rank || !psv->solo[r + 1]) {
-                        NS_PRAGMA(omp barrier)
+                        ns_barrier_wait(&bar, &sense);
                         if (psv->halted)
                             break;
                     }
@@ -1111,7 +1156,7 @@ ns_err ns_sieve_run_general(const ns_game *game, ns_table *t, const ns_sieve_opt
                         for (int64_t c = 0; c < n; c++)
                             insert_lagged(psv, ls, LL->cells + c * k);
                     }
-                    NS_PRAGMA(omp barrier)
+                    ns_barrier_wait(&bar, &sense);
                 }
                 const int64_t run = psv->run;
                 const int64_t units = (int64_t)L->n / run;
@@ -1141,7 +1186,7 @@ ns_err ns_sieve_run_general(const ns_game *game, ns_table *t, const ns_sieve_opt
                         compute_cells(psv, r, L, (uint64_t)(u * run), (uint64_t)((u + 1) * run), lc);
                     }
                 }
-                NS_PRAGMA(omp barrier)
+                ns_barrier_wait(&bar, &sense);
                 if (psv->failed[r & 1])
                     break;
                 if (psv->grow[r & 1]) {
@@ -1152,7 +1197,7 @@ ns_err ns_sieve_run_general(const ns_game *game, ns_table *t, const ns_sieve_opt
                 if (has_cb) {
                     if (me == 0 && level_done(psv, r, opts, levels, &done))
                         psv->stop = 1;
-                    NS_PRAGMA(omp barrier)
+                    ns_barrier_wait(&bar, &sense);
                     if (psv->stop)
                         break;
                 }
