@@ -12,7 +12,9 @@
  *     general summary mex over any number of sets);
  *   - Wythoff at N = 4500: values past 6000, so a scan takes several
  *     32-word steps and the summaries span two words; the three methods
- *     agree cell for cell and the zeros are exactly Wythoff's P-positions
+ *     and the general engine (whose line records widen from 128 values to
+ *     8192 on the way, rebuilt each time) agree cell for cell, and the
+ *     zeros are exactly Wythoff's P-positions
  *     (floor(k phi), floor(k phi) + k), in exact integers. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,26 +89,27 @@ static void check_methods(int64_t n)
     ns_game *g = load("wythoff", "", n, n, 0);
     if (!g)
         return;
-    ns_table *t[3] = {0};
+    /* t[0..2]: tiles2d with each method; t[3]: the general engine */
+    ns_table *t[4] = {0};
     int ok = 1;
-    for (int m = 0; m < 3; m++) {
-        ns_sieve_opts o = {.threads = 2, .mex_scan = (ns_mex_method)m};
+    for (int m = 0; m < 4; m++) {
+        ns_sieve_opts o = {.threads = 2, .mex_scan = (ns_mex_method)(m % 3)};
         t[m] = ns_sieve_table_new(g, 0, &err);
-        ok = ok && t[m] && ns_sieve_run(g, t[m], &o, &err) == NS_OK;
+        ok = ok && t[m] && (m < 3 ? ns_sieve_run(g, t[m], &o, &err) : ns_sieve_run_general(g, t[m], &o, &err)) == NS_OK;
     }
     if (ok) {
-        uint64_t diff[3] = {0}, zeros = 0, pp = 0;
+        uint64_t diff[4] = {0}, zeros = 0, pp = 0;
         uint32_t max = 0;
         for (uint64_t i = 0; i < t[0]->ncells; i++) {
             const uint32_t v = ns_table_get(t[0], i);
-            for (int m = 1; m < 3; m++)
+            for (int m = 1; m < 4; m++)
                 diff[m] += v != ns_table_get(t[m], i);
             zeros += v == 0;
             max = v > max ? v : max;
         }
-        for (int m = 1; m < 3; m++)
+        for (int m = 1; m < 4; m++)
             CHECKF(diff[m] == 0, "wythoff %lld^2: %llu cells differ between the %s and the %s", (long long)n,
-                   (unsigned long long)diff[m], method_name[0], method_name[m]);
+                   (unsigned long long)diff[m], method_name[0], m < 3 ? method_name[m] : "general engine");
         CHECKF(max > 6000, "wythoff %lld^2: largest value %u, expected past 6000", (long long)n, max);
         for (int64_t k = 0;; k++) {
             const int64_t x = lower_wythoff(k), y = x + k;
@@ -121,7 +124,7 @@ static void check_methods(int64_t n)
     } else {
         CHECKF(0, "wythoff %lld: solve failed: %s", (long long)n, err.msg);
     }
-    for (int m = 0; m < 3; m++)
+    for (int m = 0; m < 4; m++)
         ns_table_free(t[m]);
     ns_game_free(g);
 }
