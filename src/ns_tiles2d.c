@@ -4,11 +4,12 @@
  * Every family is a plain ray: along the row, (0,-1), or with direction
  * (-a, dy), a >= 1, dy <= 0, first option one step along it. A cell then
  * depends only on cells up and to the left of it, so the table is cut into
- * B x B tiles computed row by row inside, and the tiles of one
- * anti-diagonal of tiles run in parallel (a wavefront). Each line keeps the
- * bitset of values seen on it and that set's summary (below): the lines of direction
- * (-a, dy) are c = a*y + dy*x, and two tiles of one anti-diagonal never
- * share a line, so no locks are needed.
+ * B x B tiles computed row by row inside, run in parallel as a wavefront
+ * (each thread takes a row of tiles and follows the row above it; see
+ * run_rows). Each line keeps the bitset of values seen on it and that
+ * set's summary (below): the lines of direction (-a, dy) are
+ * c = a*y + dy*x, and two tiles that can run at once never share a line,
+ * so no locks are needed.
  *
  * A cell's value is the smallest v that is in none of its lines' sets: the
  * first zero of the OR of their bitsets. Each set also keeps a summary, a
@@ -16,16 +17,15 @@
  * values present), and the index of its first word that is not full. Below
  * the largest of those indices every word of the OR is full (that line's
  * word is), and so is every word for which any summary bit is set; the
- * answer lies in one of the other words. The mex reads the OR's word at
- * the start, then the words where the OR of the summaries is 0, found 64
- * words at a time. In Wythoff's game the OR of the sets is full for ~0.2 N
+ * answer lies in one of the other words. The mex reads the OR of the
+ * summaries, 64 words of the sets at a time, and the sets' words only
+ * where that OR is 0. In Wythoff's game the OR of the sets is full for ~0.2 N
  * values past the start (each set has long full runs that cover the
  * others' holes), but only ~1.4 (N = 1024) to ~1.75 (N = 8192) words of that
  * range, the answer's word included, have no full word in any set: a cell
  * costs O(1 + N / 2^12) word operations instead of the O(N / 64) of a
- * scan. (Measured before: the scan of the OR, 32 words a step with
- * AVX-512, cost 2.8 s of the 4.6 s of N = 16384 on one thread; the
- * summaries' mex 1.2 s.) The scans stay, selectable
+ * scan (the benchmark's "(scan mex)" rows: 1.1-1.3x at N = 8192, 1.45x at
+ * 32768, growing with N). The scans stay, selectable
  * (ns_sieve_opts.mex_scan), for the benchmark's comparison and the tests.
  * (Tried and dropped earlier: a leapfrog over each set's next zero with
  * summary bitsets, ~3.5 rounds per cell, its branches 2.6x slower than the
