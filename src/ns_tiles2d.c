@@ -159,28 +159,19 @@ static inline void put(lines *L, uint64_t stride, uint64_t fstride, uint32_t cap
 }
 
 /* The summaries' mex of the np sets ptr[] (summaries fp[]): every word of
- * their OR below w is full. Reads the OR at w, then only the words where
- * no set's word is full. cap when none is below cap. */
+ * their OR below w is full. Reads the OR of the summaries from w on and the
+ * sets' words only where it is 0 (no set's word full there); cap when
+ * none is below cap. A candidate word exists at or before words (the
+ * summaries' bits there are never set). Inlined with np a constant (3 for
+ * every symmetric game), its loops unroll. */
 static inline uint32_t summary_mex(const uint64_t *const *ptr, const uint64_t *const *fp, int np, uint64_t w,
                                    uint64_t words, uint32_t cap)
 {
+    uint64_t sw = w >> 6, z = 0;
+    for (int i = 0; i < np; i++)
+        z |= fp[i][sw];
+    z = ~z & (~(uint64_t)0 << (w & 63));
     for (;;) {
-        if (w >= words)
-            return cap;
-        uint64_t v = 0;
-        for (int i = 0; i < np; i++)
-            v |= ptr[i][w];
-        if (~v) {
-            const uint64_t m = (w << 6) + (uint64_t)__builtin_ctzll(~v);
-            return m < cap ? (uint32_t)m : cap;
-        }
-        /* the next word at or after w + 1 where no summary bit is set: one
-         * exists at or before words (the summaries' bits there are 0) */
-        w++;
-        uint64_t sw = w >> 6, z = 0;
-        for (int i = 0; i < np; i++)
-            z |= fp[i][sw];
-        z = ~z & (~(uint64_t)0 << (w & 63));
         while (!z) {
             sw++;
             for (int i = 0; i < np; i++)
@@ -188,28 +179,13 @@ static inline uint32_t summary_mex(const uint64_t *const *ptr, const uint64_t *c
             z = ~z;
         }
         w = (sw << 6) + (uint64_t)__builtin_ctzll(z);
-    }
-}
-
-/* The same for three sets (every two-pile symmetric game, and Wythoff's
- * general case), unrolled, and starting with the summaries: the word at w
- * is read only where no set's word there is full. */
-static inline uint32_t summary_mex3(const uint64_t *a, const uint64_t *b, const uint64_t *c, const uint64_t *fa,
-                                    const uint64_t *fb, const uint64_t *fc, uint64_t w, uint64_t words, uint32_t cap)
-{
-    uint64_t sw = w >> 6;
-    uint64_t z = ~(fa[sw] | fb[sw] | fc[sw]) & (~(uint64_t)0 << (w & 63));
-    for (;;) {
-        while (!z) {
-            sw++;
-            z = ~(fa[sw] | fb[sw] | fc[sw]);
-        }
-        w = (sw << 6) + (uint64_t)__builtin_ctzll(z);
         if (w >= words)
             return cap;
-        const uint64_t v = ~(a[w] | b[w] | c[w]);
-        if (v) {
-            const uint64_t m = (w << 6) + (uint64_t)__builtin_ctzll(v);
+        uint64_t v = 0;
+        for (int i = 0; i < np; i++)
+            v |= ptr[i][w];
+        if (~v) {
+            const uint64_t m = (w << 6) + (uint64_t)__builtin_ctzll(~v);
             return m < cap ? (uint32_t)m : cap;
         }
         z &= z - 1;
@@ -308,8 +284,7 @@ static inline uint32_t cell_mex(const tiles *T, const uint64_t *const *ptr, cons
                                 uint64_t w0)
 {
     if (T->scan == 0)
-        return np == 3 ? summary_mex3(ptr[0], ptr[1], ptr[2], fp[0], fp[1], fp[2], w0, T->words, T->cap)
-                       : summary_mex(ptr, fp, np, w0, T->words, T->cap);
+        return np == 3 ? summary_mex(ptr, fp, 3, w0, T->words, T->cap) : summary_mex(ptr, fp, np, w0, T->words, T->cap);
     if (w0 >= T->words || (w0 << 6) >= (uint64_t)T->cap)
         return T->cap;
     return scan_mex(ptr, np, T->words, T->cap, (uint32_t)(w0 << 6), T->scan == 1);
@@ -659,10 +634,10 @@ ns_err ns_tiles2d_run(const ns_game *g, ns_table *t, uint64_t max_value, const n
             /* tiles a half second took, spread over the next anti-diagonals */
             const double dt = now_s() - t0, per_tile = dt / (double)(first[s1] - first[s] ? first[s1] - first[s] : 1);
             const double want = per_tile > 0 ? 0.5 / per_tile : 1e18;
-            int64_t n = 0, q = s1;
-            while (q < ndiag && n < 4 * (s1 - s) && (double)(first[q + 1] - first[s1]) <= want)
-                q++, n++;
-            seg = n > 0 ? n : 1;
+            int64_t q = s1;
+            while (q < ndiag && q - s1 < 4 * (s1 - s) && (double)(first[q + 1] - first[s1]) <= want)
+                q++;
+            seg = q > s1 ? q - s1 : 1;
         }
         s = s1 - 1;   /* the last anti-diagonal finished, for the checks below */
         if (T.overflow) {
