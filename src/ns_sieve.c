@@ -702,6 +702,15 @@ static void compute_cell(sieve *sv, int64_t r, const int64_t *s, local_ctx *lc)
         rec_insert(lc->selfrec[i], m, sv->acap, sv->words);
 }
 
+/* Thread me's contiguous block [*c0, *c1) of n cells shared by nt threads:
+ * the same blocks as schedule(static). */
+static void thread_block(uint64_t n, int me, int nt, uint64_t *c0, uint64_t *c1)
+{
+    const uint64_t q = n / (uint64_t)nt, rem = n % (uint64_t)nt, m = (uint64_t)me;
+    *c0 = m * q + (m < rem ? m : rem);
+    *c1 = *c0 + q + (m < rem ? 1 : 0);
+}
+
 static int team_size(void)
 {
 #ifdef _OPENMP
@@ -966,11 +975,8 @@ static ns_err rebuild(sieve *sv, int64_t upto, local_ctx *lcs, int nthreads, uin
             const level_list *L = &sv->ring[r % sv->nring];
             const uint64_t n = L->n;
             uint64_t c0 = 0, c1 = me == 0 ? n : 0;
-            if (!sv->solo[r]) {
-                const uint64_t q = n / (uint64_t)nt, rem = n % (uint64_t)nt;
-                c0 = (uint64_t)me * q + ((uint64_t)me < rem ? (uint64_t)me : rem);
-                c1 = c0 + q + ((uint64_t)me < rem ? 1 : 0);
-            }
+            if (!sv->solo[r])
+                thread_block(n, me, nt, &c0, &c1);
             for (uint64_t c = c0; c < c1; c++)
                 restore_cell(sv, r, upto, L->cells + c * (uint64_t)k, &lcs[me]);
             if (me == 0) {
@@ -1172,11 +1178,8 @@ ns_err ns_sieve_run_general(const ns_game *game, ns_table *t, const ns_sieve_opt
                  * table rows it wrote (no cache-line migration between
                  * cores at every level) */
                 if (run == 1) {
-                    /* the same blocks as schedule(static) */
-                    const int nt = team_size();
-                    const uint64_t n = L->n, q = n / (uint64_t)nt, rem = n % (uint64_t)nt;
-                    const uint64_t c0 = (uint64_t)me * q + ((uint64_t)me < rem ? (uint64_t)me : rem);
-                    const uint64_t c1 = c0 + q + ((uint64_t)me < rem ? 1 : 0);
+                    uint64_t c0, c1;
+                    thread_block(L->n, me, team_size(), &c0, &c1);
                     compute_cells(psv, r, L, c0, c1, lc);
                 } else {
                     NS_PRAGMA(omp for schedule(static) nowait)
