@@ -49,22 +49,23 @@ flags=(-std=c17 -g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefin
 libs=()
 extra=()
 if [ "$target" = rules ]; then
-    srcs=("$here"/src/ns_rules*.c "$here/src/ns_game.c" "$here/src/ns_params.c" "$here/src/ns_error.c")
+    srcs=("$here"/src/game/ns_rules*.c "$here/src/game/ns_game.c" "$here/src/game/ns_params.c" "$here/src/core/ns_error.c")
     extra=(-dict="$here/tools/fuzz/rules.dict")
 else
     # the whole library and the subcommands (not main.c), with HDF5 and GSL
-    srcs=("$here"/src/*.c)
+    srcs=("$here"/src/{core,game,engine,store,analysis}/*.c)
     for f in "$here"/src/cli/*.c; do
         [ "$(basename "$f")" = main.c ] || srcs+=("$f")
     done
     mkdir -p "$work/gen"
-    cat >"$work/gen/ns_version.h" <<'EOF'
+    mkdir -p "$work/gen/core"
+    cat >"$work/gen/core/ns_version.h" <<'EOF'
 #define NS_VERSION "fuzz"
 #define NS_GIT_REVISION "fuzz"
 #define NS_COMPILER "clang"
 #define NS_BUILD_FLAGS "fuzz"
 EOF
-    flags+=(-I"$here/src/cli" -I"$work/gen")
+    flags+=(-I"$work/gen")
     if command -v pkg-config >/dev/null && pkg-config --exists hdf5 gsl zlib 2>/dev/null; then
         read -r -a pc <<<"$(pkg-config --cflags hdf5 gsl zlib)"
         flags+=("${pc[@]}")
@@ -79,7 +80,7 @@ fi
 me="$here/tools/fuzz/fuzz_$target.c"
 # rebuild only when a source is newer than the target
 newer=yes
-if [ -x "$bin" ] && [ -z "$(find "${srcs[@]}" "$me" "$here"/src/*.h "$here"/src/cli/*.h -newer "$bin" 2>/dev/null)" ]; then
+if [ -x "$bin" ] && [ -z "$(find "${srcs[@]}" "$me" "$here"/src/*/*.h -newer "$bin" 2>/dev/null)" ]; then
     newer=no
 fi
 if [ "$newer" = yes ]; then

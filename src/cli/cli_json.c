@@ -1,5 +1,5 @@
 /* cli_json.c - see cli_json.h */
-#include "cli_json.h"
+#include "cli/cli_json.h"
 
 #include <math.h>
 

@@ -1,5 +1,5 @@
 /* cli_util.c - see cli_util.h */
-#include "cli_util.h"
+#include "cli/cli_util.h"
 
 #include <getopt.h>
 #include <inttypes.h>
@@ -10,7 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "ns_params.h"
+#include "game/ns_params.h"
 
 int ns_cli_error(const char *cmd, const char *fmt, ...)
 {

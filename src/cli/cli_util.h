@@ -7,9 +7,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ns_error.h"
-#include "ns_game.h"
-#include "ns_params.h"
+#include "core/ns_error.h"
+#include "game/ns_game.h"
+#include "game/ns_params.h"
 
 /* Exit codes of every subcommand. */
 enum { NS_EXIT_OK = 0, NS_EXIT_NO = 1, NS_EXIT_ERROR = 2 };

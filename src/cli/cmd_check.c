@@ -6,13 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "cli_json.h"
-#include "cli_util.h"
-#include "ns_build.h"
-#include "ns_check.h"
-#include "ns_exact.h"
-#include "ns_h5.h"
+#include "cli/cli.h"
+#include "cli/cli_json.h"
+#include "cli/cli_util.h"
+#include "game/ns_build.h"
+#include "analysis/ns_check.h"
+#include "analysis/ns_exact.h"
+#include "store/ns_h5.h"
 
 static const char *const CMD = "check";
 

@@ -4,10 +4,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
-#include "cli_util.h"
-#include "ns_h5.h"
-#include "ns_table.h"
+#include "cli/cli.h"
+#include "cli/cli_util.h"
+#include "store/ns_h5.h"
+#include "game/ns_table.h"
 
 static const char *const CMD = "info";
 

@@ -7,12 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "cli_util.h"
-#include "ns_build.h"
-#include "ns_h5.h"
-#include "ns_presets.h"
-#include "ns_strategy.h"
+#include "cli/cli.h"
+#include "cli/cli_util.h"
+#include "game/ns_build.h"
+#include "store/ns_h5.h"
+#include "game/ns_presets.h"
+#include "analysis/ns_strategy.h"
 
 static const char *const CMD = "move";
 

@@ -5,12 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "cli_json.h"
-#include "cli_util.h"
-#include "ns_build.h"
-#include "ns_h5.h"
-#include "ns_patterns.h"
+#include "cli/cli.h"
+#include "cli/cli_json.h"
+#include "cli/cli_util.h"
+#include "game/ns_build.h"
+#include "store/ns_h5.h"
+#include "analysis/ns_patterns.h"
 
 static const char *const CMD = "patterns";
 

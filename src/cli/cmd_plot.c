@@ -9,12 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "cli_util.h"
-#include "ns_build.h"
-#include "ns_h5.h"
-#include "plot_data.h"
-#include "plot_kinds.h"
+#include "cli/cli.h"
+#include "cli/cli_util.h"
+#include "game/ns_build.h"
+#include "store/ns_h5.h"
+#include "cli/plot_data.h"
+#include "cli/plot_kinds.h"
 
 static const char *const CMD = "plot";
 

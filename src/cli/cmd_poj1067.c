@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "cli_util.h"
-#include "ns_exact.h"
+#include "cli/cli.h"
+#include "cli/cli_util.h"
+#include "analysis/ns_exact.h"
 
 static const char *const CMD = "poj1067";
 

@@ -7,14 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "cli_util.h"
-#include "ns_build.h"
-#include "ns_game.h"
-#include "ns_params.h"
-#include "ns_rules.h"
-#include "ns_rules_info.h"
-#include "ns_sieve.h"
+#include "cli/cli.h"
+#include "cli/cli_util.h"
+#include "game/ns_build.h"
+#include "game/ns_game.h"
+#include "game/ns_params.h"
+#include "game/ns_rules.h"
+#include "game/ns_rules_info.h"
+#include "engine/ns_sieve.h"
 
 #define CMD "rules"
 #define CHECK_ALL_CELLS ((uint64_t)1 << 20)

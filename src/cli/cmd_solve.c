@@ -9,13 +9,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "cli_util.h"
-#include "ns_build.h"
-#include "ns_h5.h"
-#include "ns_omp.h"
-#include "ns_presets.h"
-#include "ns_sieve.h"
+#include "cli/cli.h"
+#include "cli/cli_util.h"
+#include "game/ns_build.h"
+#include "store/ns_h5.h"
+#include "core/ns_omp.h"
+#include "game/ns_presets.h"
+#include "engine/ns_sieve.h"
 
 static const char *const CMD = "solve";
 

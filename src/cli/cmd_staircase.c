@@ -14,9 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "cli_util.h"
-#include "ns_strategy.h"
+#include "cli/cli.h"
+#include "cli/cli_util.h"
+#include "analysis/ns_strategy.h"
 
 #define STAIR_MAX_CELLS ((uint64_t)1 << 22)
 #define POS_MAX ((int64_t)1000000000)

@@ -6,13 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "cli_util.h"
-#include "ns_build.h"
-#include "ns_h5.h"
-#include "ns_omp.h"
-#include "ns_sieve.h"
-#include "ns_table.h"
+#include "cli/cli.h"
+#include "cli/cli_util.h"
+#include "game/ns_build.h"
+#include "store/ns_h5.h"
+#include "core/ns_omp.h"
+#include "engine/ns_sieve.h"
+#include "game/ns_table.h"
 
 static const char *const CMD = "verify";
 

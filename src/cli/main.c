@@ -3,10 +3,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
-#include "cli_util.h"
-#include "ns_h5.h"
-#include "ns_version.h"
+#include "cli/cli.h"
+#include "cli/cli_util.h"
+#include "store/ns_h5.h"
+#include "core/ns_version.h"
 
 typedef struct subcommand {
     const char *name;

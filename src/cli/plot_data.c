@@ -1,5 +1,5 @@
 /* ns_plot_data.c - see plot_data.h */
-#include "plot_data.h"
+#include "cli/plot_data.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -8,7 +8,7 @@
 
 #include <gsl/gsl_fit.h>
 
-#include "ns_h5.h"
+#include "store/ns_h5.h"
 
 /* Bytes of table data read at once (a band), at least one block row. */
 #define BAND_BYTES ((uint64_t)64 << 20)

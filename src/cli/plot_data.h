@@ -8,8 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ns_downsample.h"
-#include "ns_error.h"
+#include "analysis/ns_downsample.h"
+#include "core/ns_error.h"
 
 /* Reduce the 2-D dataset dsname to at most max_rows x max_cols cells by
  * kind (every cell looked at). *grid: malloc'ed plan->out_rows x

@@ -1,5 +1,5 @@
 /* ns_plot_gp.c - see plot_gp.h */
-#include "plot_gp.h"
+#include "cli/plot_gp.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -12,7 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "ns_version.h"
+#include "core/ns_version.h"
 
 /* ---------------------------------------------------------------- format */
 

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "ns_error.h"
+#include "core/ns_error.h"
 
 typedef enum { NS_PLOT_PNG = 0, NS_PLOT_SVG = 1, NS_PLOT_PDF = 2 } ns_plot_format;
 

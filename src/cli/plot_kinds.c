@@ -6,7 +6,7 @@
  * equal units on both axes for two-pile tables. Images are written as
  * float32 binary arrays (NaN where nothing is drawn), points and bars as
  * text. */
-#include "plot_kinds.h"
+#include "cli/plot_kinds.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ns_patterns.h"
-#include "plot_data.h"
+#include "analysis/ns_patterns.h"
+#include "cli/plot_data.h"
 
 /* P-positions drawn one by one up to this many; beyond, one dot per pixel
  * that holds any. */

@@ -6,10 +6,10 @@
 
 #include <stdint.h>
 
-#include "ns_downsample.h"
-#include "ns_error.h"
-#include "ns_game.h"
-#include "plot_gp.h"
+#include "analysis/ns_downsample.h"
+#include "core/ns_error.h"
+#include "game/ns_game.h"
+#include "cli/plot_gp.h"
 
 typedef enum {
     NS_PLOT_P_POSITIONS = 0,

@@ -17,8 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ns_game.h"
-#include "ns_table.h"
+#include "game/ns_game.h"
+#include "game/ns_table.h"
 
 #define NS_REF_INVALID UINT32_MAX
 #define NS_REF_MAX_SET 64

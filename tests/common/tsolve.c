@@ -3,9 +3,9 @@
 
 #include <stdio.h>
 
-#include "ns_params.h"
-#include "ns_presets.h"
-#include "ns_sieve.h"
+#include "game/ns_params.h"
+#include "game/ns_presets.h"
+#include "engine/ns_sieve.h"
 
 ns_table *ns_tsolve_game(const char *name, const char *params_text, int k, const int64_t *bounds,
                          int misere, int pn_only, int threads, ns_game **game)

@@ -4,8 +4,8 @@
 
 #include <stdint.h>
 
-#include "ns_game.h"
-#include "ns_table.h"
+#include "game/ns_game.h"
+#include "game/ns_table.h"
 
 /* Build preset name with the parameters in params_text ("a=2;set=1,3,4",
  * "" for none), set bounds (k values), play (misere != 0), and fill a new

@@ -6,7 +6,7 @@
 
 #include <stdint.h>
 
-#include "ns_table.h"
+#include "game/ns_table.h"
 
 /* floor(sqrt(x)), exact. */
 uint64_t ns_wy_isqrt(uint64_t x);

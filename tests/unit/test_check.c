@@ -6,8 +6,8 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "ns_check.h"
-#include "ns_exact.h"
+#include "analysis/ns_check.h"
+#include "analysis/ns_exact.h"
 #include "testutil.h"
 #include "tsolve.h"
 

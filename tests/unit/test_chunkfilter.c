@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ns_chunkfilter.h"
+#include "store/ns_chunkfilter.h"
 #include "testutil.h"
 
 /* ---- shuffle ---- */

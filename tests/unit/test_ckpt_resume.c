@@ -16,9 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ns_params.h"
-#include "ns_presets.h"
-#include "ns_sieve.h"
+#include "game/ns_params.h"
+#include "game/ns_presets.h"
+#include "engine/ns_sieve.h"
 #include "testutil.h"
 
 typedef struct stopper {

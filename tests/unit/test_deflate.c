@@ -18,7 +18,7 @@
 
 #include <zlib.h>
 
-#include "ns_deflate.h"
+#include "store/ns_deflate.h"
 #include "testutil.h"
 
 /* zlib's Z_RLE level 1 size of p[0..n) */

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ns_exact.h"
+#include "analysis/ns_exact.h"
 #include "testutil.h"
 
 static void test_isqrt(void)

@@ -5,7 +5,7 @@
  * from its three-gap search). */
 #include <inttypes.h>
 
-#include "ns_exact.h"
+#include "analysis/ns_exact.h"
 #include "testutil.h"
 
 int main(void)

@@ -23,8 +23,8 @@
 #include <string.h>
 
 #include "naive.h"
-#include "ns_presets.h"
-#include "ns_sieve.h"
+#include "game/ns_presets.h"
+#include "engine/ns_sieve.h"
 #include "testutil.h"
 
 /* ---------- the games ---------- */

@@ -14,9 +14,9 @@
 #include <gsl/gsl_version.h>
 #include <hdf5.h>
 
-#include "ns_h5.h"
-#include "ns_table.h"
-#include "ns_version.h"
+#include "store/ns_h5.h"
+#include "game/ns_table.h"
+#include "core/ns_version.h"
 #include "testutil.h"
 
 static char dir[64];

@@ -25,9 +25,9 @@
 
 #include <hdf5.h>
 
-#include "ns_chunkfilter.h"
-#include "ns_h5.h"
-#include "ns_h5_internal.h"
+#include "store/ns_chunkfilter.h"
+#include "store/ns_h5.h"
+#include "store/ns_h5_internal.h"
 #include "testutil.h"
 
 static char dir[64];

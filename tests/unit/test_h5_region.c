@@ -12,8 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ns_h5.h"
-#include "ns_table.h"
+#include "store/ns_h5.h"
+#include "game/ns_table.h"
 #include "testutil.h"
 
 static char dir[64];

@@ -16,8 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ns_exact.h"
-#include "ns_patterns.h"
+#include "analysis/ns_exact.h"
+#include "analysis/ns_patterns.h"
 #include "testutil.h"
 #include "tsolve.h"
 

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "naive.h"
-#include "ns_sieve.h"
+#include "engine/ns_sieve.h"
 #include "testutil.h"
 #include "tsolve.h"
 

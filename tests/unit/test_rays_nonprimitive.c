@@ -8,7 +8,7 @@
  * the naive mex over the explicitly enumerated options (ns_naive_cell). */
 #include <stdio.h>
 
-#include "ns_sieve.h"
+#include "engine/ns_sieve.h"
 #include "testutil.h"
 
 typedef struct ray {

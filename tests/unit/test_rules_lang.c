@@ -11,11 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ns_params.h"
-#include "ns_rules.h"
-#include "ns_rules_info.h"
-#include "ns_rules_ir.h"
-#include "ns_sieve.h"
+#include "game/ns_params.h"
+#include "game/ns_rules.h"
+#include "game/ns_rules_info.h"
+#include "game/ns_rules_ir.h"
+#include "engine/ns_sieve.h"
 #include "testutil.h"
 #include "tsolve.h"
 

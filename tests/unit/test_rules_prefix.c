@@ -20,10 +20,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ns_presets.h"
-#include "ns_rules.h"
-#include "ns_rules_info.h"
-#include "ns_sieve.h"
+#include "game/ns_presets.h"
+#include "game/ns_rules.h"
+#include "game/ns_rules_info.h"
+#include "engine/ns_sieve.h"
 #include "testutil.h"
 
 #define INVALID UINT32_MAX

@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ns_params.h"
-#include "ns_presets.h"
-#include "ns_rules.h"
-#include "ns_sieve.h"
+#include "game/ns_params.h"
+#include "game/ns_presets.h"
+#include "game/ns_rules.h"
+#include "engine/ns_sieve.h"
 #include "testutil.h"
 #include "tsolve.h"
 

@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ns_exact.h"
-#include "ns_strategy.h"
+#include "analysis/ns_exact.h"
+#include "analysis/ns_strategy.h"
 #include "testutil.h"
 #include "tsolve.h"
 

@@ -20,9 +20,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ns_build.h"
-#include "ns_params.h"
-#include "ns_sieve.h"
+#include "game/ns_build.h"
+#include "game/ns_params.h"
+#include "engine/ns_sieve.h"
 #include "testutil.h"
 
 static const char *const method_name[] = {"summaries", "scan", "narrow scan"};

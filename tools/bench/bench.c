@@ -26,9 +26,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "ns_build.h"
-#include "ns_presets.h"
-#include "ns_sieve.h"
+#include "game/ns_build.h"
+#include "game/ns_presets.h"
+#include "engine/ns_sieve.h"
 
 typedef struct bcase {
     const char *label;   /* shown in the table */

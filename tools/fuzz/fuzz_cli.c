@@ -20,10 +20,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "cli_util.h"
-#include "ns_params.h"
-#include "ns_presets.h"
+#include "cli/cli.h"
+#include "cli/cli_util.h"
+#include "game/ns_params.h"
+#include "game/ns_presets.h"
 
 enum { MAXARGS = 12 };
 

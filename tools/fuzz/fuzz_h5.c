@@ -21,7 +21,7 @@
 
 #include <hdf5.h>
 
-#include "ns_h5.h"
+#include "store/ns_h5.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

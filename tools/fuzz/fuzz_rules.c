@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ns_game.h"
-#include "ns_rules.h"
+#include "game/ns_game.h"
+#include "game/ns_rules.h"
 
 static int count(void *user, const int64_t *opt)
 {

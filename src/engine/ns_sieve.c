@@ -1,0 +1,1377 @@
+/* ns_sieve.c - the level-by-level sieve (see ns_sieve.h).
+ *
+ * Order. Every move strictly decreases the rank w . s, so the levels of
+ * equal rank are processed in increasing order: when a cell is computed,
+ * all its options are known. Two cells of one level never lie on one line
+ * along a move direction d (their ranks would differ by a multiple of
+ * w . d != 0), so a level is computed in parallel without locks. The whole
+ * solve is one parallel region: a level costs one barrier (two with lagged
+ * line sets, one more when a progress or checkpoint callback is set).
+ *
+ * Lines. A ray family "s + e + t*d, t >= 0" reaches exactly the cells of the
+ * line through s + e that have rank <= rank(s) + w . e. For each distinct
+ * (direction d, lag L, self) group the sieve keeps, per line of the table,
+ * the set of values of the line's cells with rank <= r - L while level r is
+ * computed (a bitset truncated at the value cap, and the set's own mex as a
+ * lower bound for the scan, in one record per line). The lag of a family is
+ * -w . e, reduced to the smallest lag selecting the same cells (the ranks on
+ * one line step by |w . d|). A plain ray (e == d, lag 1) reads the line of
+ * the cell itself, which no other cell of the level touches: such "self"
+ * sets get each cell's value as soon as it is computed, by the same thread.
+ * Other sets ("lagged") get the cells of level r - L in a parallel pass
+ * before level r.
+ *
+ * Prefix families (NS_FAM_PREFIX along axis a) keep one running set per line
+ * along a: a cell adds the values of the options its family adds at s, the
+ * line's set then holds the values of all its options. With w_a > 0 the
+ * cells of a line lie on different levels; with w_a = 0 (one such axis, the
+ * "sequential axis") they lie on one level, which is then enumerated with a
+ * last so that a line's cells are consecutive and one thread computes them
+ * in order. Prefix families along another rank-0 axis are enumerated.
+ *
+ * Values. A cell's value is the mex of the union of its ray sets, prefix
+ * sets and its finite/general options (enumerated). Values are capped at
+ * C = bound + 1, where bound >= any possible mex, so truncating the sets at
+ * C is exact. A P/N solve is the same computation with C = 1: the sets then
+ * only record whether a P-position was seen, and the "mex" is 0 (P) or 1
+ * (N). Misere play: a position without options gets 1, others the mex
+ * (Conway's misere Grundy value, 0 exactly at misere P-positions).
+ *
+ * Checkpoints: a unit is a rank level r = 0 .. levels-1 (empty or not). */
+#include "engine/ns_sieve.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/ns_omp.h"
+#include "engine/ns_rows_pn.h"
+#include "engine/ns_tiles2d.h"
+#include "engine/ns_barrier.h"
+#include "core/ns_hugemem.h"
+
+/* A line record: word 0 = own mex | any << 32, then the bitset. */
+#define REC_ANY ((uint64_t)1 << 32)
+
+typedef struct lineset {
+    int64_t dir[NS_MAX_DIM];
+    int64_t lag;
+    int self;                   /* plain rays only (e == d): updated as cells are computed */
+    int pivot;                  /* coordinate with dir < 0 used to canonicalise */
+    int64_t lo[NS_MAX_DIM];     /* range of canonical coordinates */
+    int64_t span[NS_MAX_DIM];
+    uint64_t nlines;
+    int lin;                    /* -dir[pivot] == 1: an in-box cell's line id is linear */
+    int64_t coef[NS_MAX_DIM];
+    int64_t c0;
+    uint64_t *rec;              /* nlines records of 1 + words words, owned */
+    size_t rec_mapped;          /* bytes mapped for rec (0: malloc'd) */
+} lineset;
+
+/* Running sets of the prefix families along one axis. */
+typedef struct prefset {
+    int axis;
+    int nfam;
+    int fam[NS_MAX_DIM * 4];    /* family indices (more go to the local game) */
+    int64_t mul[NS_MAX_DIM];    /* line id = sum over j != axis of s_j mul_j */
+    uint64_t nlines;
+    uint64_t *rec;              /* owned */
+    size_t rec_mapped;
+} prefset;
+
+/* A lagged ray family: reads the line through s + base. */
+typedef struct reader {
+    int set;
+    int64_t base[NS_MAX_DIM];
+} reader;
+
+typedef struct level_list {
+    int64_t r;                  /* level held, or -1 */
+    int64_t *cells;             /* n * k coordinates, owned */
+    uint64_t n, cap;
+} level_list;
+
+typedef struct sieve {
+    const ns_game *g;
+    ns_table *t;
+    int k;
+    int pn_only;
+    uint32_t cap;               /* C: every value is < cap */
+    uint64_t wfull;             /* 64-bit words of a bitset of cap bits */
+    uint64_t words;             /* words per line bitset now (<= wfull) */
+    uint32_t acap;              /* min(cap, 64 words): line sets keep values < acap */
+    uint64_t recw;              /* words + 1: words per line record */
+    int nsets;
+    lineset *sets;              /* owned */
+    int nself, nlagged;
+    int *self_idx, *lagged_idx; /* owned */
+    int nreaders;
+    reader *readers;            /* owned */
+    int npref;
+    prefset pref[NS_MAX_DIM];
+    int seq_axis;               /* rank-0 prefix axis enumerated last, or -1 */
+    int64_t run;                /* cells per work unit: bounds[seq_axis] or 1 */
+    int has_local;              /* any enumerated family */
+    const ns_game *local;       /* the game's enumerated families only */
+    int64_t max_rank;
+    int nring;                  /* slot r % nring holds level r */
+    level_list *ring;           /* owned */
+    int ord[NS_MAX_DIM];        /* coordinate order of the level enumeration */
+    /* failure inside the parallel region: failed[r & 1] for level r */
+    volatile int failed_any;
+    volatile int failed[2];
+    volatile int stop;
+    volatile int grow[2];       /* a mex reached acap < cap at level r: widen */
+    volatile int halted;        /* a level run by thread 0 alone ended the run */
+    uint8_t *solo;              /* per level: small, run by thread 0 alone; owned */
+    ns_error perr;
+} sieve;
+
+static int64_t floor_div(int64_t a, int64_t b) /* b > 0 */
+{
+    int64_t q = a / b;
+    return (a % b != 0 && a < 0) ? q - 1 : q;
+}
+
+static int64_t dot(int k, const int64_t *a, const int64_t *b)
+{
+    int64_t r = 0;
+    for (int i = 0; i < k; i++)
+        r += a[i] * b[i];
+    return r;
+}
+
+/* ---------- lines ---------- */
+
+static void lineset_shape(lineset *ls, const ns_game *g)
+{
+    const int k = g->k;
+    int p = -1;
+    for (int i = 0; i < k; i++)
+        if (ls->dir[i] < 0 && g->rank_w[i] > 0 && (p < 0 || -ls->dir[i] > -ls->dir[p]))
+            p = i;
+    if (p < 0) /* rank decrease guarantees one; fall back to any negative */
+        for (int i = 0; i < k; i++)
+            if (ls->dir[i] < 0)
+                p = i;
+    ls->pivot = p;
+    const int64_t a = -ls->dir[p];
+    const int64_t T = (g->bounds[p] - 1) / a;
+    uint64_t n = (uint64_t)a;
+    ls->lin = a == 1;
+    ls->c0 = 0;
+    ls->coef[p] = 0;
+    for (int j = 0; j < k; j++) {
+        if (j == p) {
+            ls->lo[j] = 0;
+            ls->span[j] = 1;
+            continue;
+        }
+        int64_t dj = ls->dir[j];
+        ls->lo[j] = dj < 0 ? T * dj : 0;
+        ls->span[j] = g->bounds[j] + T * (dj < 0 ? -dj : dj);
+        /* a == 1: id = sum_j (s_j + s_p dir_j - lo_j) mul_j */
+        ls->coef[j] = (int64_t)n;
+        ls->coef[p] += dj * (int64_t)n;
+        ls->c0 -= ls->lo[j] * (int64_t)n;
+        n *= (uint64_t)ls->span[j];
+    }
+    ls->nlines = n;
+}
+
+/* Index of the line through s (any integer point), or UINT64_MAX when that
+ * line does not meet the box. */
+static inline uint64_t line_id(const lineset *ls, int k, const int64_t *s)
+{
+    const int p = ls->pivot;
+    const int64_t a = -ls->dir[p];
+    const int64_t t = a == 1 ? s[p] : floor_div(s[p], a);
+    uint64_t id = (uint64_t)(s[p] - t * a);
+    uint64_t mul = (uint64_t)a;
+    for (int j = 0; j < k; j++) {
+        if (j == p)
+            continue;
+        int64_t c = s[j] + t * ls->dir[j] - ls->lo[j];
+        if (c < 0 || c >= ls->span[j])
+            return UINT64_MAX;
+        id += (uint64_t)c * mul;
+        mul *= (uint64_t)ls->span[j];
+    }
+    return id;
+}
+
+/* Index of the line through a cell of the box (it always meets the box). */
+static inline uint64_t own_line_id(const lineset *ls, int k, const int64_t *s)
+{
+    if (!ls->lin)
+        return line_id(ls, k, s);
+    int64_t id = ls->c0;
+    for (int j = 0; j < k; j++)
+        id += ls->coef[j] * s[j];
+    return (uint64_t)id;
+}
+
+/* Zeroed line records. Large ones are mapped with transparent huge pages:
+ * a level's cells touch records spread over the whole array, and 4 KiB
+ * pages would make most of those touches TLB misses. */
+enum { REC_MAP_BYTES = 4 << 20 };
+
+static uint64_t *rec_new(uint64_t nlines, uint64_t recw, size_t *mapped)
+{
+    *mapped = 0;
+    if (nlines > SIZE_MAX / 8 / recw)
+        return NULL;
+    return ns_huge_calloc((size_t)(nlines * recw * 8), REC_MAP_BYTES, mapped);
+}
+
+static void rec_free(uint64_t *p, size_t mapped)
+{
+    ns_huge_free(p, mapped);
+}
+
+/* Add value v to a line record (words bitset words, values < cap kept). */
+static inline void rec_insert(uint64_t *rec, uint32_t v, uint32_t cap, uint64_t words)
+{
+    uint64_t h = rec[0] | REC_ANY;
+    if (v < cap) {
+        uint64_t *b = rec + 1;
+        b[v >> 6] |= (uint64_t)1 << (v & 63);
+        uint32_t m = (uint32_t)h;
+        if (v == m) {
+            uint64_t w = m >> 6;
+            uint64_t x = ~b[w] & (~(uint64_t)0 << (m & 63));
+            while (!x && ++w < words)
+                x = ~b[w];
+            uint64_t nm = x ? (w << 6) + (uint64_t)__builtin_ctzll(x) : words << 6;
+            m = nm > cap ? cap : (uint32_t)nm;
+            h = (h & ~(uint64_t)0xFFFFFFFFu) | m;
+        }
+    }
+    rec[0] = h;
+}
+
+/* ---------- planning ---------- */
+
+static int64_t family_lag(const ns_game *g, const ns_family *f)
+{
+    const int64_t m = -dot(g->k, g->rank_w, f->dir);
+    const int64_t lag = -dot(g->k, g->rank_w, f->base);
+    int64_t r = lag - m + 1;
+    return r < 1 ? 1 : r;
+}
+
+static int is_plain(const ns_game *g, const ns_family *f)
+{
+    return memcmp(f->dir, f->base, (size_t)g->k * sizeof *f->dir) == 0;
+}
+
+/* Distinct (direction, lag, self) groups; fam_set (may be NULL) gets each
+ * ray family's group. Returns the number of groups; sets (may be NULL) are
+ * filled with dir, lag and self. */
+static int plan_groups(const ns_game *g, lineset *sets, int *fam_set)
+{
+    int n = 0;
+    lineset tmp[64];
+    lineset *out = sets ? sets : tmp;
+    for (int f = 0; f < g->nfam; f++) {
+        const ns_family *fm = &g->fam[f];
+        if (fam_set)
+            fam_set[f] = -1;
+        if (fm->kind != NS_FAM_RAY)
+            continue;
+        int64_t lag = family_lag(g, fm);
+        int self = is_plain(g, fm);
+        int found = -1;
+        for (int i = 0; i < n; i++)
+            if (out[i].lag == lag && out[i].self == self &&
+                memcmp(out[i].dir, fm->dir, (size_t)g->k * sizeof(int64_t)) == 0)
+                found = i;
+        if (found < 0) {
+            if (!sets && n >= 64)
+                continue; /* counting only: the exact count is not needed beyond this */
+            found = n++;
+            memset(&out[found], 0, sizeof out[found]);
+            memcpy(out[found].dir, fm->dir, (size_t)g->k * sizeof(int64_t));
+            out[found].lag = lag;
+            out[found].self = self;
+        }
+        if (fam_set)
+            fam_set[f] = found;
+    }
+    return n;
+}
+
+/* Which prefix families run incrementally: those along an axis of positive
+ * rank weight, and those along the first rank-0 prefix axis (the sequential
+ * axis, *seq, -1 if none). inc[f] (nfam entries) gets 1 for them; their
+ * distinct axes go to pref (axis and families; at most NS_MAX_DIM). */
+static int plan_prefix(const ns_game *g, int *inc, prefset *pref, int *seq)
+{
+    int np = 0;
+    *seq = -1;
+    for (int f = 0; f < g->nfam; f++) {
+        const ns_family *fm = &g->fam[f];
+        inc[f] = 0;
+        if (fm->kind != NS_FAM_PREFIX || fm->axis < 0 || fm->axis >= g->k)
+            continue;
+        if (g->rank_w[fm->axis] == 0) {
+            if (*seq < 0)
+                *seq = fm->axis;
+            if (fm->axis != *seq)
+                continue;
+        }
+        int found = -1;
+        for (int i = 0; i < np; i++)
+            if (pref[i].axis == fm->axis)
+                found = i;
+        if (found >= 0 && pref[found].nfam == (int)(sizeof pref[found].fam / sizeof pref[found].fam[0]))
+            continue;
+        if (found < 0) {
+            found = np++;
+            memset(&pref[found], 0, sizeof pref[found]);
+            pref[found].axis = fm->axis;
+        }
+        pref[found].fam[pref[found].nfam++] = f;
+        inc[f] = 1;
+    }
+    for (int i = 0; i < np; i++) {
+        uint64_t n = 1;
+        for (int j = g->k - 1; j >= 0; j--) {
+            pref[i].mul[j] = j == pref[i].axis ? 0 : (int64_t)n;
+            if (j != pref[i].axis)
+                n *= (uint64_t)g->bounds[j];
+        }
+        pref[i].nlines = n;
+    }
+    return np;
+}
+
+static uint64_t value_bound(const ns_game *g, int pn_only)
+{
+    if (pn_only)
+        return 1;
+    uint64_t b = ns_game_max_options(g);
+    return b < 1 ? 1 : b;
+}
+
+static uint64_t sat_mul(uint64_t a, uint64_t b)
+{
+    return (a && b > UINT64_MAX / a) ? UINT64_MAX : a * b;
+}
+
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+ns_err ns_sieve_plan_for(const ns_game *g, int pn_only, ns_sieve_plan *plan, ns_error *err)
+{
+    memset(plan, 0, sizeof *plan);
+    if (g->bounds[0] < 1)
+        return ns_error_set(err, NS_EINTERNAL, "the game's bounds are not set");
+    plan->cells = ns_game_cells(g);
+    plan->max_value = value_bound(g, pn_only);
+    plan->elem = ns_table_elem_for(plan->max_value);
+    if (plan->elem == 0)
+        return ns_error_set(err, NS_ERANGE, "values up to %" PRIu64 " do not fit 32-bit cells", plan->max_value);
+    plan->table_bytes = ns_table_bytes(g->k, g->bounds, plan->elem);
+    int nfam = g->nfam;
+    int *fam_set = calloc((size_t)(nfam ? nfam : 1), sizeof *fam_set);
+    lineset *sets = calloc((size_t)(nfam ? nfam : 1), sizeof *sets);
+    if (!fam_set || !sets) {
+        free(fam_set);
+        free(sets);
+        return ns_error_set(err, NS_ENOMEM, "out of memory");
+    }
+    plan->nlinesets = plan_groups(g, sets, fam_set);
+    uint64_t cap = plan->max_value + 1;
+    uint64_t words = (cap + 63) / 64;
+    uint64_t per = sat_mul(words + 1, 8);
+    for (int i = 0; i < plan->nlinesets; i++) {
+        lineset_shape(&sets[i], g);
+        plan->line_bytes = sat_add(plan->line_bytes, sat_mul(sets[i].nlines, per));
+    }
+    prefset pref[NS_MAX_DIM];
+    int seq;
+    int npref = plan_prefix(g, fam_set, pref, &seq);
+    for (int i = 0; i < npref; i++)
+        plan->line_bytes = sat_add(plan->line_bytes, sat_mul(pref[i].nlines, per));
+    plan->levels = ns_game_rank(g, g->bounds) - dot(g->k, g->rank_w, (int64_t[NS_MAX_DIM]){1, 1, 1, 1, 1, 1, 1, 1}) + 1;
+    free(fam_set);
+    free(sets);
+    return NS_OK;
+}
+
+ns_table *ns_sieve_table_new(const ns_game *g, int pn_only, ns_error *err)
+{
+    ns_sieve_plan plan;
+    if (ns_sieve_plan_for(g, pn_only, &plan, err))
+        return NULL;
+    return ns_table_new(g->k, g->bounds, plan.elem, pn_only, err);
+}
+
+/* ---------- levels ---------- */
+
+/* Fill L with all cells of rank r: coordinates in the order sv->ord,
+ * lexicographic (so with the sequential axis last, a line along it is a run
+ * of consecutive cells in increasing order). */
+static ns_err level_fill(const sieve *sv, level_list *L, int64_t r, ns_error *err)
+{
+    const ns_game *g = sv->g;
+    const int k = sv->k;
+    const int *ord = sv->ord;
+    L->n = 0;
+    L->r = r;
+    int64_t w[NS_MAX_DIM], B[NS_MAX_DIM];
+    for (int j = 0; j < k; j++) {
+        w[j] = g->rank_w[ord[j]];
+        B[j] = g->bounds[ord[j]];
+    }
+    /* maxrest[j] = largest rank the positions j+1..k-1 can add */
+    int64_t maxrest[NS_MAX_DIM + 1];
+    maxrest[k] = 0;
+    for (int j = k - 1; j >= 0; j--)
+        maxrest[j] = (j + 1 < k ? maxrest[j + 1] + w[j + 1] * (B[j + 1] - 1) : 0);
+    int64_t s[NS_MAX_DIM], hi[NS_MAX_DIM], part[NS_MAX_DIM + 1];
+    int j = 0;
+    part[0] = 0;
+    /* depth-first odometer with pruned ranges */
+    int64_t lo_j;
+    for (;;) {
+        /* enter position j: compute its range given part[j] */
+        const int64_t wj = w[j], rem = r - part[j];
+        if (j == k - 1) {
+            /* solve the last position */
+            int64_t a0, a1;
+            if (wj == 0) {
+                a0 = rem == 0 ? 0 : 1;
+                a1 = rem == 0 ? B[j] - 1 : 0;
+            } else if (rem < 0 || rem % wj != 0 || rem / wj >= B[j]) {
+                a0 = 1;
+                a1 = 0;
+            } else {
+                a0 = a1 = rem / wj;
+            }
+            if (a0 <= a1 && L->n + (uint64_t)(a1 - a0 + 1) > L->cap) {
+                uint64_t nc = L->cap ? L->cap : 1024;
+                while (nc < L->n + (uint64_t)(a1 - a0 + 1))
+                    nc *= 2;
+                int64_t *c = realloc(L->cells, (size_t)nc * (size_t)k * sizeof *c);
+                if (!c)
+                    return ns_error_set(err, NS_ENOMEM, "out of memory for a level's cell list");
+                L->cells = c;
+                L->cap = nc;
+            }
+            for (int64_t v = a0; v <= a1; v++) {
+                s[j] = v;
+                int64_t *dst = L->cells + L->n * (uint64_t)k;
+                for (int i = 0; i < k; i++)
+                    dst[ord[i]] = s[i];
+                L->n++;
+            }
+        } else {
+            if (wj == 0) {
+                lo_j = 0;
+                hi[j] = B[j] - 1;
+            } else {
+                int64_t need = rem - maxrest[j];  /* w*s_j >= need */
+                lo_j = need <= 0 ? 0 : (need + wj - 1) / wj;
+                hi[j] = rem < 0 ? -1 : rem / wj;
+                if (hi[j] > B[j] - 1)
+                    hi[j] = B[j] - 1;
+            }
+            if (lo_j <= hi[j]) {
+                s[j] = lo_j;
+                part[j + 1] = part[j] + wj * s[j];
+                j++;
+                continue;
+            }
+        }
+        /* advance: back up to the nearest position that can step */
+        for (;;) {
+            j--;
+            if (j < 0)
+                return NS_OK;
+            if (s[j] < hi[j]) {
+                s[j]++;
+                part[j + 1] = part[j] + w[j] * s[j];
+                j++;
+                break;
+            }
+        }
+    }
+}
+
+/* The cell list of level r, from the ring or freshly enumerated (NULL on
+ * error, with err set). Called by one thread at a time. */
+static level_list *level_get(sieve *sv, int64_t r, ns_error *err)
+{
+    level_list *L = &sv->ring[r % sv->nring];
+    if (L->r == r)
+        return L;
+    if (level_fill(sv, L, r, err)) {
+        L->r = -1;
+        return NULL;
+    }
+    return L;
+}
+
+/* ---------- per-cell work ---------- */
+
+/* One per thread; padded so that threads never share its cache line. */
+typedef struct local_ctx {
+    _Alignas(128) sieve *sv;
+    uint64_t *bits;         /* thread-local bitset of words words, owned */
+    uint32_t *touched;      /* values set in bits, to clear; owned */
+    size_t ntouched, captouched;
+    const uint64_t **ptr;   /* line bitsets read by the cell; owned */
+    uint64_t **selfrec;     /* the cell's self-line records; owned */
+    uint64_t *rec;          /* prefix record being extended */
+    int any;
+    int oom;
+    char pad[64];
+} local_ctx;
+
+static int local_emit(void *u, const int64_t *opt)
+{
+    local_ctx *lc = u;
+    const ns_table *t = lc->sv->t;
+    uint32_t v = ns_table_get(t, ns_table_index(t, opt));
+    lc->any = 1;
+    if (v < lc->sv->cap && !(lc->bits[v >> 6] >> (v & 63) & 1)) {
+        if (lc->ntouched == lc->captouched) {
+            size_t nc = lc->captouched ? lc->captouched * 2 : 256;
+            uint32_t *p = realloc(lc->touched, nc * sizeof *p);
+            if (!p) {
+                lc->oom = 1;
+                return 1;
+            }
+            lc->touched = p;
+            lc->captouched = nc;
+        }
+        lc->touched[lc->ntouched++] = v;
+        lc->bits[v >> 6] |= (uint64_t)1 << (v & 63);
+    }
+    return 0;
+}
+
+static int prefix_emit(void *u, const int64_t *opt)
+{
+    local_ctx *lc = u;
+    const sieve *sv = lc->sv;
+    rec_insert(lc->rec, ns_table_get(sv->t, ns_table_index(sv->t, opt)), sv->acap, sv->words);
+    return 0;
+}
+
+static void fail_once(sieve *sv, int64_t r, const ns_error *e, ns_err code, const char *msg)
+{
+    NS_PRAGMA(omp critical(ns_sieve_fail))
+    {
+        if (!sv->failed_any) {
+            if (e && e->code) {
+                sv->perr = *e;
+            } else {
+                ns_error_set(&sv->perr, code, "%s", msg);
+            }
+            sv->failed_any = 1;
+        }
+        sv->failed[r & 1] = 1;
+    }
+}
+
+/* Extend the running sets of the incremental prefix families at s. */
+static void prefix_step(sieve *sv, int64_t r, const int64_t *s, local_ctx *lc, int valid, int *np, uint32_t *lo,
+                        int *any)
+{
+    const int k = sv->k;
+    for (int i = 0; i < sv->npref; i++) {
+        const prefset *ps = &sv->pref[i];
+        int64_t id = 0;
+        for (int j = 0; j < k; j++)
+            id += ps->mul[j] * s[j];
+        uint64_t *rec = ps->rec + (uint64_t)id * sv->recw;
+        if (s[ps->axis] == 0)
+            memset(rec, 0, (size_t)sv->recw * sizeof *rec);
+        lc->rec = rec;
+        for (int f = 0; f < ps->nfam; f++) {
+            ns_error e;
+            ns_error_clear(&e);
+            int rc = ns_game_family_options(sv->g, &sv->g->fam[ps->fam[f]], s, prefix_emit, lc, &e);
+            if (rc < 0)
+                fail_once(sv, r, &e, NS_EGAME, "a move family failed");
+        }
+        if (valid && (rec[0] & REC_ANY)) {
+            *any = 1;
+            if ((uint32_t)rec[0] > *lo)
+                *lo = (uint32_t)rec[0];
+            lc->ptr[(*np)++] = rec + 1;
+        }
+    }
+}
+
+static void compute_cell(sieve *sv, int64_t r, const int64_t *s, local_ctx *lc)
+{
+    const ns_game *g = sv->g;
+    const int k = sv->k;
+    ns_table *t = sv->t;
+    const uint64_t idx = ns_table_index(t, s);
+    const int valid = !g->valid || g->valid(g->valid_ctx, k, s);
+    const uint64_t **ptr = lc->ptr;
+    int np = 0;
+    uint32_t lo = 0;
+    int any = 0;
+    if (sv->npref)
+        prefix_step(sv, r, s, lc, valid, &np, &lo, &any);
+    if (!valid) {
+        ns_table_set(t, idx, ns_table_invalid(t));
+        return;
+    }
+    for (int i = 0; i < sv->nself; i++) {
+        const lineset *ls = &sv->sets[sv->self_idx[i]];
+        uint64_t *rec = ls->rec + own_line_id(ls, k, s) * sv->recw;
+        lc->selfrec[i] = rec;
+        uint64_t h = rec[0];
+        if (h & REC_ANY) {
+            any = 1;
+            if ((uint32_t)h > lo)
+                lo = (uint32_t)h;
+            ptr[np++] = rec + 1;
+        }
+    }
+    for (int i = 0; i < sv->nreaders; i++) {
+        const reader *rd = &sv->readers[i];
+        const lineset *ls = &sv->sets[rd->set];
+        int64_t q[NS_MAX_DIM];
+        for (int j = 0; j < k; j++)
+            q[j] = s[j] + rd->base[j];
+        uint64_t id = line_id(ls, k, q);
+        if (id == UINT64_MAX)
+            continue;
+        const uint64_t *rec = ls->rec + id * sv->recw;
+        uint64_t h = rec[0];
+        if (!(h & REC_ANY))
+            continue;
+        any = 1;
+        if ((uint32_t)h > lo)
+            lo = (uint32_t)h;
+        ptr[np++] = rec + 1;
+    }
+    if (sv->has_local) {
+        ns_error e;
+        ns_error_clear(&e);
+        lc->any = 0;
+        int rc = ns_game_foreach_option(sv->local, s, local_emit, lc, &e);
+        if (lc->oom)
+            fail_once(sv, r, NULL, NS_ENOMEM, "out of memory");
+        else if (rc < 0)
+            fail_once(sv, r, &e, NS_EGAME, "a move family failed");
+        any |= lc->any;
+        ptr[np++] = lc->bits;
+    }
+    uint32_t m = sv->acap;
+    if (lo < sv->acap) {
+        for (uint64_t w = lo >> 6; w < sv->words; w++) {
+            uint64_t x = 0;
+            for (int i = 0; i < np; i++)
+                x |= ptr[i][w];
+            if (w == lo >> 6 && (lo & 63))
+                x |= ((uint64_t)1 << (lo & 63)) - 1;
+            if (~x) {
+                uint64_t mm = (w << 6) + (uint64_t)__builtin_ctzll(~x);
+                m = mm > sv->acap ? sv->acap : (uint32_t)mm;
+                break;
+            }
+        }
+    }
+    if (sv->has_local) {
+        for (size_t i = 0; i < lc->ntouched; i++)
+            lc->bits[lc->touched[i] >> 6] = 0;
+        lc->ntouched = 0;
+    }
+    if (g->play == NS_PLAY_MISERE && !any)
+        m = 1;
+    if (m >= sv->acap && sv->acap < sv->cap) {
+        /* the sets are too narrow for this value: widen them and redo the level */
+        sv->grow[r & 1] = 1;
+        return;
+    }
+    if (!sv->pn_only && m >= sv->cap)
+        fail_once(sv, r, NULL, NS_EINTERNAL, "a value reached the value bound; the game's option bound is wrong");
+    ns_table_set(t, idx, m);
+    for (int i = 0; i < sv->nself; i++)
+        rec_insert(lc->selfrec[i], m, sv->acap, sv->words);
+}
+
+/* Thread me's contiguous block [*c0, *c1) of n cells shared by nt threads:
+ * the same blocks as schedule(static). */
+static void thread_block(uint64_t n, int me, int nt, uint64_t *c0, uint64_t *c1)
+{
+    const uint64_t q = n / (uint64_t)nt, rem = n % (uint64_t)nt, m = (uint64_t)me;
+    *c0 = m * q + (m < rem ? m : rem);
+    *c1 = *c0 + q + (m < rem ? 1 : 0);
+}
+
+static int team_size(void)
+{
+#ifdef _OPENMP
+    return omp_get_num_threads();
+#else
+    return 1;
+#endif
+}
+
+/* Cells [c0, c1) of list L (level r). */
+static void compute_cells(sieve *sv, int64_t r, const level_list *L, uint64_t c0, uint64_t c1, local_ctx *lc)
+{
+    const int k = sv->k;
+    for (uint64_t c = c0; c < c1 && !sv->failed_any; c++)
+        compute_cell(sv, r, L->cells + c * (uint64_t)k, lc);
+}
+
+/* Put the (final) value of cell s into the line of lagged set ls. */
+static void insert_lagged(sieve *sv, lineset *ls, const int64_t *s)
+{
+    const ns_table *t = sv->t;
+    uint32_t v = ns_table_get(t, ns_table_index(t, s));
+    if (v == ns_table_invalid(t))
+        return;
+    rec_insert(ls->rec + own_line_id(ls, sv->k, s) * sv->recw, v, sv->acap, sv->words);
+}
+
+/* Resume: the per-line state a fresh run would have after level rr - 1
+ * from the final value of cell s (level r < rr): self sets, lagged sets whose
+ * lag has passed, and the prefix sets of positive-weight axes. */
+static void restore_cell(sieve *sv, int64_t r, int64_t rr, const int64_t *s, local_ctx *lc)
+{
+    const ns_game *g = sv->g;
+    const int k = sv->k;
+    for (int i = 0; i < sv->npref; i++) {
+        const prefset *ps = &sv->pref[i];
+        if (g->rank_w[ps->axis] == 0)
+            continue; /* its lines lie inside one level: rebuilt as it runs */
+        int64_t id = 0;
+        for (int j = 0; j < k; j++)
+            id += ps->mul[j] * s[j];
+        lc->rec = ps->rec + (uint64_t)id * sv->recw;
+        for (int f = 0; f < ps->nfam; f++) {
+            ns_error e;
+            ns_error_clear(&e);
+            if (ns_game_family_options(g, &g->fam[ps->fam[f]], s, prefix_emit, lc, &e) < 0)
+                fail_once(sv, r, &e, NS_EGAME, "a move family failed");
+        }
+    }
+    for (int i = 0; i < sv->nsets; i++) {
+        lineset *ls = &sv->sets[i];
+        if (ls->self || r <= rr - 1 - ls->lag)
+            insert_lagged(sv, ls, s);
+    }
+}
+
+static void sieve_free(sieve *sv)
+{
+    for (int i = 0; i < sv->nsets; i++)
+        rec_free(sv->sets[i].rec, sv->sets[i].rec_mapped);
+    free(sv->sets);
+    free(sv->self_idx);
+    free(sv->lagged_idx);
+    free(sv->readers);
+    for (int i = 0; i < sv->npref; i++)
+        rec_free(sv->pref[i].rec, sv->pref[i].rec_mapped);
+    if (sv->ring)
+        for (int i = 0; i < sv->nring; i++)
+            free(sv->ring[i].cells);
+    free(sv->ring);
+    free(sv->solo);
+}
+
+/* Set up sv for game (the plan given); lf (nfam entries) receives the local
+ * game's families. */
+static ns_err sieve_init(sieve *sv, const ns_game *game, ns_table *t, const ns_sieve_plan *plan, int pn_only,
+                         ns_game *local, ns_family *lf, ns_error *err)
+{
+    const size_t nfam1 = (size_t)(game->nfam ? game->nfam : 1);
+    const int k = game->k;
+    memset(sv, 0, sizeof *sv);
+    sv->g = game;
+    sv->t = t;
+    sv->k = k;
+    sv->pn_only = pn_only;
+    sv->cap = pn_only ? 1 : (uint32_t)(plan->max_value + 1);
+    sv->wfull = (sv->cap + 63) / 64;
+    /* start narrow: most games' values stay far below the bound */
+    sv->words = sv->wfull < 2 ? sv->wfull : 2;
+    sv->acap = sv->cap < 64 * sv->words ? sv->cap : (uint32_t)(64 * sv->words);
+    sv->recw = sv->words + 1;
+    sv->max_rank = plan->levels - 1;
+    int *fam_set = calloc(nfam1, sizeof *fam_set);
+    int *inc = calloc(nfam1, sizeof *inc);
+    sv->sets = calloc(nfam1, sizeof *sv->sets);
+    sv->self_idx = calloc(nfam1, sizeof *sv->self_idx);
+    sv->lagged_idx = calloc(nfam1, sizeof *sv->lagged_idx);
+    sv->readers = calloc(nfam1, sizeof *sv->readers);
+    ns_err rc = NS_OK;
+    if (!fam_set || !inc || !sv->sets || !sv->self_idx || !sv->lagged_idx || !sv->readers) {
+        rc = ns_error_set(err, NS_ENOMEM, "out of memory");
+        goto done;
+    }
+    sv->nsets = plan_groups(game, sv->sets, fam_set);
+    sv->npref = plan_prefix(game, inc, sv->pref, &sv->seq_axis);
+
+    /* the local game: the families enumerated per cell */
+    *local = *game;
+    local->nfam = 0;
+    for (int f = 0; f < game->nfam; f++)
+        if (game->fam[f].kind != NS_FAM_RAY && !inc[f])
+            lf[local->nfam++] = game->fam[f];
+    local->fam = lf;
+    local->capfam = (int)nfam1;
+    sv->local = local;
+    sv->has_local = local->nfam > 0;
+
+    /* lagged readers: distinct (set, base) pairs */
+    for (int f = 0; f < game->nfam; f++) {
+        int gi = fam_set[f];
+        if (gi < 0 || sv->sets[gi].self)
+            continue;
+        int dup = 0;
+        for (int i = 0; i < sv->nreaders; i++)
+            dup |= sv->readers[i].set == gi &&
+                   memcmp(sv->readers[i].base, game->fam[f].base, (size_t)k * sizeof(int64_t)) == 0;
+        if (dup)
+            continue;
+        sv->readers[sv->nreaders].set = gi;
+        memcpy(sv->readers[sv->nreaders].base, game->fam[f].base, (size_t)k * sizeof(int64_t));
+        sv->nreaders++;
+    }
+    int64_t max_lag = 0;
+    for (int i = 0; i < sv->nsets; i++) {
+        lineset *ls = &sv->sets[i];
+        lineset_shape(ls, game);
+        if (ls->self) {
+            sv->self_idx[sv->nself++] = i;
+        } else {
+            sv->lagged_idx[sv->nlagged++] = i;
+            if (ls->lag > max_lag)
+                max_lag = ls->lag;
+        }
+    }
+    /* the ring holds levels r+1-max_lag .. r+1 while level r runs */
+    sv->nring = (int)(max_lag + 1 > 2 ? max_lag + 1 : 2);
+    sv->ring = calloc((size_t)sv->nring, sizeof *sv->ring);
+    if (!sv->ring) {
+        rc = ns_error_set(err, NS_ENOMEM, "out of memory");
+        goto done;
+    }
+    for (int i = 0; i < sv->nring; i++)
+        sv->ring[i].r = -1;
+    int n = 0;
+    for (int j = 0; j < k; j++)
+        if (j != sv->seq_axis)
+            sv->ord[n++] = j;
+    if (sv->seq_axis >= 0)
+        sv->ord[n++] = sv->seq_axis;
+    sv->run = sv->seq_axis >= 0 ? game->bounds[sv->seq_axis] : 1;
+done:
+    free(fam_set);
+    free(inc);
+    return rc;
+}
+
+/* Mark the levels too small to share among nthreads threads (a barrier
+ * costs more than their cells; with other processes on the cores it can
+ * cost a time slice): fewer cells than SOLO_CELLS, or fewer work units
+ * than threads. Level sizes come from the box alone: the number of cells
+ * of rank r is a convolution of one box per coordinate. */
+enum { SOLO_CELLS = 256 };
+
+static ns_err plan_solo(sieve *sv, int nthreads, ns_error *err)
+{
+    const ns_game *g = sv->g;
+    const uint64_t nl = (uint64_t)sv->max_rank + 1;
+    sv->solo = malloc((size_t)nl);
+    uint64_t *cnt = calloc((size_t)nl, sizeof *cnt), *nx = calloc((size_t)nl, sizeof *nx);
+    if (!sv->solo || !cnt || !nx) {
+        free(cnt);
+        free(nx);
+        return ns_error_set(err, NS_ENOMEM, "out of memory");
+    }
+    cnt[0] = 1;
+    for (int j = 0; j < g->k; j++) {
+        const int64_t w = g->rank_w[j], B = g->bounds[j];
+        for (uint64_t r = 0; r < nl; r++) {
+            if (w == 0) {
+                nx[r] = cnt[r] * (uint64_t)B;
+                continue;
+            }
+            /* nx[r] = sum over v < B of cnt[r - w v] */
+            uint64_t v = cnt[r];
+            if (r >= (uint64_t)w)
+                v += nx[r - (uint64_t)w];
+            if (r >= (uint64_t)(w * B))
+                v -= cnt[r - (uint64_t)(w * B)];
+            nx[r] = v;
+        }
+        memcpy(cnt, nx, (size_t)nl * sizeof *cnt);
+    }
+    for (uint64_t r = 0; r < nl; r++)
+        sv->solo[r] = nthreads <= 1 || cnt[r] < SOLO_CELLS || cnt[r] / (uint64_t)sv->run < (uint64_t)nthreads;
+    free(cnt);
+    free(nx);
+    return NS_OK;
+}
+
+/* (Re)allocate the line records, empty, at the current width. */
+static ns_err alloc_records(sieve *sv, const ns_sieve_plan *plan, ns_error *err)
+{
+    for (int i = 0; i < sv->nsets; i++) {
+        lineset *ls = &sv->sets[i];
+        rec_free(ls->rec, ls->rec_mapped);
+        ls->rec = rec_new(ls->nlines, sv->recw, &ls->rec_mapped);
+        if (!ls->rec)
+            goto nomem;
+    }
+    for (int i = 0; i < sv->npref; i++) {
+        prefset *ps = &sv->pref[i];
+        rec_free(ps->rec, ps->rec_mapped);
+        ps->rec = rec_new(ps->nlines, sv->recw, &ps->rec_mapped);
+        if (!ps->rec)
+            goto nomem;
+    }
+    return NS_OK;
+nomem:
+    return ns_error_set(err, NS_ENOMEM, "cannot allocate %.2f GiB for the line sets",
+                        (double)plan->line_bytes / (1 << 30));
+}
+
+/* Rebuild the line records from the final values of levels 0..upto-1; adds
+ * their cell count to *cells (may be NULL). One parallel region: the
+ * threads take contiguous blocks of a level (thread 0 alone on a small
+ * one) and meet at a spinning barrier, while thread 0 lists the next
+ * level (another slot of the ring); the cells of one level lie on distinct
+ * lines, those of two levels may not. */
+static ns_err rebuild(sieve *sv, int64_t upto, local_ctx *lcs, int nthreads, uint64_t *cells, ns_error *err)
+{
+    const int k = sv->k;
+    if (upto <= 0)
+        return NS_OK;
+    if (!level_get(sv, 0, err))
+        return err ? err->code : NS_ENOMEM;
+    ns_barrier bar;
+    ns_error lerr;   /* a failure to list a level, thread 0's */
+    ns_error_clear(&lerr);
+    /* per level parity: a thread that has passed level r's barrier may set
+     * level r + 1's flag while another still reads level r's */
+    volatile int list_failed[2] = {0, 0};
+    uint64_t n_cells = 0;
+    NS_PRAGMA(omp parallel num_threads(nthreads))
+    {
+        const int me = ns_omp_thread_num();
+        int sense = 0;
+        if (me == 0)
+            ns_barrier_init(&bar, team_size());
+        NS_PRAGMA(omp barrier)
+        const int nt = team_size();
+        for (int64_t r = 0; r < upto; r++) {
+            const level_list *L = &sv->ring[r % sv->nring];
+            const uint64_t n = L->n;
+            uint64_t c0 = 0, c1 = me == 0 ? n : 0;
+            if (!sv->solo[r])
+                thread_block(n, me, nt, &c0, &c1);
+            for (uint64_t c = c0; c < c1; c++)
+                restore_cell(sv, r, upto, L->cells + c * (uint64_t)k, &lcs[me]);
+            if (me == 0) {
+                n_cells += n;
+                if (r + 1 < upto && !level_get(sv, r + 1, &lerr))
+                    list_failed[r & 1] = 1;
+            }
+            ns_barrier_wait(&bar, &sense);
+            if (sv->failed[r & 1] || list_failed[r & 1])
+                break;
+        }
+    }
+    if (cells)
+        *cells += n_cells;
+    if (list_failed[0] || list_failed[1]) {
+        if (err)
+            *err = lerr;
+        return lerr.code ? lerr.code : NS_ENOMEM;
+    }
+    if (sv->failed_any) {
+        if (err)
+            *err = sv->perr;
+        return sv->perr.code ? sv->perr.code : NS_EINTERNAL;
+    }
+    return NS_OK;
+}
+
+/* Lists of level r and of the levels its lagged sets take in; thread 0 only. */
+static ns_err levels_for(sieve *sv, int64_t r, ns_error *err)
+{
+    if (!level_get(sv, r, err))
+        return err ? err->code : NS_ENOMEM;
+    for (int i = 0; i < sv->nlagged; i++) {
+        int64_t rr = r - sv->sets[sv->lagged_idx[i]].lag;
+        if (rr >= 0 && !level_get(sv, rr, err))
+            return err ? err->code : NS_ENOMEM;
+    }
+    return NS_OK;
+}
+
+/* Progress and checkpoint after level r (no thread writes the table);
+ * non-zero: stop. */
+static int level_done(sieve *sv, int64_t r, const ns_sieve_opts *opts, uint64_t levels, uint64_t *done)
+{
+    *done += sv->ring[r % sv->nring].n;
+    if (opts->progress && opts->progress(opts->progress_user, (double)*done / (double)sv->t->ncells))
+        return 1;
+    if (opts->checkpoint && opts->checkpoint(opts->checkpoint_user, (uint64_t)r + 1, levels))
+        return 1;
+    return 0;
+}
+
+/* Level r on thread 0 alone (the others wait at a barrier): lagged inserts,
+ * the cells, the callbacks; sets sv->halted (and *grow_at) to end the run. */
+static void solo_level(sieve *sv, int64_t r, local_ctx *lc, const ns_sieve_opts *opts, uint64_t levels,
+                       uint64_t *done, int64_t *grow_at)
+{
+    const int k = sv->k;
+    for (int i = 0; i < sv->nlagged; i++) {
+        lineset *ls = &sv->sets[sv->lagged_idx[i]];
+        const int64_t rr = r - ls->lag;
+        if (rr < 0)
+            continue;
+        const level_list *LL = &sv->ring[rr % sv->nring];
+        for (uint64_t c = 0; c < LL->n; c++)
+            insert_lagged(sv, ls, LL->cells + c * (uint64_t)k);
+    }
+    if (r < sv->max_rank) {
+        ns_error e;
+        ns_error_clear(&e);
+        if (levels_for(sv, r + 1, &e))
+            fail_once(sv, r, &e, NS_ENOMEM, "out of memory");
+    }
+    compute_cells(sv, r, &sv->ring[r % sv->nring], 0, sv->ring[r % sv->nring].n, lc);
+    if (sv->failed[r & 1]) {
+        sv->halted = 1;
+    } else if (sv->grow[r & 1]) {
+        *grow_at = r;
+        sv->halted = 1;
+    } else if ((opts->progress || opts->checkpoint) && level_done(sv, r, opts, levels, done)) {
+        sv->stop = 1;
+        sv->halted = 1;
+    }
+}
+
+/* The general level-by-level sieve; ns_sieve_run may pick a faster kernel. */
+ns_err ns_sieve_run_general(const ns_game *game, ns_table *t, const ns_sieve_opts *opts, ns_error *err)
+{
+    ns_sieve_plan plan;
+    ns_err rc = ns_sieve_plan_for(game, opts->pn_only, &plan, err);
+    if (rc)
+        return rc;
+    if (t->k != game->k || t->pn_only != opts->pn_only || t->elem != plan.elem)
+        return ns_error_set(err, NS_EINTERNAL, "table does not match the game's plan");
+    for (int i = 0; i < game->k; i++)
+        if (t->bounds[i] != game->bounds[i])
+            return ns_error_set(err, NS_EINTERNAL, "table bounds do not match the game's");
+    const uint64_t levels = (uint64_t)plan.levels;
+    if (opts->resume_units > levels)
+        return ns_error_set(err, NS_EINVAL, "resume after unit %" PRIu64 ", but this solve has %" PRIu64 " units (levels)",
+                            opts->resume_units, levels);
+
+    const int k = game->k;
+    const int nthreads = opts->threads > 0 ? opts->threads : ns_omp_max_threads();
+    ns_game local;
+    ns_family *lf = calloc((size_t)(game->nfam ? game->nfam : 1), sizeof *lf);
+    local_ctx *lcs = aligned_alloc(128, (size_t)nthreads * sizeof *lcs);
+    sieve sv;
+    memset(&sv, 0, sizeof sv);
+    if (lcs)
+        memset(lcs, 0, (size_t)nthreads * sizeof *lcs);
+    if (!lf || !lcs) {
+        rc = ns_error_set(err, NS_ENOMEM, "out of memory");
+        goto fail;
+    }
+    rc = sieve_init(&sv, game, t, &plan, opts->pn_only, &local, lf, err);
+    if (rc || (rc = plan_solo(&sv, nthreads, err)))
+        goto fail;
+    const size_t nptr = (size_t)(sv.nself + sv.nreaders + sv.npref + 1);
+    for (int i = 0; i < nthreads; i++) {
+        lcs[i].sv = &sv;
+        lcs[i].bits = calloc((size_t)sv.wfull, sizeof *lcs[i].bits);
+        lcs[i].ptr = calloc(nptr, sizeof *lcs[i].ptr);
+        lcs[i].selfrec = calloc((size_t)sv.nself + 1, sizeof *lcs[i].selfrec);
+        if (!lcs[i].bits || !lcs[i].ptr || !lcs[i].selfrec) {
+            rc = ns_error_set(err, NS_ENOMEM, "out of memory");
+            goto fail;
+        }
+    }
+
+    /* Resume: rebuild the per-line state from the levels already final. */
+    int64_t start = (int64_t)opts->resume_units;
+    uint64_t done = 0;
+    if ((rc = alloc_records(&sv, &plan, err)) || (rc = rebuild(&sv, start, lcs, nthreads, &done, err)))
+        goto fail;
+    const int has_cb = opts->progress || opts->checkpoint;
+    sieve *psv = &sv;
+    ns_barrier bar;   /* the team's per-level barrier (see ns_barrier.h) */
+    int64_t grow_at = -1;
+    for (;;) {
+        if (start <= sv.max_rank && (rc = levels_for(&sv, start, err)))
+            goto fail;
+        sv.halted = 0;
+        NS_PRAGMA(omp parallel num_threads(nthreads))
+        {
+            const int me = ns_omp_thread_num();
+            local_ctx *lc = &lcs[me];
+            int sense = 0;   /* this thread's, for bar */
+            if (me == 0)
+                ns_barrier_init(&bar, team_size());
+            NS_PRAGMA(omp barrier)
+            for (int64_t r = start; r <= psv->max_rank; r++) {
+                const level_list *L = &psv->ring[r % psv->nring];
+                if (psv->solo[r]) {
+                    /* a small level: thread 0 alone, the others wait at the
+                     * next barrier (before the next shared level). A run of
+                     * solo levels starts with a barrier: thread 0 may set
+                     * failed/grow/stop in them, and another thread may still
+                     * be reading those flags of the level before (it then
+                     * left the loop alone: a deadlock seen in the tests) */
+                    if (r > start && !psv->solo[r - 1]) {
+                        ns_barrier_wait(&bar, &sense);
+                    }
+                    if (me == 0 && !psv->halted)
+                        solo_level(psv, r, lc, opts, levels, &done, &grow_at);
+                    if (r == psv->max_rank || !psv->solo[r + 1]) {
+                        ns_barrier_wait(&bar, &sense);
+                        if (psv->halted)
+                            break;
+                    }
+                    continue;
+                }
+                /* lagged sets take in level r - lag */
+                if (psv->nlagged) {
+                    for (int i = 0; i < psv->nlagged; i++) {
+                        lineset *ls = &psv->sets[psv->lagged_idx[i]];
+                        const int64_t rr = r - ls->lag;
+                        if (rr < 0)
+                            continue;
+                        const level_list *LL = &psv->ring[rr % psv->nring];
+                        const int64_t n = (int64_t)LL->n;
+                        NS_PRAGMA(omp for schedule(static) nowait)
+                        for (int64_t c = 0; c < n; c++)
+                            insert_lagged(psv, ls, LL->cells + c * k);
+                    }
+                    ns_barrier_wait(&bar, &sense);
+                }
+                const int64_t run = psv->run;
+                const int64_t units = (int64_t)L->n / run;
+                if (me == 0 && r < psv->max_rank) {
+                    /* the next level's lists, while the others start on this one */
+                    ns_error e;
+                    ns_error_clear(&e);
+                    if (levels_for(psv, r + 1, &e))
+                        fail_once(psv, r, &e, NS_ENOMEM, "out of memory");
+                }
+                /* contiguous blocks: a thread keeps its part of the level
+                 * from one level to the next, and so the line records and
+                 * table rows it wrote (no cache-line migration between
+                 * cores at every level) */
+                if (run == 1) {
+                    uint64_t c0, c1;
+                    thread_block(L->n, me, team_size(), &c0, &c1);
+                    compute_cells(psv, r, L, c0, c1, lc);
+                } else {
+                    NS_PRAGMA(omp for schedule(static) nowait)
+                    for (int64_t u = 0; u < units; u++) {
+                        if (psv->failed_any)
+                            continue;
+                        compute_cells(psv, r, L, (uint64_t)(u * run), (uint64_t)((u + 1) * run), lc);
+                    }
+                }
+                ns_barrier_wait(&bar, &sense);
+                if (psv->failed[r & 1])
+                    break;
+                if (psv->grow[r & 1]) {
+                    if (me == 0)
+                        grow_at = r;
+                    break;
+                }
+                if (has_cb) {
+                    if (me == 0 && level_done(psv, r, opts, levels, &done))
+                        psv->stop = 1;
+                    ns_barrier_wait(&bar, &sense);
+                    if (psv->stop)
+                        break;
+                }
+            }
+        }
+        if (sv.failed_any || sv.stop || grow_at < 0)
+            break;
+        /* widen the line sets and redo level grow_at */
+        sv.words = sv.words * 2 < sv.wfull ? sv.words * 2 : sv.wfull;
+        sv.acap = sv.cap < 64 * sv.words ? sv.cap : (uint32_t)(64 * sv.words);
+        sv.recw = sv.words + 1;
+        sv.grow[0] = sv.grow[1] = 0;
+        start = grow_at;
+        grow_at = -1;
+        if ((rc = alloc_records(&sv, &plan, err)) || (rc = rebuild(&sv, start, lcs, nthreads, NULL, err)))
+            goto fail;
+    }
+    if (sv.failed_any) {
+        rc = sv.perr.code ? sv.perr.code : NS_EINTERNAL;
+        if (err)
+            *err = sv.perr;
+        goto fail;
+    }
+    if (sv.stop) {
+        rc = ns_error_set(err, NS_EINTR, "interrupted");
+        goto fail;
+    }
+    rc = NS_OK;
+fail:
+    if (lcs)
+        for (int i = 0; i < nthreads; i++) {
+            free(lcs[i].bits);
+            free(lcs[i].touched);
+            free(lcs[i].ptr);
+            free(lcs[i].selfrec);
+        }
+    free(lcs);
+    free(lf);
+    sieve_free(&sv);
+    return rc;
+}
+
+const char *ns_sieve_kernel_name(const ns_game *g, const ns_sieve_opts *opts)
+{
+    if (ns_rows_pn_eligible(g, opts))
+        return "rows-pn";
+    if (ns_tiles2d_eligible(g, opts))
+        return "tiles2d";
+    return "general";
+}
+
+ns_err ns_sieve_run(const ns_game *game, ns_table *t, const ns_sieve_opts *opts, ns_error *err)
+{
+    if (opts->tile_sink) {
+        if (!ns_tiles2d_eligible(game, opts))
+            return ns_error_set(err, NS_EINVAL, "this game cannot be solved streaming (only two-pile Grundy "
+                                "tables of plain rays can)");
+        if (opts->checkpoint || opts->resume_units)
+            return ns_error_set(err, NS_EINVAL, "a streaming solve has no checkpoints and cannot resume");
+        ns_sieve_plan plan;
+        ns_err rc = ns_sieve_plan_for(game, opts->pn_only, &plan, err);
+        if (rc)
+            return rc;
+        return ns_tiles2d_run(game, NULL, plan.max_value, opts, err);
+    }
+    if (opts->rows_sink) {
+        if (!ns_rows_pn_eligible(game, opts))
+            return ns_error_set(err, NS_EINVAL, "this game cannot be solved streaming (only two-pile P/N tables of "
+                                "rays can, in normal play)");
+        if (opts->checkpoint || opts->resume_units)
+            return ns_error_set(err, NS_EINVAL, "a streaming solve has no checkpoints and cannot resume");
+        return ns_rows_pn_run(game, NULL, opts, err);
+    }
+    if (ns_rows_pn_eligible(game, opts)) {
+        ns_sieve_plan plan;
+        ns_err rc = ns_sieve_plan_for(game, opts->pn_only, &plan, err);
+        if (rc)
+            return rc;
+        if (t->k != 2 || !t->pn_only || t->elem != 1 || t->bounds[0] != game->bounds[0] ||
+            t->bounds[1] != game->bounds[1])
+            return ns_error_set(err, NS_EINTERNAL, "table does not match the game's plan");
+        return ns_rows_pn_run(game, t, opts, err);
+    }
+    if (ns_tiles2d_eligible(game, opts)) {
+        ns_sieve_plan plan;
+        ns_err rc = ns_sieve_plan_for(game, opts->pn_only, &plan, err);
+        if (rc)
+            return rc;
+        if (t->k != 2 || t->pn_only || t->elem != plan.elem || t->bounds[0] != game->bounds[0] ||
+            t->bounds[1] != game->bounds[1])
+            return ns_error_set(err, NS_EINTERNAL, "table does not match the game's plan");
+        return ns_tiles2d_run(game, t, plan.max_value, opts, err);
+    }
+    return ns_sieve_run_general(game, t, opts, err);
+}
+
+int ns_sieve_can_stream(const ns_game *g, const ns_sieve_opts *opts, int64_t *tile, uint64_t *line_bytes)
+{
+    ns_sieve_plan plan;
+    ns_error err = {0};
+    if (ns_rows_pn_eligible(g, opts)) {
+        *tile = ns_rows_pn_block();
+        *line_bytes = ns_rows_pn_line_bytes(g);
+        return 1;
+    }
+    if (!ns_tiles2d_eligible(g, opts) || ns_sieve_plan_for(g, opts->pn_only, &plan, &err))
+        return 0;
+    *tile = ns_tiles2d_tile();
+    *line_bytes = ns_tiles2d_line_bytes(g, plan.max_value);
+    return 1;
+}
+
+/* ---------- the naive reference ---------- */
+
+typedef struct naive_ctx {
+    const ns_table *t;
+    uint32_t *vals;
+    size_t n, cap;
+    int oom;
+} naive_ctx;
+
+static int naive_emit(void *u, const int64_t *opt)
+{
+    naive_ctx *c = u;
+    if (c->n == c->cap) {
+        size_t nc = c->cap ? c->cap * 2 : 64;
+        uint32_t *p = realloc(c->vals, nc * sizeof *p);
+        if (!p) {
+            c->oom = 1;
+            return 1;
+        }
+        c->vals = p;
+        c->cap = nc;
+    }
+    c->vals[c->n++] = ns_table_get(c->t, ns_table_index(c->t, opt));
+    return 0;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+ns_err ns_naive_cell(const ns_game *g, const ns_table *t, const int64_t *s, uint32_t *out, ns_error *err)
+{
+    if (!ns_game_is_position(g, s)) {
+        *out = ns_table_invalid(t);
+        return NS_OK;
+    }
+    naive_ctx c = {t, NULL, 0, 0, 0};
+    int rc = ns_game_foreach_option(g, s, naive_emit, &c, err);
+    if (c.oom) {
+        free(c.vals);
+        return ns_error_set(err, NS_ENOMEM, "out of memory");
+    }
+    if (rc < 0) {
+        free(c.vals);
+        return -rc;
+    }
+    if (c.n > 1)
+        qsort(c.vals, c.n, sizeof *c.vals, cmp_u32);
+    uint32_t v = 0; /* mex of the sorted values */
+    for (size_t i = 0; i < c.n && c.vals[i] <= v; i++)
+        if (c.vals[i] == v)
+            v++;
+    if (t->pn_only)
+        v = v > 0; /* 1 (N) when some option is P */
+    if (g->play == NS_PLAY_MISERE && c.n == 0)
+        v = 1;
+    free(c.vals);
+    *out = v;
+    return NS_OK;
+}

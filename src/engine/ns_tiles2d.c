@@ -1,0 +1,671 @@
+/* ns_tiles2d.c - Grundy sieve for two-pile games of plain rays, in tiles
+ * (see ns_tiles2d.h).
+ *
+ * Every family is a plain ray: along the row, (0,-1), or with direction
+ * (-a, dy), a >= 1, dy <= 0, first option one step along it. A cell then
+ * depends only on cells up and to the left of it, so the table is cut into
+ * B x B tiles computed row by row inside, run in parallel as a wavefront
+ * (each thread takes a row of tiles and follows the row above it; see
+ * run_rows). Each line keeps the bitset of values seen on it and that
+ * set's summary (below): the lines of direction (-a, dy) are
+ * c = a*y + dy*x, and two tiles that can run at once never share a line,
+ * so no locks are needed.
+ *
+ * A cell's value is the smallest v that is in none of its lines' sets: the
+ * first zero of the OR of their bitsets. Each set also keeps a summary, a
+ * bit per word of the set that is set when the word is full (all 64
+ * values present), and the index of its first word that is not full. Below
+ * the largest of those indices every word of the OR is full (that line's
+ * word is), and so is every word for which any summary bit is set; the
+ * answer lies in one of the other words. The mex reads the OR of the
+ * summaries, 64 words of the sets at a time, and the sets' words only
+ * where that OR is 0. In Wythoff's game the OR of the sets is full for ~0.2 N
+ * values past the start (each set has long full runs that cover the
+ * others' holes), but only ~1.4 (N = 1024) to ~1.75 (N = 8192) words of that
+ * range, the answer's word included, have no full word in any set: a cell
+ * costs O(1 + N / 2^12) word operations instead of the O(N / 64) of a
+ * scan (the benchmark's "(scan mex)" rows: 1.1-1.3x at N = 8192, 1.45x at
+ * 32768, growing with N). The scans stay, selectable
+ * (ns_sieve_opts.mex_scan), for the benchmark's comparison and the tests.
+ * (Tried and dropped earlier: a leapfrog over each set's next zero with
+ * summary bitsets, ~3.5 rounds per cell, its branches 2.6x slower than the
+ * wide scan.)
+ *
+ * Symmetric games (square box; moves along the row, the column and maybe
+ * the diagonal: Wythoff, two-pile Nim) compute only x <= y, with one set per
+ * index for row x and column x together, and mirror each value: half the
+ * cells and two thirds of the line memory.
+ *
+ * A tile anti-diagonal is the unit of checkpoints; a resume replays the
+ * finished ones (their cells go into the lines, no mex).
+ *
+ * Streaming (no table: o->tile_sink): the cells of a tile go to a buffer
+ * of the thread's (and its mirror tile's to a second one), handed to the
+ * sink when the tile is done; only the line sets stay in memory. */
+#include "engine/ns_tiles2d.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sched.h>
+#include <time.h>
+
+#include "core/ns_hugemem.h"
+#include "core/ns_omp.h"
+#include "core/ns_intmath.h"
+
+enum { TILE = 128, MAXG = 16 };
+
+int64_t ns_tiles2d_tile(void)
+{
+    return TILE;
+}
+
+typedef struct lines {
+    int64_t a, dy, cmin;
+    int64_t n;
+    uint64_t *bits;     /* n * stride, 64-byte aligned, inside raw */
+    void *raw;          /* the allocation; owned */
+    size_t mapped;      /* its size when mmap'ed (huge pages), else 0 */
+    uint64_t *full;     /* n * fstride: bit w of a line's summary = its word w is full; owned */
+    uint32_t *first;    /* per line: its first word that is not full; owned */
+} lines;
+
+typedef struct tiles {
+    ns_table *t;
+    int64_t n0, n1;
+    uint64_t words;     /* words of a set that hold values below cap */
+    uint64_t stride;    /* words between sets: words rounded up to a
+                           vector (8 words) plus a zero tail of 32 words
+                           that wide scans may read past the end */
+    uint64_t fstride;   /* words between summaries: one bit per word of a
+                           set, and at least one bit past words (never set) */
+    uint32_t cap;
+    int scan;           /* 0: the summaries' mex; 1: scans, AVX-512 where
+                           the processor has it; 2: scans four words a step */
+    ns_tile_fn sink;    /* streaming when t == NULL */
+    void *sink_user;
+    uint32_t *tbuf;     /* streaming: 2 tiles per thread; owned */
+    volatile int sink_failed;
+    int misere;
+    int row_ray;
+    lines rows;         /* row sets (a = 0), when row_ray */
+    int ng;
+    lines g[MAXG];
+    volatile int overflow;
+} tiles;
+
+enum { TAIL = 32 };
+
+/* line sets at least this large are mapped with huge pages */
+#define HUGE_SETS ((size_t)4 << 20)
+
+static uint64_t set_stride(uint64_t words)
+{
+    return (words + 7) / 8 * 8 + TAIL;
+}
+
+static int plain_ray(const ns_family *f, int *is_row)
+{
+    *is_row = 0;
+    if (f->kind != NS_FAM_RAY || f->dir[0] != f->base[0] || f->dir[1] != f->base[1])
+        return 0;
+    if (f->dir[0] == 0 && f->dir[1] == -1) {
+        *is_row = 1;
+        return 1;
+    }
+    /* lines c = a*y + dy*x are the ray's lines only for a primitive
+     * direction: (-2,-2) reaches every other diagonal cell */
+    return f->dir[0] < 0 && f->dir[1] <= 0 && ns_gcd64(-f->dir[0], f->dir[1]) == 1;
+}
+
+int ns_tiles2d_eligible(const ns_game *g, const ns_sieve_opts *o)
+{
+    if (o->pn_only || g->k != 2 || g->valid || g->nfam == 0)
+        return 0;
+    int ng = 0;
+    for (int f = 0; f < g->nfam; f++) {
+        int r;
+        if (!plain_ray(&g->fam[f], &r))
+            return 0;
+        ng += !r;
+    }
+    return ng <= MAXG;
+}
+
+static uint64_t set_fstride(uint64_t words)
+{
+    return words / 64 + 1;
+}
+
+/* Add v to line c of L. A word that becomes full sets its summary bit; the
+ * line's first non-full word moves on through the summary. */
+static inline void put(lines *L, uint64_t stride, uint64_t fstride, uint32_t cap, int64_t c, uint32_t v)
+{
+    if (v >= cap)
+        return;
+    uint64_t *b = L->bits + (uint64_t)c * stride;
+    const uint64_t w = v >> 6;
+    b[w] |= (uint64_t)1 << (v & 63);
+    if (__builtin_expect(~b[w] != 0, 1))
+        return;
+    uint64_t *f = L->full + (uint64_t)c * fstride;
+    f[w >> 6] |= (uint64_t)1 << (w & 63);
+    if (w != L->first[c])
+        return;
+    uint64_t sw = w >> 6, m = ~f[sw];
+    while (!m)   /* ends: the summary's bits past the words are never set */
+        m = ~f[++sw];
+    L->first[c] = (uint32_t)((sw << 6) + (uint64_t)__builtin_ctzll(m));
+}
+
+/* The summaries' mex of the np sets ptr[] (summaries fp[]): every word of
+ * their OR below w is full. Reads the OR of the summaries from w on and the
+ * sets' words only where it is 0 (no set's word full there); cap when
+ * none is below cap. A candidate word exists at or before words (the
+ * summaries' bits there are never set). Inlined with np a constant (3 for
+ * every symmetric game), its loops unroll. */
+static inline uint32_t summary_mex(const uint64_t *const *ptr, const uint64_t *const *fp, int np, uint64_t w,
+                                   uint64_t words, uint32_t cap)
+{
+    uint64_t sw = w >> 6, z = 0;
+    for (int i = 0; i < np; i++)
+        z |= fp[i][sw];
+    z = ~z & (~(uint64_t)0 << (w & 63));
+    for (;;) {
+        while (!z) {
+            sw++;
+            for (int i = 0; i < np; i++)
+                z |= fp[i][sw];
+            z = ~z;
+        }
+        w = (sw << 6) + (uint64_t)__builtin_ctzll(z);
+        if (w >= words)
+            return cap;
+        uint64_t v = 0;
+        for (int i = 0; i < np; i++)
+            v |= ptr[i][w];
+        if (~v) {
+            const uint64_t m = (w << 6) + (uint64_t)__builtin_ctzll(~v);
+            return m < cap ? (uint32_t)m : cap;
+        }
+        z &= z - 1;
+    }
+}
+
+/* First word index >= w below words where p0 | p1 | p2 is not all ones
+ * (words when none): four words a step. */
+static uint64_t full3_scalar(const uint64_t *p0, const uint64_t *p1, const uint64_t *p2, uint64_t w, uint64_t words)
+{
+    for (; w + 4 <= words; w += 4) {
+        uint64_t a0 = p0[w] | p1[w] | p2[w], a1 = p0[w + 1] | p1[w + 1] | p2[w + 1];
+        uint64_t a2 = p0[w + 2] | p1[w + 2] | p2[w + 2], a3 = p0[w + 3] | p1[w + 3] | p2[w + 3];
+        if (~(a0 & a1 & a2 & a3))
+            break;
+    }
+    for (; w < words; w++)
+        if (~(p0[w] | p1[w] | p2[w]))
+            break;
+    return w;
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define NS_HAVE_WIDE 1
+/* Mex of p0 | p1 | p2 (cap when none below cap), where every value below
+ * lo is in one of the sets (lo starts the largest first non-full word): 32 words
+ * (four AVX-512 vectors) a step from the aligned vector holding lo, so the
+ * mex of a typical cell is found in one step with one well-predicted
+ * branch. The sets are 64-byte aligned with a zero tail of TAIL words after
+ * their words (see set_stride), so the steps may read past the end. */
+__attribute__((target("avx512f"))) static uint32_t mex3_avx512(const uint64_t *p0, const uint64_t *p1,
+                                                               const uint64_t *p2, uint32_t lo, uint64_t words,
+                                                               uint32_t cap)
+{
+    const __m512i ones = _mm512_set1_epi64(-1);
+    for (uint64_t w = (lo >> 6) & ~(uint64_t)7;; w += 32) {
+        const __m512i v0 = _mm512_ternarylogic_epi64(_mm512_load_si512(p0 + w), _mm512_load_si512(p1 + w),
+                                                     _mm512_load_si512(p2 + w), 0xFE);
+        const __m512i v1 = _mm512_ternarylogic_epi64(_mm512_load_si512(p0 + w + 8), _mm512_load_si512(p1 + w + 8),
+                                                     _mm512_load_si512(p2 + w + 8), 0xFE);
+        const __m512i v2 = _mm512_ternarylogic_epi64(
+            _mm512_load_si512(p0 + w + 16), _mm512_load_si512(p1 + w + 16), _mm512_load_si512(p2 + w + 16), 0xFE);
+        const __m512i v3 = _mm512_ternarylogic_epi64(
+            _mm512_load_si512(p0 + w + 24), _mm512_load_si512(p1 + w + 24), _mm512_load_si512(p2 + w + 24), 0xFE);
+        const uint32_t k = (uint32_t)_mm512_cmpneq_epi64_mask(v0, ones) |
+                           (uint32_t)_mm512_cmpneq_epi64_mask(v1, ones) << 8 |
+                           (uint32_t)_mm512_cmpneq_epi64_mask(v2, ones) << 16 |
+                           (uint32_t)_mm512_cmpneq_epi64_mask(v3, ones) << 24;
+        if (k) {
+            const uint64_t i = w + (uint64_t)__builtin_ctz(k);
+            if (i >= words)
+                return cap;
+            const uint64_t m = (i << 6) + (uint64_t)__builtin_ctzll(~(p0[i] | p1[i] | p2[i]));
+            return m < cap ? (uint32_t)m : cap;
+        }
+    }
+}
+#endif
+
+/* Mex of the union of the np sets ptr[], scanned from lo, below which
+ * every value is in one of them; cap when none is below cap. */
+static inline uint32_t scan_mex(const uint64_t *const *ptr, int np, uint64_t words, uint32_t cap, uint32_t lo,
+                                int wide)
+{
+    (void)wide;
+    if (lo >= cap)
+        return cap;
+#ifdef NS_HAVE_WIDE
+    if (np == 3 && wide)
+        return mex3_avx512(ptr[0], ptr[1], ptr[2], lo, words, cap);
+#endif
+    uint64_t w = lo >> 6;
+    uint64_t v = ((uint64_t)1 << (lo & 63)) - 1;
+    for (int i = 0; i < np; i++)
+        v |= ptr[i][w];
+    if (~v == 0) {
+        w++;
+        if (np == 3) {
+            w = full3_scalar(ptr[0], ptr[1], ptr[2], w, words);
+        }
+        for (; w < words; w++) {
+            v = 0;
+            for (int i = 0; i < np; i++)
+                v |= ptr[i][w];
+            if (~v)
+                break;
+        }
+    }
+    return w < words ? (uint32_t)(w << 6) + (uint32_t)__builtin_ctzll(~v) : cap;
+}
+
+/* The cell's mex from the sets ptr[] (summaries fp[]), every word of
+ * whose OR below w0 is full: by the summaries, or by a scan (T->scan). */
+static inline uint32_t cell_mex(const tiles *T, const uint64_t *const *ptr, const uint64_t *const *fp, int np,
+                                uint64_t w0)
+{
+    if (T->scan == 0)
+        return np == 3 ? summary_mex(ptr, fp, 3, w0, T->words, T->cap) : summary_mex(ptr, fp, np, w0, T->words, T->cap);
+    if (w0 >= T->words || (w0 << 6) >= (uint64_t)T->cap)
+        return T->cap;
+    return scan_mex(ptr, np, T->words, T->cap, (uint32_t)(w0 << 6), T->scan == 1);
+}
+
+/* replay: the tile's cells are final in the table (a resume); only put
+ * them into their lines. */
+static void do_tile(tiles *T, int64_t x0, int64_t x1, int64_t y0, int64_t y1, int replay)
+{
+    uint32_t *tb = T->t ? NULL : T->tbuf + (size_t)2 * TILE * TILE * (size_t)ns_omp_thread_num();
+    const uint64_t stride = T->stride, fstride = T->fstride;
+    const uint32_t cap = T->cap;
+    const uint64_t *ptr[MAXG + 1], *fp[MAXG + 1];
+    int64_t cidx[MAXG];
+    for (int64_t x = x0; x < x1; x++) {
+        for (int64_t y = y0; y < y1; y++) {
+            int np = 0;
+            uint64_t w0 = 0;
+            int any = 0;
+            if (T->row_ray) {
+                ptr[np] = T->rows.bits + (uint64_t)x * stride;
+                fp[np++] = T->rows.full + (uint64_t)x * fstride;
+                w0 = T->rows.first[x];
+                any |= y > 0;
+            }
+            for (int i = 0; i < T->ng; i++) {
+                const lines *L = &T->g[i];
+                int64_t c = L->a * y + L->dy * x - L->cmin;
+                cidx[i] = c;
+                ptr[np] = L->bits + (uint64_t)c * stride;
+                fp[np++] = L->full + (uint64_t)c * fstride;
+                if (L->first[c] > w0)
+                    w0 = L->first[c];
+                any |= x >= L->a && y + L->dy >= 0;
+            }
+            uint32_t m;
+            if (replay) {
+                m = ns_table_get(T->t, (uint64_t)x * (uint64_t)T->n1 + (uint64_t)y);
+            } else {
+                m = cell_mex(T, ptr, fp, np, w0);
+                if (T->misere && !any)
+                    m = 1;
+                if (m >= cap) {
+                    T->overflow = 1;
+                    m = 0;
+                }
+                if (tb)
+                    tb[(x - x0) * (y1 - y0) + (y - y0)] = m;
+                else
+                    ns_table_set(T->t, (uint64_t)x * (uint64_t)T->n1 + (uint64_t)y, m);
+            }
+            if (T->row_ray)
+                put(&T->rows, stride, fstride, cap, x, m);
+            for (int i = 0; i < T->ng; i++)
+                put(&T->g[i], stride, fstride, cap, cidx[i], m);
+        }
+    }
+    if (tb && T->sink(T->sink_user, x0, y0, x1 - x0, y1 - y0, tb))
+        T->sink_failed = 1;
+}
+
+/* The symmetric case (see ns_tiles2d_run): only cells x <= y are computed;
+ * S = T->rows holds, per index i, the values of row i and column i seen so
+ * far; diag (a group with a = 1, dy = -1) or NULL. Each value is also
+ * written to the mirror cell (y, x). */
+static void do_tile_sym(tiles *T, lines *diag, int64_t x0, int64_t x1, int64_t y0, int64_t y1, int replay)
+{
+    const uint64_t stride = T->stride, fstride = T->fstride;
+    const uint32_t cap = T->cap;
+    const uint64_t n = (uint64_t)T->n1;
+    lines *S = &T->rows;
+    /* streaming: the tile, and its mirror (the same buffer on the diagonal) */
+    uint32_t *tb = T->t ? NULL : T->tbuf + (size_t)2 * TILE * TILE * (size_t)ns_omp_thread_num();
+    uint32_t *mb = tb && x0 != y0 ? tb + TILE * TILE : tb;
+    for (int64_t x = x0; x < x1; x++) {
+        for (int64_t y = y0 > x ? y0 : x; y < y1; y++) {
+            /* without a diagonal, the third set is the second again */
+            const uint64_t *ptr[3] = {S->bits + (uint64_t)x * stride, S->bits + (uint64_t)y * stride,
+                                      S->bits + (uint64_t)y * stride};
+            const uint64_t *fp[3] = {S->full + (uint64_t)x * fstride, S->full + (uint64_t)y * fstride,
+                                     S->full + (uint64_t)y * fstride};
+            uint64_t w0 = S->first[x] > S->first[y] ? S->first[x] : S->first[y];
+            int64_t c = 0;
+            if (diag) {
+                c = y - x - diag->cmin;
+                ptr[2] = diag->bits + (uint64_t)c * stride;
+                fp[2] = diag->full + (uint64_t)c * fstride;
+                if (diag->first[c] > w0)
+                    w0 = diag->first[c];
+            }
+            uint32_t m;
+            if (replay) {
+                m = ns_table_get(T->t, (uint64_t)x * n + (uint64_t)y);
+            } else {
+                m = cell_mex(T, ptr, fp, 3, w0);
+                if (T->misere && x == 0 && y == 0)
+                    m = 1;
+                if (m >= cap) {
+                    T->overflow = 1;
+                    m = 0;
+                }
+                if (tb) {
+                    tb[(x - x0) * (y1 - y0) + (y - y0)] = m;
+                    mb[(y - y0) * (x1 - x0) + (x - x0)] = m;
+                } else {
+                    ns_table_set(T->t, (uint64_t)x * n + (uint64_t)y, m);
+                    ns_table_set(T->t, (uint64_t)y * n + (uint64_t)x, m);
+                }
+            }
+            put(S, stride, fstride, cap, x, m);
+            if (y != x)
+                put(S, stride, fstride, cap, y, m);
+            if (diag)
+                put(diag, stride, fstride, cap, c, m);
+        }
+    }
+    if (tb) {
+        if (T->sink(T->sink_user, x0, y0, x1 - x0, y1 - y0, tb))
+            T->sink_failed = 1;
+        else if (mb != tb && T->sink(T->sink_user, y0, x0, y1 - y0, x1 - x0, mb))
+            T->sink_failed = 1;
+    }
+}
+
+static void free_tiles(tiles *T)
+{
+    free(T->tbuf);
+    ns_huge_free(T->rows.raw, T->rows.mapped);
+    free(T->rows.full);
+    free(T->rows.first);
+    for (int i = 0; i < T->ng; i++) {
+        ns_huge_free(T->g[i].raw, T->g[i].mapped);
+        free(T->g[i].full);
+        free(T->g[i].first);
+    }
+}
+
+static int alloc_lines(lines *L, uint64_t stride, uint64_t fstride)
+{
+    /* zeroed by the kernel's fresh pages (no memset); huge pages when
+     * large: the first touches of the sets, spread over the whole array,
+     * then fault once per 2 MiB */
+    const size_t bytes = ((size_t)L->n * (size_t)stride + 8) * sizeof *L->bits;
+    L->raw = ns_huge_calloc(bytes, HUGE_SETS, &L->mapped);
+    L->bits = L->raw ? (uint64_t *)(((uintptr_t)L->raw + 63) & ~(uintptr_t)63) : NULL;
+    L->full = calloc((size_t)L->n * (size_t)fstride, sizeof *L->full);
+    L->first = calloc((size_t)L->n, sizeof *L->first);
+    return L->bits && L->full && L->first;
+}
+
+/* The line groups of g into T (rows, and T->g without their memory),
+ * and whether the symmetric case applies (see ns_tiles2d_run): then the
+ * column group (*col) gets no sets and the diagonal group (*dg, or -1)
+ * only the diagonals y - x >= 0. Sets T->rows.n and every T->g[i].n. */
+static int plan_lines(const ns_game *g, tiles *T, int *col, int *dg)
+{
+    T->n0 = g->bounds[0];
+    T->n1 = g->bounds[1];
+    for (int f = 0; f < g->nfam; f++) {
+        const ns_family *fm = &g->fam[f];
+        int r;
+        plain_ray(fm, &r);
+        if (r) {
+            T->row_ray = 1;
+            T->rows.n = T->n0;
+            continue;
+        }
+        int64_t a = -fm->dir[0], dy = fm->dir[1];
+        int dup = 0;
+        for (int i = 0; i < T->ng; i++)
+            dup |= T->g[i].a == a && T->g[i].dy == dy;
+        if (dup)
+            continue;
+        lines *L = &T->g[T->ng++];
+        L->a = a;
+        L->dy = dy;
+        L->cmin = dy * (T->n0 - 1);
+        L->n = a * (T->n1 - 1) - L->cmin + 1;
+    }
+    /* Symmetry: a square box and moves along the row, the column and
+     * possibly the diagonal (Wythoff, two-pile Nim) give G(x, y) = G(y, x).
+     * Only tiles i <= j are computed; row x and column x share one set (the
+     * row sets): for x <= y, row x's cells left of y are the column-x cells
+     * (t, x), t < x, and the row cells (x, t), x <= t < y, all inserted
+     * already, and column y's cells above x are (t, y), t < x. Two tiles
+     * (i, j), (i', j') of one anti-diagonal touch the index blocks {i, j}
+     * and {i', j'}, which are disjoint, and different diagonals. */
+    int sym = T->n0 == T->n1 && T->row_ray && T->ng >= 1 && T->ng <= 2;
+    *col = *dg = -1;
+    for (int i = 0; i < T->ng; i++) {
+        if (T->g[i].a == 1 && T->g[i].dy == 0)
+            *col = i;
+        else if (T->g[i].a == 1 && T->g[i].dy == -1)
+            *dg = i;
+        else
+            sym = 0;
+    }
+    sym = sym && *col >= 0;
+    if (sym) {
+        T->g[*col].n = 0;   /* the column sets are the row sets */
+        if (*dg >= 0) {     /* diagonals c = y - x >= 0 only */
+            T->g[*dg].cmin = 0;
+            T->g[*dg].n = T->n1;
+        }
+    }
+    return sym;
+}
+
+uint64_t ns_tiles2d_line_bytes(const ns_game *g, uint64_t max_value)
+{
+    tiles T;
+    memset(&T, 0, sizeof T);
+    int col, dg;
+    plan_lines(g, &T, &col, &dg);
+    const uint64_t words = (max_value + 1 + 63) / 64;
+    const uint64_t per = (set_stride(words) + set_fstride(words)) * sizeof(uint64_t) + sizeof(uint32_t);
+    uint64_t n = (uint64_t)T.rows.n;
+    for (int i = 0; i < T.ng; i++)
+        n += (uint64_t)T.g[i].n;
+    return n * per;
+}
+
+/* The tiles of anti-diagonals s0 <= i + j < s1, a tile row at a time:
+ * each thread takes the next row i and computes its tiles of the range
+ * left to right, each once its upper neighbour (i - 1, j) is done (ncol[i]:
+ * the next tile column of row i, published with release/acquire); the
+ * left neighbour is the thread's own previous tile, or of an earlier
+ * range. A row's consecutive tiles share their column sets and half their
+ * diagonals, so they find them in the cache (tiles handed out in
+ * anti-diagonal order share nothing with the thread's previous one: ~15%
+ * slower on one thread). Safe: a tile's cells need only cells up and to
+ * the left (done through those two neighbours; in the symmetric case the
+ * mirrored ones lie in tiles (i', i), i' <= i, done before (i - 1, j)), and
+ * two tiles that can run at once (one further right and higher than the
+ * other) share no line set: their rows, columns and lines c = a*y + dy*x
+ * lie at least a tile apart. No deadlock: rows are handed out in order,
+ * and a row waits only for the one before, which a thread holds or has
+ * finished. */
+static void run_rows(tiles *T, lines *diag, int sym, int64_t s0, int64_t s1, int64_t ti, int64_t tj, int64_t *ncol,
+                     int nthreads, int replay)
+{
+    int64_t next = 0;
+    NS_PRAGMA(omp parallel num_threads(nthreads))
+    for (;;) {
+        int64_t i;
+        NS_PRAGMA(omp atomic capture)
+        i = next++;
+        if (i >= ti)
+            break;
+        const int64_t jmin = sym ? i : 0;
+        const int64_t j0 = s0 - i > jmin ? s0 - i : jmin, j1 = s1 - 1 - i < tj - 1 ? s1 - 1 - i : tj - 1;
+        for (int64_t j = j0; j <= j1; j++) {
+            for (int spin = 0; i > 0 && __atomic_load_n(&ncol[i - 1], __ATOMIC_ACQUIRE) <= j; spin++)
+                if (spin > 64)
+                    sched_yield();   /* more threads than cores: let the others run */
+            const int64_t x0 = i * TILE, y0 = j * TILE;
+            const int64_t x1 = x0 + TILE < T->n0 ? x0 + TILE : T->n0;
+            const int64_t y1 = y0 + TILE < T->n1 ? y0 + TILE : T->n1;
+            if (sym)
+                do_tile_sym(T, diag, x0, x1, y0, y1, replay);
+            else
+                do_tile(T, x0, x1, y0, y1, replay);
+            __atomic_store_n(&ncol[i], j + 1, __ATOMIC_RELEASE);
+        }
+    }
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+ns_err ns_tiles2d_run(const ns_game *g, ns_table *t, uint64_t max_value, const ns_sieve_opts *o,
+                      ns_error *err)
+{
+    tiles T;
+    memset(&T, 0, sizeof T);
+    int64_t *first = NULL;     /* first[q]: tiles before anti-diagonal q; owned */
+    int64_t *ncol = NULL;      /* per tile row: the next tile column; owned */
+    T.t = t;
+    T.cap = (uint32_t)(max_value + 1);
+    T.words = (T.cap + 63) / 64;
+    T.stride = set_stride(T.words);
+    T.fstride = set_fstride(T.words);
+    T.scan = o->mex_scan == NS_MEX_SUMMARY ? 0 : 2;
+#ifdef NS_HAVE_WIDE
+    if (o->mex_scan == NS_MEX_SCAN && __builtin_cpu_supports("avx512f"))
+        T.scan = 1;
+#endif
+    T.misere = g->play == NS_PLAY_MISERE;
+    ns_err rc = NS_OK;
+    int col, dg;
+    const int sym = plan_lines(g, &T, &col, &dg);
+    if (T.row_ray && !alloc_lines(&T.rows, T.stride, T.fstride))
+        goto oom;
+    for (int i = 0; i < T.ng; i++)
+        if (T.g[i].n && !alloc_lines(&T.g[i], T.stride, T.fstride))
+            goto oom;
+    const int nthreads = o->threads > 0 ? o->threads : ns_omp_max_threads();
+    if (!t) {
+        T.sink = o->tile_sink;
+        T.sink_user = o->tile_user;
+        if (!T.sink || !(T.tbuf = malloc((size_t)2 * TILE * TILE * sizeof *T.tbuf * (size_t)nthreads)))
+            goto oom;
+    }
+    const int64_t ti = (T.n0 + TILE - 1) / TILE, tj = (T.n1 + TILE - 1) / TILE;
+    tiles *PT = &T;
+    /* units of checkpoints: the tile anti-diagonals s = 0 .. ti+tj-2 */
+    const uint64_t units_total = (uint64_t)(ti + tj - 1);
+    if (o->resume_units > units_total) {
+        rc = ns_error_set(err, NS_EINVAL, "resume point %llu is past the last unit %llu",
+                          (unsigned long long)o->resume_units, (unsigned long long)units_total);
+        goto done;
+    }
+    lines *diag = sym && dg >= 0 ? &T.g[dg] : NULL;
+    /* first[q]: the tiles of anti-diagonals before q (sym: only i <= j) */
+    const int64_t ndiag = ti + tj - 1;
+    first = malloc((size_t)(ndiag + 1) * sizeof *first);
+    ncol = malloc((size_t)ti * sizeof *ncol);
+    if (!first || !ncol)
+        goto oom;
+    first[0] = 0;
+    for (int64_t q = 0; q < ndiag; q++) {
+        const int64_t i0 = q - (tj - 1) > 0 ? q - (tj - 1) : 0;
+        const int64_t i1 = sym ? q / 2 : q < ti - 1 ? q : ti - 1;
+        first[q + 1] = first[q] + (i1 >= i0 ? i1 - i0 + 1 : 0);
+    }
+    for (int64_t i = 0; i < ti; i++)
+        ncol[i] = sym ? i : 0;   /* the next tile column of row i */
+    /* Ranges of anti-diagonals: between them the progress and checkpoint
+     * callbacks, never across the resume point. A range is sized to take
+     * about half a second (from the time per tile of the one before, at
+     * most 4 times as many anti-diagonals), so that the callbacks come
+     * often enough while the rows stay long; without callbacks, one range. */
+    const int callbacks = o->progress || o->checkpoint;
+    int64_t seg = callbacks ? 1 : ndiag;
+    for (int64_t s = 0, s1; s < ndiag; s = s1) {
+        const int replay = (uint64_t)s < o->resume_units;
+        s1 = s + seg < ndiag ? s + seg : ndiag;
+        if (replay && (uint64_t)s1 > o->resume_units)
+            s1 = (int64_t)o->resume_units;
+        const double t0 = now_s();
+        run_rows(PT, diag, sym, s, s1, ti, tj, ncol, nthreads, replay);
+        if (callbacks) {
+            /* tiles a half second took, spread over the next anti-diagonals */
+            const double dt = now_s() - t0, per_tile = dt / (double)(first[s1] - first[s] ? first[s1] - first[s] : 1);
+            const double want = per_tile > 0 ? 0.5 / per_tile : 1e18;
+            int64_t q = s1;
+            while (q < ndiag && q - s1 < 4 * (s1 - s) && (double)(first[q + 1] - first[s1]) <= want)
+                q++;
+            seg = q > s1 ? q - s1 : 1;
+        }
+        s = s1 - 1;   /* the last anti-diagonal finished, for the checks below */
+        if (T.overflow) {
+            rc = ns_error_set(err, NS_EINTERNAL, "a value reached the value bound; the game's option bound is wrong");
+            goto done;
+        }
+        if (T.sink_failed) {
+            rc = ns_error_set(err, NS_EIO, "the tile sink failed");
+            goto done;
+        }
+        if (o->progress) {
+            /* cells in tile anti-diagonals 0..s, approximated by tiles */
+            if (o->progress(o->progress_user, (double)first[s + 1] / (double)first[ndiag])) {
+                rc = ns_error_set(err, NS_EINTR, "interrupted");
+                goto done;
+            }
+        }
+        if (!replay && o->checkpoint && o->checkpoint(o->checkpoint_user, (uint64_t)s + 1, units_total)) {
+            rc = ns_error_set(err, NS_EINTR, "interrupted");
+            goto done;
+        }
+    }
+    goto done;
+oom:
+    rc = ns_error_set(err, NS_ENOMEM, "out of memory for the line sets");
+done:
+    free(first);
+    free(ncol);
+    free_tiles(&T);
+    return rc;
+}

@@ -1,0 +1,365 @@
+/* ns_game.c - see ns_game.h */
+#include "game/ns_game.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+ns_game *ns_game_new(const char *name, int k)
+{
+    if (k < 1 || k > NS_MAX_DIM)
+        return NULL;
+    ns_game *g = calloc(1, sizeof *g);
+    if (!g)
+        return NULL;
+    snprintf(g->name, sizeof g->name, "%s", name ? name : "game");
+    g->k = k;
+    for (int i = 0; i < k; i++) {
+        g->rank_w[i] = 1;
+        snprintf(g->coord_names[i], sizeof g->coord_names[i], "p%d", i + 1);
+    }
+    return g;
+}
+
+void ns_game_free(ns_game *g)
+{
+    if (!g)
+        return;
+    for (int i = 0; i < g->nfam; i++)
+        free(g->fam[i].offsets);
+    free(g->fam);
+    for (int i = 0; i < g->nowned; i++)
+        if (g->owned_free[i])
+            g->owned_free[i](g->owned[i]);
+    free(g->owned);
+    free(g->owned_free);
+    free(g->rules_text);
+    free(g);
+}
+
+ns_err ns_game_own(ns_game *g, void *block, void (*free_fn)(void *), ns_error *err)
+{
+    void **o = realloc(g->owned, (size_t)(g->nowned + 1) * sizeof *o);
+    if (!o) {
+        if (free_fn)
+            free_fn(block);
+        return ns_error_set(err, NS_ENOMEM, "out of memory");
+    }
+    g->owned = o;
+    void (**f)(void *) = realloc(g->owned_free, (size_t)(g->nowned + 1) * sizeof *f);
+    if (!f) {
+        if (free_fn)
+            free_fn(block);
+        return ns_error_set(err, NS_ENOMEM, "out of memory");
+    }
+    g->owned_free = f;
+    g->owned[g->nowned] = block;
+    g->owned_free[g->nowned] = free_fn;
+    g->nowned++;
+    return NS_OK;
+}
+
+static ns_family *new_family(ns_game *g, ns_fam_kind kind, const char *label, ns_error *err)
+{
+    if (g->nfam == g->capfam) { /* grow geometrically: rule files may add thousands */
+        int cap = g->capfam ? 2 * g->capfam : 8;
+        ns_family *f = realloc(g->fam, (size_t)cap * sizeof *f);
+        if (!f) {
+            ns_error_set(err, NS_ENOMEM, "out of memory");
+            return NULL;
+        }
+        g->fam = f;
+        g->capfam = cap;
+    }
+    ns_family *nf = &g->fam[g->nfam++];
+    memset(nf, 0, sizeof *nf);
+    nf->kind = kind;
+    snprintf(nf->label, sizeof nf->label, "%s", label ? label : "moves");
+    return nf;
+}
+
+ns_err ns_game_add_ray(ns_game *g, const char *label, const int64_t *dir,
+                       const int64_t *base, ns_error *err)
+{
+    int nz = 0;
+    for (int i = 0; i < g->k; i++)
+        nz |= dir[i] != 0;
+    if (!nz)
+        return ns_error_set(err, NS_EGAME, "move family '%s': direction is the zero vector", label);
+    ns_family *f = new_family(g, NS_FAM_RAY, label, err);
+    if (!f)
+        return NS_ENOMEM;
+    memcpy(f->dir, dir, (size_t)g->k * sizeof *dir);
+    memcpy(f->base, base ? base : dir, (size_t)g->k * sizeof *dir);
+    return NS_OK;
+}
+
+ns_err ns_game_add_finite(ns_game *g, const char *label, const int64_t *offsets,
+                          size_t noffsets, ns_error *err)
+{
+    int64_t *copy = NULL;
+    if (noffsets) {
+        copy = malloc(noffsets * (size_t)g->k * sizeof *copy);
+        if (!copy)
+            return ns_error_set(err, NS_ENOMEM, "out of memory");
+        memcpy(copy, offsets, noffsets * (size_t)g->k * sizeof *copy);
+    }
+    ns_family *f = new_family(g, NS_FAM_FINITE, label, err);
+    if (!f) {
+        free(copy);
+        return NS_ENOMEM;
+    }
+    f->offsets = copy;
+    f->noffsets = noffsets;
+    return NS_OK;
+}
+
+ns_err ns_game_add_general(ns_game *g, const char *label, ns_options_fn fn,
+                           ns_maxopt_fn maxopt, const void *ctx, ns_error *err)
+{
+    if (!fn)
+        return ns_error_set(err, NS_EINTERNAL, "move family '%s': no options callback", label);
+    ns_family *f = new_family(g, NS_FAM_GENERAL, label, err);
+    if (!f)
+        return NS_ENOMEM;
+    f->options = fn;
+    f->max_options = maxopt;
+    f->ctx = ctx;
+    return NS_OK;
+}
+
+ns_err ns_game_add_prefix(ns_game *g, const char *label, int axis, ns_options_fn fn,
+                          ns_maxopt_fn maxopt, const void *ctx, ns_error *err)
+{
+    if (!fn)
+        return ns_error_set(err, NS_EINTERNAL, "move family '%s': no options callback", label);
+    if (axis < 0 || axis >= g->k)
+        return ns_error_set(err, NS_EINTERNAL, "move family '%s': axis %d, expected 0..%d", label, axis, g->k - 1);
+    ns_family *f = new_family(g, NS_FAM_PREFIX, label, err);
+    if (!f)
+        return NS_ENOMEM;
+    f->options = fn;
+    f->max_options = maxopt;
+    f->ctx = ctx;
+    f->axis = axis;
+    return NS_OK;
+}
+
+void ns_format_pos(int k, const int64_t *s, char *buf, size_t len)
+{
+    size_t used = 0;
+    if (len == 0)
+        return;
+    buf[0] = '\0';
+    for (int i = 0; i < k && used < len; i++) {
+        int w = snprintf(buf + used, len - used, "%s%" PRId64, i ? ", " : "(", s[i]);
+        if (w < 0)
+            return;
+        used += (size_t)w;
+    }
+    if (used < len)
+        snprintf(buf + used, len - used, ")");
+}
+
+static int64_t dot(int k, const int64_t *a, const int64_t *b)
+{
+    int64_t r = 0;
+    for (int i = 0; i < k; i++)
+        r += a[i] * b[i];
+    return r;
+}
+
+ns_err ns_game_set_bounds(ns_game *g, const int64_t *bounds, ns_error *err)
+{
+    const uint64_t limit = (uint64_t)1 << 62;
+    uint64_t cells = 1;
+    for (int i = 0; i < g->k; i++) {
+        if (bounds[i] < 1)
+            return ns_error_set(err, NS_EINVAL, "bound %d is %" PRId64 ": expected a positive size", i + 1, bounds[i]);
+        if (bounds[i] > (int64_t)(limit / cells))
+            return ns_error_set(err, NS_ERANGE, "the box has more than 2^62 cells: the sizes overflow");
+        cells *= (uint64_t)bounds[i];
+        if (cells > limit)
+            return ns_error_set(err, NS_ERANGE, "the box has more than 2^62 cells: the sizes overflow");
+    }
+    for (int f = 0; f < g->nfam; f++) {
+        const ns_family *fm = &g->fam[f];
+        if (fm->kind == NS_FAM_RAY) {
+            if (dot(g->k, g->rank_w, fm->dir) >= 0 || dot(g->k, g->rank_w, fm->base) >= 0)
+                return ns_error_set(err, NS_EGAME, "move family '%s' does not strictly decrease the rank", fm->label);
+        } else if (fm->kind == NS_FAM_FINITE) {
+            for (size_t j = 0; j < fm->noffsets; j++)
+                if (dot(g->k, g->rank_w, fm->offsets + j * (size_t)g->k) >= 0) {
+                    char b[160];
+                    ns_format_pos(g->k, fm->offsets + j * (size_t)g->k, b, sizeof b);
+                    return ns_error_set(err, NS_EGAME, "move family '%s': offset %s does not strictly decrease the rank", fm->label, b);
+                }
+        }
+    }
+    memcpy(g->bounds, bounds, (size_t)g->k * sizeof *bounds);
+    return NS_OK;
+}
+
+uint64_t ns_game_cells(const ns_game *g)
+{
+    uint64_t c = 1;
+    for (int i = 0; i < g->k; i++)
+        c *= (uint64_t)g->bounds[i];
+    return c;
+}
+
+/* Longest run of a ray inside the box: the cells s + t*d (t >= 0) that stay in
+ * [0,N) along every coordinate that moves. */
+static uint64_t ray_len_bound(const ns_game *g, const int64_t *d)
+{
+    uint64_t best = UINT64_MAX;
+    for (int i = 0; i < g->k; i++) {
+        if (d[i] == 0)
+            continue;
+        int64_t a = d[i] < 0 ? -d[i] : d[i];
+        uint64_t len = (uint64_t)((g->bounds[i] + a - 1) / a);
+        if (len < best)
+            best = len;
+    }
+    return best;
+}
+
+uint64_t ns_game_max_options(const ns_game *g)
+{
+    uint64_t cells = ns_game_cells(g);
+    uint64_t sum = 0;
+    for (int f = 0; f < g->nfam; f++) {
+        const ns_family *fm = &g->fam[f];
+        uint64_t b;
+        if (fm->kind == NS_FAM_RAY)
+            b = ray_len_bound(g, fm->dir);
+        else if (fm->kind == NS_FAM_FINITE)
+            b = fm->noffsets;
+        else
+            b = fm->max_options ? fm->max_options(fm->ctx, g->k, g->bounds) : cells;
+        if (b > cells)
+            b = cells;
+        sum += b;
+        if (sum > cells)
+            return cells;
+    }
+    return sum;
+}
+
+/* Wraps the user's emit for general families: checks the box, the domain and
+ * the rank of each option before passing it on. */
+typedef struct check_ctx {
+    const ns_game *g;
+    const ns_family *fam;
+    const int64_t *s;
+    int64_t rank;
+    ns_emit_fn emit;
+    void *user;
+    ns_error *err;
+    int failed;
+} check_ctx;
+
+static int check_emit(void *u, const int64_t *opt)
+{
+    check_ctx *c = u;
+    const ns_game *g = c->g;
+    if (!ns_game_in_box(g, opt) || (g->valid && !g->valid(g->valid_ctx, g->k, opt))) {
+        char a[160], b[160];
+        ns_format_pos(g->k, c->s, a, sizeof a);
+        ns_format_pos(g->k, opt, b, sizeof b);
+        ns_error_set(c->err, NS_EGAME, "move family '%s' leads from %s to %s, which is %s", c->fam->label, a, b,
+                     ns_game_in_box(g, opt) ? "outside the game's domain" : "outside the box");
+        c->failed = 1;
+        return -NS_EGAME;
+    }
+    if (ns_game_rank(g, opt) >= c->rank) {
+        char a[160], b[160];
+        ns_format_pos(g->k, c->s, a, sizeof a);
+        ns_format_pos(g->k, opt, b, sizeof b);
+        ns_error_set(c->err, NS_EGAME, "move family '%s' leads from %s to %s, which does not decrease the rank (a cycle is possible)", c->fam->label, a, b);
+        c->failed = 1;
+        return -NS_EGAME;
+    }
+    return c->emit(c->user, opt);
+}
+
+/* One family's options at s (for a prefix family: its additions at s). */
+static int family_options(const ns_game *g, const ns_family *fm, const int64_t *s, ns_emit_fn emit,
+                          void *user, ns_error *err)
+{
+    const int k = g->k;
+    int64_t o[NS_MAX_DIM];
+    int rc = 0;
+    if (fm->kind == NS_FAM_RAY) {
+        for (int i = 0; i < k; i++)
+            o[i] = s[i] + fm->base[i];
+        /* Walk while at least one step more could land in the box. */
+        for (uint64_t t = 0;; t++) {
+            int in = ns_game_in_box(g, o);
+            if (in && (!g->valid || g->valid(g->valid_ctx, k, o))) {
+                rc = emit(user, o);
+                if (rc)
+                    return rc;
+            }
+            if (!in) {
+                /* Stop once a coordinate has left the box in the
+                 * direction it keeps moving. */
+                int gone = 0;
+                for (int i = 0; i < k; i++)
+                    if ((o[i] < 0 && fm->dir[i] <= 0) || (o[i] >= g->bounds[i] && fm->dir[i] >= 0))
+                        gone = 1;
+                if (gone)
+                    break;
+            }
+            for (int i = 0; i < k; i++)
+                o[i] += fm->dir[i];
+        }
+    } else if (fm->kind == NS_FAM_FINITE) {
+        for (size_t j = 0; j < fm->noffsets; j++) {
+            const int64_t *off = fm->offsets + j * (size_t)k;
+            for (int i = 0; i < k; i++)
+                o[i] = s[i] + off[i];
+            if (!ns_game_is_position(g, o))
+                continue;
+            rc = emit(user, o);
+            if (rc)
+                return rc;
+        }
+    } else {
+        check_ctx c = {g, fm, s, ns_game_rank(g, s), emit, user, err, 0};
+        rc = fm->options(fm->ctx, s, check_emit, &c, err);
+        if (c.failed)
+            return -NS_EGAME;
+        return rc;
+    }
+    return 0;
+}
+
+int ns_game_family_options(const ns_game *g, const ns_family *f, const int64_t *s, ns_emit_fn emit,
+                           void *user, ns_error *err)
+{
+    return family_options(g, f, s, emit, user, err);
+}
+
+int ns_game_foreach_option(const ns_game *g, const int64_t *s, ns_emit_fn emit,
+                           void *user, ns_error *err)
+{
+    for (int f = 0; f < g->nfam; f++) {
+        const ns_family *fm = &g->fam[f];
+        int rc = 0;
+        if (fm->kind == NS_FAM_PREFIX) {
+            /* the additions at s_a = 0, 1, ..., s_a: the options of
+             * s - e_a first, then those s adds */
+            int64_t c[NS_MAX_DIM];
+            memcpy(c, s, (size_t)g->k * sizeof *c);
+            for (c[fm->axis] = 0; c[fm->axis] <= s[fm->axis] && !rc; c[fm->axis]++)
+                rc = family_options(g, fm, c, emit, user, err);
+        } else {
+            rc = family_options(g, fm, s, emit, user, err);
+        }
+        if (rc)
+            return rc;
+    }
+    return 0;
+}

@@ -1,0 +1,188 @@
+/* ns_game.h - the game interface every rule set compiles to.
+ *
+ * A game is an impartial game on integer states s = (s_0, ..., s_{k-1}),
+ * 1 <= k <= NS_MAX_DIM, inside the box [0,N_0) x ... x [0,N_{k-1}). Its
+ * moves come in families; the sieve treats each kind differently:
+ *
+ *   NS_FAM_RAY      options s + e + t*d for t = 0, 1, 2, ... while inside
+ *                   the box ("take any amount along direction d", first
+ *                   option s + e). The sieve handles these per line of the
+ *                   table, never per option. Plain rays have e == d.
+ *   NS_FAM_FINITE   options s + o for a fixed finite list of offsets o.
+ *   NS_FAM_GENERAL  options produced by a callback (anything else).
+ *   NS_FAM_PREFIX   options that grow along one axis a: the options of s are
+ *                   those of s - e_a (none when s_a = 0) plus the few that a
+ *                   callback adds at s. The sieve keeps one running set per
+ *                   line along a instead of enumerating them all (Fibonacci
+ *                   Nim: options(n, L) = options(n, L-1) + the move t = L).
+ *
+ * Every move must strictly decrease the rank w . s (weights w >= 0, default
+ * all 1); the sieve processes the levels of equal rank in increasing order,
+ * so options are always known first, and cells of one level in parallel.
+ * A game may restrict its states to a domain inside the box (valid()); cells
+ * outside it are not positions and hold NS_INVALID in the table.
+ *
+ * Presets (ns_presets.h) and parsed rule files (issue "rule-set language")
+ * build an ns_game through the same functions below. */
+#ifndef NS_GAME_H
+#define NS_GAME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/ns_error.h"
+#include "game/ns_params.h"
+
+#define NS_MAX_DIM 8
+#define NS_NAME_LEN 64
+
+typedef enum { NS_PLAY_NORMAL = 0, NS_PLAY_MISERE = 1 } ns_play;
+
+typedef enum { NS_FAM_RAY = 0, NS_FAM_FINITE = 1, NS_FAM_GENERAL = 2, NS_FAM_PREFIX = 3 } ns_fam_kind;
+
+/* Called once per option; return 0 to go on, non-zero to stop the
+ * enumeration (that value is passed back to the caller). */
+typedef int (*ns_emit_fn)(void *user, const int64_t *opt);
+
+/* REQUIRED for NS_FAM_GENERAL: enumerate the options of state s (which lies
+ * in the box and the domain) by calling emit. Must be reentrant: it runs on
+ * many threads at once with the same ctx. Returns 0, the non-zero value of
+ * emit that stopped it, or a negative value on an error of its own after
+ * writing a message to err (err may be NULL). */
+typedef int (*ns_options_fn)(const void *ctx, const int64_t *s, ns_emit_fn emit,
+                             void *user, ns_error *err);
+
+/* NS_FAM_PREFIX uses the same callback type for the options ADDED at s:
+ * options(s) = options(s - e_axis) + those it emits at s (and at s_axis = 0
+ * just those). It is called for every cell of the box, also for cells outside
+ * the game's domain (later cells of the line inherit their additions), and
+ * each option it emits must be a position of the box and the domain with a
+ * rank below that of the cell it was called for. Reentrant, as above. */
+
+/* OPTIONAL for NS_FAM_GENERAL and NS_FAM_PREFIX: an upper bound on the
+ * number of options of any state in the box. When NULL the engine uses the
+ * number of cells. */
+typedef uint64_t (*ns_maxopt_fn)(const void *ctx, int k, const int64_t *bounds);
+
+/* OPTIONAL for the game: non-zero when s is a position of the game. When
+ * NULL every cell of the box is a position. Must be reentrant. */
+typedef int (*ns_valid_fn)(const void *ctx, int k, const int64_t *s);
+
+typedef struct ns_family {
+    ns_fam_kind kind;
+    char label[NS_NAME_LEN];   /* shown by `nimsieve rules` and in errors */
+    /* NS_FAM_RAY */
+    int64_t dir[NS_MAX_DIM];
+    int64_t base[NS_MAX_DIM];
+    /* NS_FAM_FINITE: noffsets offsets of k values each, owned by the game */
+    int64_t *offsets;
+    size_t noffsets;
+    /* NS_FAM_GENERAL and NS_FAM_PREFIX (options: the additions at s) */
+    ns_options_fn options;
+    ns_maxopt_fn max_options;
+    const void *ctx;           /* borrowed; see ns_game_own() */
+    /* NS_FAM_PREFIX: the axis along which the options accumulate */
+    int axis;
+} ns_family;
+
+typedef struct ns_game {
+    char name[NS_NAME_LEN];    /* preset name, or "rules" for a rule file */
+    char *rules_text;          /* full rule-file text, or NULL; owned */
+    ns_params params;          /* the parameters it was built with */
+    int k;                     /* number of coordinates (piles) */
+    char coord_names[NS_MAX_DIM][16];
+    int64_t bounds[NS_MAX_DIM];/* box; 0 until ns_game_set_bounds() */
+    int64_t rank_w[NS_MAX_DIM];/* rank weights, >= 0 */
+    ns_play play;
+    int nfam;
+    int capfam;                /* allocated length of fam */
+    ns_family *fam;            /* owned array */
+    ns_valid_fn valid;
+    const void *valid_ctx;
+    /* owned context blocks, freed with the game */
+    int nowned;
+    void **owned;
+    void (**owned_free)(void *);
+} ns_game;
+
+/* Create an empty game of k coordinates named name; rank weights 1, normal
+ * play, no families, no bounds. Returns NULL on bad k or no memory. The
+ * caller frees it with ns_game_free(). */
+ns_game *ns_game_new(const char *name, int k);
+void ns_game_free(ns_game *g);
+
+/* Hand a block (context of a family or of valid()) to the game; it is freed
+ * with free_fn when the game is freed. */
+ns_err ns_game_own(ns_game *g, void *block, void (*free_fn)(void *), ns_error *err);
+
+/* Add move families. Vectors have g->k entries and are copied. A ray needs
+ * dir != 0; base NULL means base = dir. */
+ns_err ns_game_add_ray(ns_game *g, const char *label, const int64_t *dir,
+                       const int64_t *base, ns_error *err);
+ns_err ns_game_add_finite(ns_game *g, const char *label, const int64_t *offsets,
+                          size_t noffsets, ns_error *err);
+ns_err ns_game_add_general(ns_game *g, const char *label, ns_options_fn fn,
+                           ns_maxopt_fn maxopt, const void *ctx, ns_error *err);
+
+/* A prefix family along coordinate axis (0-based); fn gives the options
+ * added at each cell (see NS_FAM_PREFIX above), maxopt bounds the number of
+ * options of a position (all of them, not the additions). */
+ns_err ns_game_add_prefix(ns_game *g, const char *label, int axis, ns_options_fn fn,
+                          ns_maxopt_fn maxopt, const void *ctx, ns_error *err);
+
+/* Set the box. Checks 1 <= N_i, the cell count for overflow (< 2^62), and
+ * that every ray and offset strictly decreases the rank. */
+ns_err ns_game_set_bounds(ns_game *g, const int64_t *bounds, ns_error *err);
+
+/* Number of cells of the box (after ns_game_set_bounds). */
+uint64_t ns_game_cells(const ns_game *g);
+
+/* Rank w . s */
+static inline int64_t ns_game_rank(const ns_game *g, const int64_t *s)
+{
+    int64_t r = 0;
+    for (int i = 0; i < g->k; i++)
+        r += g->rank_w[i] * s[i];
+    return r;
+}
+
+static inline int ns_game_in_box(const ns_game *g, const int64_t *s)
+{
+    for (int i = 0; i < g->k; i++)
+        if (s[i] < 0 || s[i] >= g->bounds[i])
+            return 0;
+    return 1;
+}
+
+/* In the box and in the domain. */
+static inline int ns_game_is_position(const ns_game *g, const int64_t *s)
+{
+    return ns_game_in_box(g, s) && (!g->valid || g->valid(g->valid_ctx, g->k, s));
+}
+
+/* Enumerate every option of position s explicitly, family by family (rays
+ * step by step; a prefix family: its additions at s_a = 0, 1, ..., s_a in
+ * turn), without the sieve's line structure: the reference that
+ * `verify`, `query` and the tests rely on. Options outside the box or the
+ * domain are skipped for rays and finite families; a general family that
+ * produces one is an error (NS_EGAME) naming the position and the move, and
+ * so is an option that does not decrease the rank. Returns 0, the non-zero
+ * value of emit that stopped it, or a negative ns_err on error. */
+int ns_game_foreach_option(const ns_game *g, const int64_t *s, ns_emit_fn emit,
+                           void *user, ns_error *err);
+
+/* The options family f (a member of g) itself produces at cell s, with
+ * the checks of ns_game_foreach_option: for a prefix family the additions
+ * at s only (s may be outside the domain), for a general family all its
+ * options; rays and finite families are walked as there. Same returns. */
+int ns_game_family_options(const ns_game *g, const ns_family *f, const int64_t *s, ns_emit_fn emit,
+                           void *user, ns_error *err);
+
+/* Upper bound on the number of options of any position (sum over families,
+ * capped at the cell count). */
+uint64_t ns_game_max_options(const ns_game *g);
+
+/* "(3, 5)" into buf. */
+void ns_format_pos(int k, const int64_t *s, char *buf, size_t len);
+
+#endif

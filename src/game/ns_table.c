@@ -1,0 +1,202 @@
+/* ns_table.c - see ns_table.h */
+#include "game/ns_table.h"
+
+#include "core/ns_hugemem.h"
+#include "core/ns_omp.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Tables of at least this size are mapped directly, asking for transparent
+ * huge pages: with 4 KiB pages, first-touch page faults cost ~3 s per GiB. */
+#define NS_MAP_THRESHOLD ((uint64_t)64 << 20)
+
+uint64_t ns_table_bytes(int k, const int64_t *bounds, int elem)
+{
+    uint64_t n = (uint64_t)elem;
+    for (int d = 0; d < k; d++) {
+        if (bounds[d] < 1 || (uint64_t)bounds[d] > UINT64_MAX / n)
+            return 0;
+        n *= (uint64_t)bounds[d];
+    }
+    return n;
+}
+
+int ns_table_elem_for(uint64_t maxval)
+{
+    if (maxval < 0xFFu)
+        return 1;
+    if (maxval < 0xFFFFu)
+        return 2;
+    if (maxval < 0xFFFFFFFFu)
+        return 4;
+    return 0;
+}
+
+ns_table *ns_table_new(int k, const int64_t *bounds, int elem, int pn_only, ns_error *err)
+{
+    if (k < 1 || k > NS_MAX_DIM || (elem != 1 && elem != 2 && elem != 4)) {
+        ns_error_set(err, NS_EINTERNAL, "ns_table_new: bad shape (k=%d, elem=%d)", k, elem);
+        return NULL;
+    }
+    uint64_t bytes = ns_table_bytes(k, bounds, elem);
+    if (bytes == 0 || bytes > ((uint64_t)1 << 62)) {
+        ns_error_set(err, NS_ERANGE, "table size overflows");
+        return NULL;
+    }
+    if (bytes > SIZE_MAX) {
+        ns_error_set(err, NS_ENOMEM, "table of %" PRIu64 " bytes does not fit the address space", bytes);
+        return NULL;
+    }
+    ns_table *t = calloc(1, sizeof *t);
+    if (!t) {
+        ns_error_set(err, NS_ENOMEM, "out of memory");
+        return NULL;
+    }
+    t->data = ns_huge_calloc((size_t)bytes, NS_MAP_THRESHOLD, &t->mapped);
+    if (!t->data) {
+        free(t);
+        ns_error_set(err, NS_ENOMEM, "cannot allocate %.2f GiB for the table", (double)bytes / (1 << 30));
+        return NULL;
+    }
+    t->k = k;
+    t->elem = elem;
+    t->pn_only = pn_only;
+    t->ncells = bytes / (uint64_t)elem;
+    int64_t st = 1;
+    for (int d = k - 1; d >= 0; d--) {
+        t->bounds[d] = bounds[d];
+        t->stride[d] = st;
+        st *= bounds[d];
+    }
+    return t;
+}
+
+void ns_table_free(ns_table *t)
+{
+    if (!t)
+        return;
+    ns_huge_free(t->data, t->mapped);
+    free(t);
+}
+
+void ns_table_coords(const ns_table *t, uint64_t i, int64_t *s)
+{
+    for (int d = 0; d < t->k; d++) {
+        s[d] = (int64_t)(i / (uint64_t)t->stride[d]);
+        i %= (uint64_t)t->stride[d];
+    }
+}
+
+/* Typed loop over lo..hi-1: counters of the cells' own width over blocks
+ * short enough not to overflow them, so that the loop vectorizes. */
+#define SUMMARIZE_PIECE(T)                                                              \
+    do {                                                                                \
+        const T *p = (const T *)t->data;                                                \
+        const T inv = (T)tinv;                                                          \
+        const uint64_t block = (T)~(T)0;                                                \
+        T m = 0;                                                                        \
+        uint64_t ci = 0, cp = 0;                                                        \
+        for (uint64_t b0 = lo; b0 < hi;) {                                              \
+            const uint64_t b1 = hi - b0 > block ? b0 + block : hi;                      \
+            T bi = 0, bp = 0;                                                           \
+            for (uint64_t i = b0; i < b1; i++) {                                        \
+                const T v = p[i];                                                       \
+                const T ne = (T)(v != inv); /* branch-free: it vectorizes */            \
+                const T valid = (T)(v & (T)-ne);                                        \
+                m = valid > m ? valid : m;                                              \
+                bi = (T)(bi + 1 - ne);                                                  \
+                bp = (T)(bp + (v == 0));                                                \
+            }                                                                           \
+            ci += bi;                                                                   \
+            cp += bp;                                                                   \
+            b0 = b1;                                                                    \
+        }                                                                               \
+        st->n_valid = (hi - lo) - ci;                                                   \
+        st->n_p = cp;                                                                   \
+        st->max_value = m;                                                              \
+    } while (0)
+
+static void summarize_piece(const ns_table *t, uint64_t lo, uint64_t hi, uint32_t tinv, ns_table_stats *st)
+{
+    if (t->elem == 1)
+        SUMMARIZE_PIECE(uint8_t);
+    else if (t->elem == 2)
+        SUMMARIZE_PIECE(uint16_t);
+    else
+        SUMMARIZE_PIECE(uint32_t);
+}
+
+void ns_table_summarize_range(const ns_table *t, uint64_t lo, uint64_t hi, ns_table_stats *st)
+{
+    const uint32_t tinv = ns_table_invalid(t);
+    const uint64_t piece = (uint64_t)1 << 30;
+    memset(st, 0, sizeof *st);
+    for (uint64_t a = lo; a < hi;) {
+        const uint64_t b = hi - a > piece ? a + piece : hi;
+        ns_table_stats one;
+        summarize_piece(t, a, b, tinv, &one);
+        st->n_valid += one.n_valid;
+        st->n_p += one.n_p;
+        st->max_value = one.max_value > st->max_value ? one.max_value : st->max_value;
+        a = b;
+    }
+}
+
+void ns_table_summarize(const ns_table *t, ns_table_stats *st, uint64_t *hist, size_t nhist)
+{
+    memset(st, 0, sizeof *st);
+    if (!hist) {
+        enum { RANGE = 1 << 22 };
+        const int64_t nr = (int64_t)((t->ncells + RANGE - 1) / RANGE);
+        uint64_t nv = 0, np = 0;
+        uint32_t mx = 0;
+        NS_PRAGMA(omp parallel for schedule(dynamic, 1) reduction(+ : nv, np) reduction(max : mx) if (nr > 1))
+        for (int64_t r = 0; r < nr; r++) {
+            const uint64_t lo = (uint64_t)r * RANGE;
+            const uint64_t hi = lo + RANGE < t->ncells ? lo + RANGE : t->ncells;
+            ns_table_stats one;
+            ns_table_summarize_range(t, lo, hi, &one);
+            nv += one.n_valid;
+            np += one.n_p;
+            mx = one.max_value > mx ? one.max_value : mx;
+        }
+        st->n_valid = nv;
+        st->n_p = np;
+        st->max_value = mx;
+        return;
+    }
+    memset(hist, 0, nhist * sizeof *hist);
+    const uint32_t inv = ns_table_invalid(t);
+    for (uint64_t i = 0; i < t->ncells; i++) {
+        uint32_t v = ns_table_get(t, i);
+        if (v == inv)
+            continue;
+        st->n_valid++;
+        if (v == 0)
+            st->n_p++;
+        if (v > st->max_value)
+            st->max_value = v;
+        if (hist && v < nhist)
+            hist[v]++;
+    }
+}
+
+int ns_table_equal(const ns_table *a, const ns_table *b)
+{
+    if (a->k != b->k || a->pn_only != b->pn_only || a->ncells != b->ncells)
+        return 0;
+    for (int d = 0; d < a->k; d++)
+        if (a->bounds[d] != b->bounds[d])
+            return 0;
+    if (a->elem == b->elem)
+        return memcmp(a->data, b->data, (size_t)a->ncells * (size_t)a->elem) == 0;
+    for (uint64_t i = 0; i < a->ncells; i++) {
+        int ia = ns_table_get(a, i) == ns_table_invalid(a);
+        int ib = ns_table_get(b, i) == ns_table_invalid(b);
+        if (ia != ib || (!ia && ns_table_get(a, i) != ns_table_get(b, i)))
+            return 0;
+    }
+    return 1;
+}

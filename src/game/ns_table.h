@@ -1,0 +1,108 @@
+/* ns_table.h - a k-dimensional table of Grundy values or P/N flags.
+ *
+ * Row-major (the last coordinate varies fastest). Each cell holds an
+ * unsigned value of elem bytes (1, 2 or 4). In a P/N table (pn_only) the
+ * values are 0 (P) and 1 (N). The type's largest value, NS_INVALID for
+ * that width, marks cells outside the game's domain. */
+#ifndef NS_TABLE_H
+#define NS_TABLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/ns_error.h"
+#include "game/ns_game.h"
+
+typedef struct ns_table {
+    int k;
+    int64_t bounds[NS_MAX_DIM];
+    int64_t stride[NS_MAX_DIM]; /* in cells */
+    uint64_t ncells;
+    int pn_only;
+    int elem;                   /* bytes per cell: 1, 2 or 4 */
+    void *data;                 /* ncells * elem bytes, owned */
+    size_t mapped;              /* bytes mapped with mmap (large tables), else 0 */
+} ns_table;
+
+/* P/N flags as stored in the /pn dataset */
+enum { NS_PN_P = 0, NS_PN_N = 1, NS_PN_INVALID = 2 };
+
+/* Allocate a zeroed table. elem must be 1, 2 or 4. Returns NULL and fills
+ * err when the size overflows or memory is short. Free with ns_table_free. */
+ns_table *ns_table_new(int k, const int64_t *bounds, int elem, int pn_only, ns_error *err);
+void ns_table_free(ns_table *t);
+
+/* Bytes the data of such a table would take (0 on overflow). */
+uint64_t ns_table_bytes(int k, const int64_t *bounds, int elem);
+
+/* Smallest cell width (1, 2, 4) that holds values 0..maxval plus the
+ * NS_INVALID marker; 0 if none does. */
+int ns_table_elem_for(uint64_t maxval);
+
+static inline uint32_t ns_table_invalid(const ns_table *t)
+{
+    return t->elem == 1 ? 0xFFu : t->elem == 2 ? 0xFFFFu : 0xFFFFFFFFu;
+}
+
+static inline uint32_t ns_table_get(const ns_table *t, uint64_t i)
+{
+    switch (t->elem) {
+    case 1: return ((const uint8_t *)t->data)[i];
+    case 2: return ((const uint16_t *)t->data)[i];
+    default: return ((const uint32_t *)t->data)[i];
+    }
+}
+
+static inline void ns_table_set(ns_table *t, uint64_t i, uint32_t v)
+{
+    switch (t->elem) {
+    case 1: ((uint8_t *)t->data)[i] = (uint8_t)v; break;
+    case 2: ((uint16_t *)t->data)[i] = (uint16_t)v; break;
+    default: ((uint32_t *)t->data)[i] = v; break;
+    }
+}
+
+static inline uint64_t ns_table_index(const ns_table *t, const int64_t *s)
+{
+    uint64_t i = 0;
+    for (int d = 0; d < t->k; d++)
+        i += (uint64_t)s[d] * (uint64_t)t->stride[d];
+    return i;
+}
+
+static inline int ns_table_contains(const ns_table *t, const int64_t *s)
+{
+    for (int d = 0; d < t->k; d++)
+        if (s[d] < 0 || s[d] >= t->bounds[d])
+            return 0;
+    return 1;
+}
+
+void ns_table_coords(const ns_table *t, uint64_t i, int64_t *s);
+
+/* P/N flag of cell i (NS_PN_P, NS_PN_N or NS_PN_INVALID). */
+static inline int ns_table_pn(const ns_table *t, uint64_t i)
+{
+    uint32_t v = ns_table_get(t, i);
+    return v == ns_table_invalid(t) ? NS_PN_INVALID : v == 0 ? NS_PN_P : NS_PN_N;
+}
+
+/* Summary: P-position count, valid-cell count, largest value (over valid
+ * cells). hist (may be NULL) receives counts of values 0..nhist-1. */
+typedef struct ns_table_stats {
+    uint64_t n_p;
+    uint64_t n_valid;
+    uint32_t max_value;
+} ns_table_stats;
+
+void ns_table_summarize(const ns_table *t, ns_table_stats *st, uint64_t *hist, size_t nhist);
+
+/* The same numbers (no histogram) for the cells lo..hi-1 only, on the
+ * calling thread: a typed loop the compiler vectorizes. ns_table_summarize
+ * without hist runs it on OpenMP threads over ranges of the table. */
+void ns_table_summarize_range(const ns_table *t, uint64_t lo, uint64_t hi, ns_table_stats *st);
+
+/* Cells with equal data (same shape, kind and values; widths may differ). */
+int ns_table_equal(const ns_table *a, const ns_table *b);
+
+#endif

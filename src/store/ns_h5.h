@@ -1,0 +1,187 @@
+/* ns_h5.h - the HDF5 store: the only code that includes hdf5.h.
+ *
+ * File layout (the contract users, notebooks and analysis tools rely on):
+ *   /grundy       k-dim, smallest unsigned integer type holding the largest
+ *                 value (absent in a P/N-only file); cells outside the
+ *                 game's domain hold the attribute invalid_value
+ *   /pn           k-dim uint8: 0 = P, 1 = N, 2 = not a position
+ *   /p_positions  n x k int64, the P-positions in lexicographic order
+ * All datasets chunked (chunks capped at the data size), shuffle + deflate
+ * + fletcher32. Root attributes: see ns_meta and the README. The store never
+ * computes game values; it only moves tables and metadata. */
+#ifndef NS_H5_H
+#define NS_H5_H
+
+#include <stdint.h>
+
+#include "core/ns_error.h"
+#include "game/ns_game.h"
+#include "game/ns_table.h"
+
+typedef struct ns_meta {
+    char game[NS_NAME_LEN];   /* preset name, or "rules" */
+    char *rules_text;         /* rule-file text or NULL; owned, see ns_meta_free */
+    char params[1024];        /* ns_params_format() text */
+    ns_play play;
+    int pn_only;
+    int threads;
+    double wall_seconds;
+    int complete;             /* 1 when the solve finished */
+    /* provenance: filled by the writer from the build, read back by the reader */
+    char created_utc[32];
+    char nimsieve_version[32];
+    char git_revision[64];
+    char hdf5_version[32];
+    char gsl_version[32];
+    char compiler[128];
+} ns_meta;
+
+void ns_meta_free(ns_meta *m);   /* frees rules_text; *m stays usable */
+
+enum { NS_H5_FORCE = 1 };        /* flags for ns_h5_write */
+
+/* Write t and m to path. The file is written under "<path>.part" and renamed
+ * over path only when complete; on any failure the partial file is removed
+ * and nothing at path changes. Without NS_H5_FORCE an existing path is an
+ * error. */
+ns_err ns_h5_write(const char *path, const ns_table *t, const ns_meta *m, int flags,
+                   ns_error *err);
+
+/* The same, and *stats (OPTIONAL) gets ns_table_summarize's numbers, which
+ * the writer works out anyway (saves the caller a pass over the table). */
+ns_err ns_h5_write_stats(const char *path, const ns_table *t, const ns_meta *m, int flags,
+                         ns_table_stats *stats, ns_error *err);
+
+/* Read the metadata and the shape (k, bounds) only. */
+ns_err ns_h5_read_meta(const char *path, ns_meta *m, int *k, int64_t *bounds, ns_error *err);
+
+/* Read the whole table (Grundy values when present, else P/N flags) and the
+ * metadata. *out is owned by the caller (ns_table_free). */
+ns_err ns_h5_read(const char *path, ns_table **out, ns_meta *m, ns_error *err);
+
+/* ---- streaming writes (ns_h5_stream.c): tables larger than memory ----
+ * A two-pile Grundy table arrives tile by tile (ns_sieve.h, ns_tile_fn)
+ * and goes straight to the file: /grundy (elem 2 or 4 bytes a value)
+ * chunked as tile x tile, /pn and /p_positions as ns_h5_write writes them,
+ * the same root attributes. Only the P-positions are kept in memory. A
+ * P/N table (elem 1) arrives in blocks of rows (ns_rows_fn) and gets /pn
+ * and /p_positions. */
+typedef struct ns_h5_stream ns_h5_stream;
+
+/* Create "<path>.part" (without NS_H5_FORCE an existing path is an error)
+ * for a bounds[0] x bounds[1] table; at most `threads` OpenMP threads (ids
+ * 0..threads-1) call ns_h5_stream_tile. NULL with err set on failure. */
+ns_h5_stream *ns_h5_stream_open(const char *path, const int64_t *bounds, int elem, int64_t tile, int threads,
+                                int flags, ns_error *err);
+
+/* Store the tile of nx x ny cells at (x0, y0) (x0, y0 multiples of the
+ * tile; vals row-major, borrowed). Called from OpenMP threads, several at
+ * once: the calling thread filters the chunks, one thread at a time writes
+ * them. On failure the stream is marked failed (later calls fail at once). */
+ns_err ns_h5_stream_tile(ns_h5_stream *s, int64_t x0, int64_t y0, int64_t nx, int64_t ny, const uint32_t *vals,
+                         ns_error *err);
+
+/* P/N tables (opened with elem 1; tile: the rows of a block): store the
+ * block of nrows rows at row x0 (a multiple of tile; only the last block
+ * may be shorter) given as P bitmaps, words a row (see ns_rows_fn in
+ * ns_sieve.h). Called from one thread, blocks in any order; fills and
+ * filters the chunks on up to `threads` threads itself. */
+ns_err ns_h5_stream_pn_rows(ns_h5_stream *s, int64_t x0, int64_t nrows, int64_t words, const uint64_t *p,
+                            ns_error *err);
+
+/* Finish: /p_positions, the attributes (m; the summary of the tiles
+ * stored, also copied to *stats when not NULL), close and rename over
+ * path; frees s. Fails (and removes the .part file) unless every cell was
+ * stored. */
+ns_err ns_h5_stream_close(ns_h5_stream *s, const ns_meta *m, ns_table_stats *stats, ns_error *err);
+
+/* Give up: close and remove "<path>.part"; frees s (NULL is a no-op). */
+void ns_h5_stream_abort(ns_h5_stream *s);
+
+/* HDF5 library version "1.10.8". */
+const char *ns_h5_library_version(void);
+
+/* ---- partial reads (ns_h5_region.c, issue 6) ----
+ * For code that reads only what it needs of a large table (plots): open one
+ * dataset, read hyperslabs of it, close. The chunk cache of the open dataset
+ * holds two rows of chunks along dimension 0, so reading in bands of rows,
+ * in order, decompresses each chunk once. */
+
+typedef struct ns_h5_region ns_h5_region;   /* opaque: an open dataset */
+
+typedef struct ns_h5_dsinfo {
+    int rank;
+    int64_t dims[NS_MAX_DIM];
+    int64_t chunk[NS_MAX_DIM];  /* chunk shape; all 0 when not chunked */
+    int elem;                   /* bytes per value: 1, 2, 4 or 8 */
+    int is_signed;              /* int64 /p_positions */
+    int has_invalid;            /* some cells are not positions */
+    uint32_t invalid;           /* their marker as stored (2 in /pn) */
+    uint32_t max_value;         /* root attribute max_value (1 for /pn) */
+} ns_h5_dsinfo;
+
+/* Does path hold a dataset called name ("grundy", "pn", "p_positions",
+ * with or without the leading '/')? *exists gets 0 or 1. */
+ns_err ns_h5_has_dataset(const char *path, const char *name, int *exists, ns_error *err);
+
+/* Open dataset name of the table file path for partial reads. *out is owned
+ * by the caller (ns_h5_region_close). */
+ns_err ns_h5_region_open(const char *path, const char *name, ns_h5_region **out, ns_error *err);
+
+/* Shape, type and markers of the open dataset; the pointer is into r. */
+const ns_h5_dsinfo *ns_h5_region_info(const ns_h5_region *r);
+
+/* Read the cells lo[d] + i*stride[d], 0 <= i < count[d] (d < rank; stride
+ * NULL means 1) into buf: prod(count) values of info.elem bytes in native
+ * byte order, row-major, as stored (markers not mapped). */
+ns_err ns_h5_region_read(ns_h5_region *r, const int64_t *lo, const int64_t *count,
+                         const int64_t *stride, void *buf, ns_error *err);
+
+void ns_h5_region_close(ns_h5_region *r);
+
+/* One-shot: read that hyperslab of /grundy or /pn into a new table of shape
+ * count[] (*out owned by the caller, ns_table_free). The table follows
+ * ns_table's conventions: cells that are not positions hold
+ * ns_table_invalid(), a /pn read gives a pn_only table. */
+ns_err ns_h5_read_region(const char *path, const char *name, const int64_t *lo,
+                         const int64_t *count, const int64_t *stride, ns_table **out,
+                         ns_error *err);
+
+/* ---- checkpoints of a solve in progress (ns_h5_ckpt.c, issue 7) ----
+ * A checkpoint file holds the game's metadata (complete = 0), the kernel's
+ * progress (see ns_sieve.h, checkpoints) and the working table. It is
+ * written atomically: to "<path>.tmp", synced, renamed over path; a failure
+ * leaves the previous checkpoint intact. */
+
+typedef struct ns_h5_ckpt {
+    char kernel[32];          /* ns_sieve_kernel_name() */
+    uint64_t units_done;      /* units whose cells are final */
+    uint64_t units_total;
+    double seconds;           /* solving time spent up to this checkpoint */
+} ns_h5_ckpt;
+
+/* Write t (rank, bounds, elem and pn_only as in memory) with m's game,
+ * rules, params and play, and c. */
+ns_err ns_h5_ckpt_write(const char *path, const ns_table *t, const ns_meta *m, const ns_h5_ckpt *c,
+                        ns_error *err);
+
+typedef struct ns_h5_ckpt_info {
+    ns_meta meta;             /* game, rules_text (owned: ns_meta_free), params, play, pn_only */
+    ns_h5_ckpt ckpt;
+    int k;
+    int64_t bounds[NS_MAX_DIM];
+    int elem;                 /* bytes per cell of the stored table */
+} ns_h5_ckpt_info;
+
+/* Read a checkpoint's attributes into *info and, when t is not NULL, its
+ * table into t, which must have the checkpoint's rank, bounds, elem and
+ * kind. *info is overwritten: free a meta it holds first (ns_meta_free).
+ * On failure info->meta holds nothing to free. */
+ns_err ns_h5_ckpt_read(const char *path, ns_h5_ckpt_info *info, ns_table *t, ns_error *err);
+
+/* Rebuild the game a table file was made from (preset + params, or the
+ * stored rule text + params), with its play convention and bounds. */
+ns_err ns_game_from_meta(const ns_meta *m, int k, const int64_t *bounds, ns_game **out,
+                         ns_error *err);
+
+#endif

@@ -1,0 +1,109 @@
+/* ns_h5_internal.h - shared by the files of the HDF5 layer only
+ * (ns_h5*.c); not for the rest of the code. */
+#ifndef NS_H5_INTERNAL_H
+#define NS_H5_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <hdf5.h>
+
+#include "core/ns_error.h"
+#include "store/ns_h5.h"
+#include "game/ns_table.h"
+
+/* Every entry point of the HDF5 layer calls this first: HDF5 prints
+ * nothing (errors come back through ns_h5_fail) and installs no exit
+ * handler. */
+void ns_h5_quiet(void);
+
+/* Set err to the formatted message plus " (HDF5: innermost message)" when
+ * HDF5 left one on its error stack, clear the stack, and return code. */
+ns_err ns_h5_fail(ns_error *err, ns_err code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* ---- chunked datasets written by direct chunk writes (ns_h5_chunks.c) ----
+ *
+ * The datasets of a table file declare the filters shuffle + deflate +
+ * fletcher32, so that any HDF5 reader decodes them with no setting. The
+ * writer does not let HDF5 run that pipeline (one thread, 11 s for 512 MiB
+ * of uint16): threads gather and filter whole chunks (ns_chunkfilter.h)
+ * into buffers, and one thread hands them to HDF5 in chunk order with
+ * direct chunk writes (H5Dwrite_chunk, HDF5 >= 1.10.3). The file does not
+ * depend on the number of threads. */
+
+/* deflate level of the byte planes worth compressing (NS_DEFLATE_PLANES:
+ * those run-length + Huffman coded, near-random planes stored). Measured on
+ * the 16384^2 Wythoff Grundy table (uint16, 512 MiB, 2-core machine of
+ * issue 4): the file is 0.61 of the raw size, HDF5's own shuffle +
+ * deflate(1) gives 0.60; the write takes 2.9 s on 1 thread, 1.5 s on 2,
+ * against 11.3 s through HDF5's pipeline (8.8 s on 1 thread with plain
+ * level-1 deflate done here). Z_RLE ignores the level beyond 1.
+ * -DNS_H5_DEFLATE_LEVEL=n overrides it. */
+#ifndef NS_H5_DEFLATE_LEVEL
+#define NS_H5_DEFLATE_LEVEL 1
+#endif
+
+/* Does this HDF5 library and host allow direct chunk writes of
+ * little-endian data as stored (H5Dwrite_chunk exists, native order is
+ * little-endian)? When not, write with H5Dwrite through HDF5's pipeline. */
+int ns_h5_direct_ok(void);
+
+/* Create dataset name in loc: type ftype, shape dims (maxdims may be NULL),
+ * chunked as chunk, filters shuffle + deflate(NS_H5_DEFLATE_LEVEL) +
+ * fletcher32. fill: NULL for HDF5's fill value 0, else the fill value as a
+ * native value of type ftype's size (the value every reader gets for a
+ * chunk never written). path is for messages. Returns the open dataset
+ * (the caller closes it) or H5I_INVALID_HID with err set. */
+hid_t ns_h5_create_chunked(hid_t loc, const char *path, const char *name, hid_t ftype, int rank,
+                           const hsize_t *dims, const hsize_t *maxdims, const hsize_t *chunk,
+                           const void *fill, ns_error *err);
+
+/* The root attributes of a table file (see ns_h5.h) on the open file:
+ * shape, kind, m's fields, st's summary, invalid_value (of type gtype) when
+ * has_invalid. Used by ns_h5.c and the streaming writer. */
+ns_err ns_h5_root_attrs(hid_t file, const char *path, int k, const int64_t *bounds, int pn_only, const ns_meta *m,
+                        const ns_table_stats *st, int has_invalid, uint32_t invalid_value, hid_t gtype,
+                        ns_error *err);
+
+enum { NS_H5_GROUP_MAX = 4 };
+
+/* Fill the raw chunk at element offset offset[] (a multiple of the chunk
+ * shape) of every dataset of a job: bufs[j] has room for one whole chunk
+ * of dataset j (chunk cells x its elem bytes), row-major in the chunk's
+ * shape, little-endian values as stored. Cells beyond the datasets' dims
+ * (edge chunks) must be set to 0, HDF5's fill value. Called on several
+ * threads at once, each with its own buffers: must not call HDF5. */
+typedef void (*ns_h5_fill_fn)(void *user, const hsize_t *offset, void *const *bufs);
+
+typedef struct ns_h5_chunk_job {
+    const char *path;            /* the file, for messages; borrowed */
+    int n;                       /* datasets written together, 1..NS_H5_GROUP_MAX */
+    hid_t dset[NS_H5_GROUP_MAX]; /* from ns_h5_create_chunked; borrowed */
+    const char *name[NS_H5_GROUP_MAX];   /* for messages */
+    size_t elem[NS_H5_GROUP_MAX];        /* bytes per stored value */
+    /* skip[j] >= 0 (one-byte datasets only): a chunk all of whose bytes are
+     * skip[j], the dataset's fill value, is not written at all (readers get
+     * the fill value for it; Wythoff's /pn is almost all N = 1); -1: write
+     * every chunk. 0, as in a zeroed job, matches HDF5's default fill. */
+    int skip[NS_H5_GROUP_MAX];
+    int rank;                    /* all datasets share rank, dims, chunk */
+    hsize_t dims[H5S_MAX_RANK];
+    hsize_t chunk[H5S_MAX_RANK];
+    uint64_t first, count;       /* chunks first.. first+count-1, numbered
+                                  * row-major over the grid of chunks */
+    ns_h5_fill_fn fill;
+    void *user;                  /* passed to fill; borrowed */
+    int threads;                 /* OpenMP threads, >= 1 */
+} ns_h5_chunk_job;
+
+/* Number of chunks in the grid of a job (its dims and chunk). */
+uint64_t ns_h5_chunk_count(const ns_h5_chunk_job *job);
+
+/* Write the chunks of job: each is filled and filtered on some thread,
+ * batch by batch (memory: two batches of filtered chunks, a few per
+ * thread), and written in chunk order by the calling thread while the
+ * others filter the next batch. */
+ns_err ns_h5_write_chunks(const ns_h5_chunk_job *job, ns_error *err);
+
+#endif

@@ -1,0 +1,410 @@
+/* ns_h5_stream.c - streaming writes of two-pile Grundy tables, tile by tile
+ * (see ns_h5.h): part of the HDF5 layer, so it includes hdf5.h.
+ *
+ * /grundy is chunked as one tile per chunk (cut to the bounds), so a finished tile is a
+ * finished chunk: the calling thread converts it to the stored width,
+ * filters it (ns_chunkfilter: shuffle, deflate of the byte planes worth it,
+ * Fletcher-32) into its own buffer, and writes it with H5Dwrite_chunk
+ * inside a critical section (HDF5 is not thread-safe). /pn gets the tile's
+ * P/N flags the same way, except that an all-N tile is not stored (the
+ * dataset's fill value is N). The P-positions of each tile are kept
+ * (2 x int64 each; Wythoff: ~1.5 N of them) and sorted at the end.
+ *
+ * P/N tables (elem 1) arrive as blocks of rows of P bitmaps instead
+ * (ns_h5_stream_pn_rows): /pn only, chunked as the block's rows x
+ * PN_COLS; a chunk with no P-position is not stored, the others are filled
+ * and filtered in parallel, one chunk a thread. */
+#include "store/ns_h5_internal.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "store/ns_chunkfilter.h"
+#include "core/ns_omp.h"
+
+enum { PN_COLS = 1024 };   /* columns of a streamed /pn chunk: rows x 4 KiB */
+
+typedef struct stream_worker {
+    ns_chunkfilter *filter;
+    uint8_t *raw;            /* one raw chunk of /grundy (the larger); owned */
+    uint8_t *out;            /* its filtered form; owned */
+    uint8_t *pnraw, *pnout;  /* the same for /pn; owned */
+} stream_worker;
+
+struct ns_h5_stream {
+    char *path;              /* owned */
+    char *part;              /* "<path>.part"; owned */
+    int64_t bounds[2];
+    int64_t tile;
+    int64_t c0, c1;          /* chunk shape: the tile, cut to the bounds */
+    int elem;                /* bytes of a stored value: 2 or 4; 1: P/N only */
+    int threads;
+    hid_t file, dg, dpn;
+    size_t raw_bytes, bound;
+    stream_worker *workers;  /* threads; owned */
+    /* under the critical section */
+    int failed;
+    uint64_t cells;          /* cells stored */
+    ns_table_stats st;
+    int64_t *pp;             /* P-positions, 2 per row; owned */
+    uint64_t npp, cappp;
+};
+
+static void free_stream(ns_h5_stream *s)
+{
+    if (!s)
+        return;
+    if (s->workers)
+        for (int t = 0; t < s->threads; t++) {
+            ns_chunkfilter_free(s->workers[t].filter);
+            free(s->workers[t].raw);
+            free(s->workers[t].out);
+            free(s->workers[t].pnraw);
+            free(s->workers[t].pnout);
+        }
+    free(s->workers);
+    free(s->pp);
+    free(s->path);
+    free(s->part);
+    free(s);
+}
+
+static void close_all(ns_h5_stream *s)
+{
+    if (s->dg >= 0)
+        H5Dclose(s->dg);
+    if (s->dpn >= 0)
+        H5Dclose(s->dpn);
+    if (s->file >= 0)
+        H5Fclose(s->file);
+    s->dg = s->dpn = s->file = H5I_INVALID_HID;
+    H5Eclear2(H5E_DEFAULT);
+}
+
+void ns_h5_stream_abort(ns_h5_stream *s)
+{
+    if (!s)
+        return;
+    close_all(s);
+    remove(s->part);
+    free_stream(s);
+}
+
+static char *dup_cat(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    char *p = malloc(la + lb + 1);
+    if (p) {
+        memcpy(p, a, la);
+        memcpy(p + la, b, lb + 1);
+    }
+    return p;
+}
+
+ns_h5_stream *ns_h5_stream_open(const char *path, const int64_t *bounds, int elem, int64_t tile, int threads,
+                                int flags, ns_error *err)
+{
+    ns_h5_quiet();
+    struct stat sb;
+    if (!(flags & NS_H5_FORCE) && stat(path, &sb) == 0) {
+        ns_error_set(err, NS_EINVAL, "%s exists; use --force to overwrite", path);
+        return NULL;
+    }
+    if ((elem != 1 && elem != 2 && elem != 4) || tile < 1 || tile > 1024 || threads < 1 || bounds[0] < 1 ||
+        bounds[1] < 1 ||
+        !ns_h5_direct_ok()) {
+        ns_error_set(err, NS_EINTERNAL, "%s: cannot stream a table of %d-byte values in tiles of %lld (this "
+                     "HDF5 library needs direct chunk writes)", path, elem, (long long)tile);
+        return NULL;
+    }
+    ns_h5_stream *s = calloc(1, sizeof *s);
+    if (!s) {
+        ns_error_set(err, NS_ENOMEM, "%s: out of memory", path);
+        return NULL;
+    }
+    s->file = s->dg = s->dpn = H5I_INVALID_HID;
+    s->bounds[0] = bounds[0];
+    s->bounds[1] = bounds[1];
+    s->tile = tile;
+    s->elem = elem;
+    s->threads = threads;
+    s->c0 = tile < bounds[0] ? tile : bounds[0];
+    s->c1 = elem == 1 ? PN_COLS : tile;
+    s->c1 = s->c1 < bounds[1] ? s->c1 : bounds[1];
+    s->raw_bytes = (size_t)s->c0 * (size_t)s->c1 * (size_t)elem;
+    s->bound = ns_chunkfilter_bound(s->raw_bytes);
+    s->path = dup_cat(path, "");
+    s->part = dup_cat(path, ".part");
+    s->workers = calloc((size_t)threads, sizeof *s->workers);
+    if (!s->path || !s->part || !s->workers)
+        goto nomem;
+    for (int t = 0; t < threads; t++) {
+        stream_worker *w = &s->workers[t];
+        if (!(w->filter = ns_chunkfilter_new(s->raw_bytes, NS_H5_DEFLATE_LEVEL, NS_DEFLATE_PLANES, err)))
+            goto fail;
+        const size_t pn_bytes = (size_t)s->c0 * (size_t)s->c1;
+        if (!(w->pnraw = malloc(pn_bytes)) || !(w->pnout = malloc(ns_chunkfilter_bound(pn_bytes))))
+            goto nomem;
+        if (elem > 1 && (!(w->raw = malloc(s->raw_bytes)) || !(w->out = malloc(s->bound))))
+            goto nomem;
+    }
+    errno = 0;
+    s->file = H5Fcreate(s->part, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    if (s->file < 0) {
+        if (errno)
+            ns_error_set(err, NS_EIO, "%s: cannot create %s: %s", path, s->part, strerror(errno));
+        else
+            ns_h5_fail(err, NS_EIO, "%s: cannot create %s", path, s->part);
+        goto fail;
+    }
+    const hsize_t dims[2] = {(hsize_t)bounds[0], (hsize_t)bounds[1]};
+    const hsize_t chunk[2] = {(hsize_t)s->c0, (hsize_t)s->c1};
+    const uint8_t pn_fill = NS_PN_N;
+    if (elem > 1) {
+        s->dg = ns_h5_create_chunked(s->file, path, "/grundy", elem == 2 ? H5T_STD_U16LE : H5T_STD_U32LE, 2, dims,
+                                     NULL, chunk, NULL, err);
+        if (s->dg < 0)
+            goto fail;
+    }
+    s->dpn = ns_h5_create_chunked(s->file, path, "/pn", H5T_STD_U8LE, 2, dims, NULL, chunk, &pn_fill, err);
+    if (s->dpn < 0)
+        goto fail;
+    return s;
+nomem:
+    ns_error_set(err, NS_ENOMEM, "%s: out of memory for the stream buffers", path);
+fail:
+    ns_h5_stream_abort(s);
+    return NULL;
+}
+
+/* Append the P-position (x, y) (under the critical section, or on the
+ * one thread that calls ns_h5_stream_pn_rows). */
+static int add_p(ns_h5_stream *s, int64_t x, int64_t y)
+{
+    if (s->npp == s->cappp) {
+        uint64_t nc = s->cappp ? 2 * s->cappp : 4096;
+        int64_t *p = realloc(s->pp, (size_t)nc * 2 * sizeof *p);
+        if (!p)
+            return -1;
+        s->pp = p;
+        s->cappp = nc;
+    }
+    s->pp[2 * s->npp] = x;
+    s->pp[2 * s->npp + 1] = y;
+    s->npp++;
+    return 0;
+}
+
+/* Append the P-positions of the tile (under the critical section). */
+static int keep_p(ns_h5_stream *s, int64_t x0, int64_t y0, int64_t nx, int64_t ny, const uint32_t *vals)
+{
+    for (int64_t i = 0; i < nx; i++)
+        for (int64_t j = 0; j < ny; j++)
+            if (vals[i * ny + j] == 0 && add_p(s, x0 + i, y0 + j))
+                return -1;
+    return 0;
+}
+
+ns_err ns_h5_stream_tile(ns_h5_stream *s, int64_t x0, int64_t y0, int64_t nx, int64_t ny, const uint32_t *vals,
+                         ns_error *err)
+{
+    const int tid = ns_omp_thread_num();
+    if (s->elem == 1 || tid >= s->threads || x0 % s->tile || y0 % s->tile || nx < 1 || ny < 1 || nx > s->tile || ny > s->tile ||
+        x0 + nx > s->bounds[0] || y0 + ny > s->bounds[1])
+        return ns_error_set(err, NS_EINTERNAL, "%s: bad tile %lld,%lld of %lld x %lld on thread %d", s->path,
+                            (long long)x0, (long long)y0, (long long)nx, (long long)ny, tid);
+    stream_worker *w = &s->workers[tid];
+    const int64_t T = s->c1;  /* row length of a chunk */
+    /* the stored /grundy chunk: c0 x c1, cells beyond the table 0 */
+    uint32_t mx = 0, np = 0;
+    memset(w->raw, 0, s->raw_bytes);
+    for (int64_t i = 0; i < nx; i++)
+        for (int64_t j = 0; j < ny; j++) {
+            const uint32_t v = vals[i * ny + j];
+            mx = v > mx ? v : mx;
+            np += v == 0;
+            if (s->elem == 2) {
+                const uint16_t v16 = (uint16_t)v;
+                memcpy(w->raw + (size_t)(i * T + j) * 2, &v16, 2);
+            } else {
+                memcpy(w->raw + (size_t)(i * T + j) * 4, &v, 4);
+            }
+        }
+    if (s->elem == 2 && mx > 0xFFFFu)
+        return ns_error_set(err, NS_EINTERNAL, "%s: value %u does not fit the stored 16 bits", s->path, mx);
+    size_t glen = 0, plen = 0;
+    ns_err rc = ns_chunkfilter_run(w->filter, w->raw, s->raw_bytes, (size_t)s->elem, w->out, s->bound, &glen, err);
+    if (rc)
+        return rc;
+    /* /pn of the tile, only when it has a P-position (else it is all N,
+     * the fill value) */
+    const size_t pn_bytes = (size_t)s->c0 * (size_t)s->c1;
+    if (np) {
+        memset(w->pnraw, 0, pn_bytes);
+        for (int64_t i = 0; i < nx; i++)
+            for (int64_t j = 0; j < ny; j++)
+                w->pnraw[i * T + j] = vals[i * ny + j] == 0 ? NS_PN_P : NS_PN_N;
+        rc = ns_chunkfilter_run(w->filter, w->pnraw, pn_bytes, 1, w->pnout, ns_chunkfilter_bound(pn_bytes), &plen,
+                                err);
+    }
+    if (!rc) {
+        const hsize_t off[2] = {(hsize_t)x0, (hsize_t)y0};
+        NS_PRAGMA(omp critical(ns_h5_stream))
+        {
+            if (s->failed) {
+                rc = ns_error_set(err, NS_EIO, "%s: an earlier tile failed", s->path);
+            } else if (H5Dwrite_chunk(s->dg, H5P_DEFAULT, 0, off, glen, w->out) < 0 ||
+                       (np && H5Dwrite_chunk(s->dpn, H5P_DEFAULT, 0, off, plen, w->pnout) < 0)) {
+                rc = ns_h5_fail(err, NS_EIO, "%s: cannot write the tile at %lld,%lld", s->path, (long long)x0,
+                                (long long)y0);
+            } else if (np && keep_p(s, x0, y0, nx, ny, vals)) {
+                rc = ns_error_set(err, NS_ENOMEM, "%s: out of memory for the P-positions", s->path);
+            } else {
+                s->cells += (uint64_t)(nx * ny);
+                s->st.n_valid += (uint64_t)(nx * ny);
+                s->st.n_p += np;
+                s->st.max_value = mx > s->st.max_value ? mx : s->st.max_value;
+            }
+            if (rc)
+                s->failed = 1;
+        }
+    }
+    return rc;
+}
+
+/* The /pn chunk of columns [y0, y0 + s->c1) of the rows at p (nrows of
+ * words words) into w->pnraw, filtered into w->pnout; *len gets its size,
+ * 0 when the chunk has no P-position (not stored). */
+static ns_err pn_chunk(ns_h5_stream *s, stream_worker *w, int64_t nrows, int64_t words, const uint64_t *p,
+                       int64_t y0, size_t *len, ns_error *err)
+{
+    const int64_t w0 = y0 / 64, w1 = (y0 + s->c1 + 63) / 64 < words ? (y0 + s->c1 + 63) / 64 : words;
+    uint64_t any = 0;
+    for (int64_t i = 0; i < nrows; i++)
+        for (int64_t k = w0; k < w1; k++)
+            any |= p[i * words + k];
+    *len = 0;
+    if (!any)
+        return NS_OK;
+    const size_t bytes = (size_t)s->c0 * (size_t)s->c1;
+    memset(w->pnraw, NS_PN_N, bytes);
+    for (int64_t i = 0; i < nrows; i++)
+        for (int64_t k = w0; k < w1; k++)
+            for (uint64_t b = p[i * words + k]; b; b &= b - 1)
+                w->pnraw[i * s->c1 + (k * 64 + __builtin_ctzll(b) - y0)] = NS_PN_P;
+    return ns_chunkfilter_run(w->filter, w->pnraw, bytes, 1, w->pnout, ns_chunkfilter_bound(bytes), len, err);
+}
+
+ns_err ns_h5_stream_pn_rows(ns_h5_stream *s, int64_t x0, int64_t nrows, int64_t words, const uint64_t *p,
+                            ns_error *err)
+{
+    if (s->elem != 1 || s->failed || x0 % s->c0 || nrows < 1 || nrows > s->c0 || x0 + nrows > s->bounds[0] ||
+        words != (s->bounds[1] + 63) / 64)
+        return ns_error_set(err, NS_EINTERNAL, "%s: bad block of %lld rows at row %lld (%lld words a row)", s->path,
+                            (long long)nrows, (long long)x0, (long long)words);
+    /* the P-positions, in order (rows, then columns), and the summary */
+    for (int64_t i = 0; i < nrows; i++)
+        for (int64_t k = 0; k < words; k++)
+            for (uint64_t b = p[i * words + k]; b; b &= b - 1)
+                if (add_p(s, x0 + i, k * 64 + __builtin_ctzll(b))) {
+                    s->failed = 1;
+                    return ns_error_set(err, NS_ENOMEM, "%s: out of memory for the P-positions", s->path);
+                }
+    const int64_t nch = (s->bounds[1] + s->c1 - 1) / s->c1;
+    ns_err rc = NS_OK;
+    NS_PRAGMA(omp parallel for schedule(dynamic, 1) num_threads(s->threads))
+    for (int64_t j = 0; j < nch; j++) {
+        stream_worker *w = &s->workers[ns_omp_thread_num()];
+        ns_error e = {0};
+        size_t len = 0;
+        int failed;
+        NS_PRAGMA(omp atomic read)
+        failed = s->failed;
+        if (failed)
+            continue;
+        ns_err r = pn_chunk(s, w, nrows, words, p, j * s->c1, &len, &e);
+        NS_PRAGMA(omp critical(ns_h5_stream))
+        {
+            const hsize_t off[2] = {(hsize_t)x0, (hsize_t)(j * s->c1)};
+            if (!r && len && H5Dwrite_chunk(s->dpn, H5P_DEFAULT, 0, off, len, w->pnout) < 0)
+                r = ns_h5_fail(&e, NS_EIO, "%s: cannot write the /pn chunk at %lld,%lld", s->path, (long long)x0,
+                               (long long)(j * s->c1));
+            if (r && !s->failed) {
+                NS_PRAGMA(omp atomic write)
+                s->failed = 1;
+                rc = r;
+                if (err)
+                    *err = e;
+            }
+        }
+    }
+    if (rc)
+        return rc;
+    const uint64_t cells = (uint64_t)nrows * (uint64_t)s->bounds[1];
+    s->cells += cells;
+    s->st.n_valid += cells;
+    s->st.n_p = s->npp;
+    s->st.max_value = s->st.n_p < s->st.n_valid;   /* 1 when some cell is N */
+    return NS_OK;
+}
+
+static int cmp_pp(const void *a, const void *b)
+{
+    const int64_t *p = a, *q = b;
+    if (p[0] != q[0])
+        return p[0] < q[0] ? -1 : 1;
+    return p[1] < q[1] ? -1 : p[1] > q[1];
+}
+
+ns_err ns_h5_stream_close(ns_h5_stream *s, const ns_meta *m, ns_table_stats *stats, ns_error *err)
+{
+    ns_err rc = NS_OK;
+    hid_t dp = H5I_INVALID_HID;
+    const uint64_t total = (uint64_t)s->bounds[0] * (uint64_t)s->bounds[1];
+    if (s->failed || s->cells != total) {
+        rc = ns_error_set(err, NS_EINTERNAL, "%s: %llu of %llu cells were stored", s->path,
+                          (unsigned long long)s->cells, (unsigned long long)total);
+        goto fail;
+    }
+    qsort(s->pp, (size_t)s->npp, 2 * sizeof *s->pp, cmp_pp);
+    /* /p_positions: n x 2 (an empty one: unlimited rows, so it can be chunked) */
+    hsize_t pdims[2] = {s->npp, 2}, pmax[2] = {s->npp ? s->npp : H5S_UNLIMITED, 2};
+    hsize_t pchunk[2] = {s->npp ? (s->npp < 65536 ? s->npp : 65536) : 1, 2};
+    dp = ns_h5_create_chunked(s->file, s->path, "/p_positions", H5T_STD_I64LE, 2, pdims, pmax, pchunk, NULL, err);
+    if (dp < 0) {
+        rc = err && err->code ? err->code : NS_EIO;
+        goto fail;
+    }
+    if (s->npp && H5Dwrite(dp, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, s->pp) < 0) {
+        rc = ns_h5_fail(err, NS_EIO, "%s: cannot write /p_positions", s->path);
+        goto fail;
+    }
+    if ((rc = ns_h5_root_attrs(s->file, s->path, 2, s->bounds, s->elem == 1, m, &s->st, 0, 0,
+                               s->elem == 4 ? H5T_STD_U32LE : H5T_STD_U16LE, err)))
+        goto fail;
+    H5Dclose(dp);
+    dp = H5I_INVALID_HID;
+    herr_t c1 = s->dg >= 0 ? H5Dclose(s->dg) : 0, c2 = H5Dclose(s->dpn);
+    s->dg = s->dpn = H5I_INVALID_HID;
+    herr_t c3 = H5Fclose(s->file);
+    s->file = H5I_INVALID_HID;
+    if (c1 < 0 || c2 < 0 || c3 < 0) {
+        rc = ns_h5_fail(err, NS_EIO, "%s: cannot close (flush) %s", s->path, s->part);
+        goto fail;
+    }
+    if (rename(s->part, s->path) != 0) {
+        rc = ns_error_set(err, NS_EIO, "%s: cannot rename %s to it: %s", s->path, s->part, strerror(errno));
+        goto fail;
+    }
+    if (stats)
+        *stats = s->st;
+    free_stream(s);
+    return NS_OK;
+fail:
+    if (dp >= 0)
+        H5Dclose(dp);
+    ns_h5_stream_abort(s);
+    return rc;
+}
