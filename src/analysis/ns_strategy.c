@@ -8,7 +8,7 @@
 #include "analysis/ns_exact.h"
 #include "game/ns_params.h"
 #include "game/ns_presets.h"
-#include "engine/ns_sieve.h"
+#include "engine/ns_engine.h"
 
 void ns_moves_free(ns_moves *m)
 {
@@ -246,13 +246,13 @@ ns_err ns_staircase_by_table(int k, const int64_t *c, uint64_t max_cells, int th
     rc = ns_game_set_bounds(g, bounds, err);
     if (rc)
         goto fail;
-    t = ns_sieve_table_new(g, 1, err);
+    t = ns_engine_table_new(g, 1, err);
     if (!t) {
         rc = err && err->code ? err->code : NS_ENOMEM;
         goto fail;
     }
-    ns_sieve_opts opts = {.threads = threads, .pn_only = 1};
-    rc = ns_sieve_run(g, t, &opts, err);
+    ns_engine_opts opts = {.threads = threads, .pn_only = 1};
+    rc = ns_engine_run(g, t, &opts, err);
     if (rc)
         goto fail;
     uint32_t v = 0;

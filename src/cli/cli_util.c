@@ -1,5 +1,6 @@
 /* cli_util.c - see cli_util.h */
 #include "cli/cli_util.h"
+#include "engine/ns_engine.h"
 
 #include <getopt.h>
 #include <inttypes.h>
@@ -359,4 +360,14 @@ int ns_cli_box_check(const char *cmd, const ns_cli_box_opts *o, int required)
     if (o->nsize_opts > 1 || o->nbounds_opts > 1)
         return ns_cli_error(cmd, "%s given more than once", o->nsize_opts > 1 ? "--size" : "--bounds");
     return NS_EXIT_OK;
+}
+
+void ns_cli_print_engine(const ns_engine_choice *c, const char *label, int width)
+{
+    if (c->engine)
+        printf("%-*s %s (%s)\n", width, label, c->engine->name, c->engine->what);
+    else
+        printf("%-*s none applies\n", width, label);
+    for (int i = 0; i < c->nskipped; i++)
+        printf("%-*s   not %s: %s\n", width, "", c->skipped[i]->name, c->why[i]);
 }

@@ -69,6 +69,11 @@ void ns_cli_format_bytes(uint64_t bytes, char *buf, size_t len);
 void ns_cli_describe_move(const ns_game *g, const int64_t *s, const int64_t *o, char *buf,
                           size_t len);
 
+/* "engine:    NAME (what it does)" and, for each faster engine of the
+ * table passed over, "           not NAME: why" (label padded to width). */
+struct ns_engine_choice;
+void ns_cli_print_engine(const struct ns_engine_choice *c, const char *label, int width);
+
 /* Seconds on the monotonic clock. */
 double ns_cli_now(void);
 

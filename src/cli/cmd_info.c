@@ -111,6 +111,7 @@ int ns_cmd_info(int argc, char **argv)
             printf("  >=%2d: %14" PRIu64 "  %8.4f%%\n", HIST_HEAD, st.n_valid - shown, pct(st.n_valid - shown, st.n_valid));
     }
     printf("timing:        %.3f s wall on %d thread%s\n", meta.wall_seconds, meta.threads, meta.threads == 1 ? "" : "s");
+    printf("engine:        %s\n", meta.engine[0] ? meta.engine : "(not recorded: written before engines had names)");
     printf("complete:      %s\n", meta.complete ? "yes" : "NO (the solve did not finish)");
     printf("created:       %s\n", meta.created_utc[0] ? meta.created_utc : "(unknown)");
     printf("version:       nimsieve %s (git %s)\n", meta.nimsieve_version, meta.git_revision);

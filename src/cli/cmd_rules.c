@@ -14,7 +14,7 @@
 #include "game/ns_params.h"
 #include "game/ns_rules.h"
 #include "game/ns_rules_info.h"
-#include "engine/ns_sieve.h"
+#include "engine/ns_engine.h"
 
 #define CMD "rules"
 #define CHECK_ALL_CELLS ((uint64_t)1 << 20)
@@ -313,11 +313,25 @@ int ns_cmd_rules(int argc, char **argv)
         }
     }
 
+    {
+        /* which engine solves it, and why not the faster ones */
+        for (int pn = 0; pn <= 1; pn++) {
+            const ns_engine_opts o = {.pn_only = pn};
+            ns_engine_choice c;
+            ns_engine_choose(g, &o, &c);
+            printf("%-10s %s tables: %s (%s)\n", pn ? "" : "engine:", pn ? "P/N" : "Grundy",
+                   c.engine ? c.engine->name : "none", c.engine ? c.engine->what : "no engine applies");
+            for (int i = 0; i < c.nskipped; i++)
+                printf("%-10s   not %s: %s\n", "", c.skipped[i]->name, c.why[i]);
+        }
+    }
+
     if (a.box.size || a.box.nbounds) {
         char dims[256], tb[32], lb[32];
-        ns_sieve_plan plan;
+        ns_engine_plan plan;
         ns_cli_format_dims(g->k, g->bounds, dims, sizeof dims);
-        if (ns_sieve_plan_for(g, 0, &plan, &err)) {
+        const ns_engine_opts po = {.pn_only = 0};
+        if (ns_engine_plan_for(g, &po, &plan, &err)) {
             rc = ns_cli_error(CMD, "%s", err.msg);
             goto done;
         }

@@ -15,7 +15,7 @@
 #include "store/ns_h5.h"
 #include "core/ns_omp.h"
 #include "game/ns_presets.h"
-#include "engine/ns_sieve.h"
+#include "engine/ns_engine.h"
 
 static const char *const CMD = "solve";
 
@@ -228,7 +228,7 @@ typedef struct solve_ctx {
     const ns_table *t;      /* the table being filled; borrowed */
     const ns_meta *meta;    /* game, rules, params, play; borrowed */
     const char *ckpt_path;  /* "<out>.ckpt"; borrowed */
-    const char *kernel;     /* ns_sieve_kernel_name() */
+    const char *kernel;     /* the engine's name (ns_engine.name) */
     double t0;              /* ns_cli_now() when this run started solving */
     double prior;           /* seconds solved before a resume */
     uint64_t resume_total;  /* units_total of the checkpoint resumed, else 0 */
@@ -383,7 +383,7 @@ static int on_rows(void *user, int64_t x0, int64_t nrows, int64_t words, const u
     return 1;
 }
 
-static int solve_streaming(const solve_args *a, const ns_game *g, ns_meta *meta, const ns_sieve_plan *plan,
+static int solve_streaming(const solve_args *a, const ns_game *g, ns_meta *meta, const ns_engine_plan *plan,
                            int threads, int64_t tile, uint64_t line_bytes, solve_ctx *ctx)
 {
     ns_error err = {0};
@@ -408,7 +408,7 @@ static int solve_streaming(const solve_args *a, const ns_game *g, ns_meta *meta,
                threads == 1 ? "" : "s");
         fflush(stdout);
     }
-    ns_sieve_opts opts = {.threads = threads, .pn_only = a->pn_only, .progress = on_progress, .progress_user = ctx};
+    ns_engine_opts opts = {.threads = threads, .pn_only = a->pn_only, .progress = on_progress, .progress_user = ctx};
     if (a->pn_only) {
         opts.rows_sink = on_rows;
         opts.rows_user = &sink;
@@ -416,10 +416,21 @@ static int solve_streaming(const solve_args *a, const ns_game *g, ns_meta *meta,
         opts.tile_sink = on_tile;
         opts.tile_user = &sink;
     }
+    ns_engine_choice choice;
+    ns_engine_choose(g, &opts, &choice);
+    if (!choice.engine) {
+        ns_h5_stream_abort(sink.s);
+        return ns_cli_error(CMD, "%s cannot be solved streaming", g->name);
+    }
+    snprintf(meta->engine, sizeof meta->engine, "%s", choice.engine->name);
+    if (!a->quiet) {
+        ns_cli_print_engine(&choice, "engine:", 7);
+        fflush(stdout);
+    }
     ns_cli_catch_sigint();
     ns_cli_progress_start(&ctx->prog, !a->quiet);
     ctx->t0 = ns_cli_now();
-    ns_err src = ns_sieve_run(g, NULL, &opts, &err);
+    ns_err src = ns_engine_run_with(choice.engine, g, NULL, &opts, &err);
     const double wall = ns_cli_now() - ctx->t0;
     ns_cli_progress_finish(&ctx->prog);
     if (src) {
@@ -515,8 +526,9 @@ int ns_cmd_solve(int argc, char **argv)
     meta.pn_only = a.pn_only;
     meta.threads = a.threads > 0 ? a.threads : ns_omp_max_threads(); /* also the checkpoints' writer threads */
 
-    ns_sieve_plan plan;
-    if (ns_sieve_plan_for(g, a.pn_only, &plan, &err)) {
+    ns_engine_plan plan;
+    const ns_engine_opts in_memory = {.pn_only = a.pn_only};
+    if (ns_engine_plan_for(g, &in_memory, &plan, &err)) {
         rc = ns_cli_error(CMD, "%s", err.msg);
         goto fail;
     }
@@ -533,8 +545,8 @@ int ns_cmd_solve(int argc, char **argv)
         /* streaming: asked for, or chosen when the table does not fit */
         int64_t tile = 0;
         uint64_t sbytes = 0;
-        ns_sieve_opts probe = {.pn_only = a.pn_only};
-        const int can = ns_sieve_can_stream(g, &probe, &tile, &sbytes);
+        ns_engine_opts probe = {.pn_only = a.pn_only};
+        const int can = ns_engine_can_stream(g, &probe, &tile, &sbytes);
         const uint64_t sneed = sat_add(sbytes, (uint64_t)threads * ((uint64_t)1 << 20)); /* + tiles, filters */
         const uint64_t slimit = a.memory && avail ? (a.memory < avail ? a.memory : avail) : budget;
         if (a.stream && !can) {
@@ -577,13 +589,17 @@ int ns_cmd_solve(int argc, char **argv)
         goto fail;
     }
 
-    ns_sieve_opts opts = {.threads = threads, .pn_only = a.pn_only, .progress = on_progress,
+    uint64_t resume_units = 0;
+    ns_engine_opts opts = {.threads = threads, .pn_only = a.pn_only, .progress = on_progress,
                           .progress_user = &ctx, .checkpoint = on_checkpoint, .checkpoint_user = &ctx};
     ctx.a = &a;
     ctx.meta = &meta;
     ctx.ckpt_path = ckpt_path;
-    ctx.kernel = ns_sieve_kernel_name(g, &opts);
-    t = ns_sieve_table_new(g, a.pn_only, &err);
+    ns_engine_choice choice;
+    ns_engine_choose(g, &opts, &choice);   /* the engine of the plan: opts differ only in callbacks */
+    ctx.kernel = plan.engine->name;
+    snprintf(meta.engine, sizeof meta.engine, "%s", plan.engine->name);
+    t = ns_engine_table_new(g, a.pn_only, &err);
     if (!t) {
         rc = ns_cli_error(CMD, "%s", err.msg[0] ? err.msg : "out of memory");
         goto fail;
@@ -605,7 +621,7 @@ int ns_cmd_solve(int argc, char **argv)
             rc = ns_cli_error(CMD, "%s; remove it or use --force to start over", err.msg);
             goto fail;
         }
-        opts.resume_units = ci.ckpt.units_done;
+        resume_units = ci.ckpt.units_done;
         ctx.resume_total = ci.ckpt.units_total;
         ctx.units_saved = ci.ckpt.units_done;
         ctx.prior = ci.ckpt.seconds;
@@ -614,6 +630,7 @@ int ns_cmd_solve(int argc, char **argv)
         printf("solving %s on %s (%" PRIu64 " cells): table %s (%d byte%s a cell), line sets %s, %" PRId64 " levels, %d thread%s\n",
                g->name, dims, plan.cells, tb, plan.elem, plan.elem == 1 ? "" : "s", lb, plan.levels, threads,
                threads == 1 ? "" : "s");
+        ns_cli_print_engine(&choice, "engine:", 7);
         if (a.resume && have_ckpt)
             printf("resuming from %s: %" PRIu64 " of %" PRIu64 " units done (%.1f s of solving)\n", ckpt_path,
                    ci.ckpt.units_done, ci.ckpt.units_total, ci.ckpt.seconds);
@@ -626,7 +643,7 @@ int ns_cmd_solve(int argc, char **argv)
     ns_cli_progress_start(&ctx.prog, !a.quiet);
     ctx.t0 = ns_cli_now();
     ctx.next_due = ctx.t0 + a.ckpt_every;
-    ns_err src = ns_sieve_run(g, t, &opts, &err);
+    ns_err src = ns_engine_resume_with(plan.engine, g, t, &opts, resume_units, &err);
     const double wall = ns_cli_now() - ctx.t0;
     ns_cli_progress_finish(&ctx.prog);
     if (src) {

@@ -11,7 +11,6 @@
 #include "game/ns_build.h"
 #include "store/ns_h5.h"
 #include "core/ns_omp.h"
-#include "engine/ns_sieve.h"
 #include "game/ns_table.h"
 
 static const char *const CMD = "verify";

@@ -1,5 +1,11 @@
 /* ns_rows_pn.c - P/N sieve for two-pile games whose moves are all rays,
- * row by row, 64 cells per word operation (see ns_rows_pn.h).
+ * row by row, 64 cells per word operation (the engine "rows-pn" of
+ * ns_engine.h).
+ *
+ * Applies when: P/N table, k = 2, normal play, no domain restriction, and
+ * every family is a ray with primitive direction (-a, dy), a >= 1, whose
+ * first option lies in an earlier row, or the plain row ray (0,-1).
+ * Wythoff, a-Wythoff, two-pile Nim and rule files of such rays qualify.
  *
  * This is the book's sieve: every P-position knocks out the cells that reach
  * it. Rows x = 0, 1, ... are final in turn. A family with direction
@@ -15,8 +21,9 @@
  * Streaming (no table: o->rows_sink): the finished block's bitmaps go to
  * the sink instead; the ring of bitmaps is a whole number of blocks, so a
  * block's rows lie one after another in it. */
-#include "engine/ns_rows_pn.h"
+#include "engine/ns_engine.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,7 +44,7 @@ typedef struct rfam {
 
 enum { MAXF = 64, BLOCK_ROWS = 256 };
 
-int64_t ns_rows_pn_block(void)
+static int64_t rows_pn_block(void)
 {
     return BLOCK_ROWS;
 }
@@ -58,17 +65,33 @@ static int classify(const ns_family *f, int *row_ray)
     return f->dir[0] < 0 && f->base[0] <= -1 && ns_gcd64(-f->dir[0], f->dir[1]) == 1;
 }
 
-int ns_rows_pn_eligible(const ns_game *g, const ns_sieve_opts *o)
+static int rows_pn_applies(const ns_game *g, const ns_engine_opts *o, char *why, size_t len)
 {
-    if (!o->pn_only || g->k != 2 || g->play != NS_PLAY_NORMAL || g->valid || g->nfam == 0 ||
-        g->nfam > MAXF)
-        return 0;
-    for (int f = 0; f < g->nfam; f++) {
+    const char *r = NULL;
+    char buf[NS_ENGINE_WHY];
+    if (!o->pn_only)
+        r = "needs a P/N table (--pn-only)";
+    else if (o->tile_sink)
+        r = "streams P/N rows, not Grundy tiles";
+    else if (g->k != 2)
+        snprintf(buf, sizeof buf, "needs 2 piles (the game has %d)", g->k), r = buf;
+    else if (g->play != NS_PLAY_NORMAL)
+        r = "needs normal play (not misere)";
+    else if (g->valid)
+        r = "needs the whole box (the game has a domain)";
+    else if (g->nfam == 0)
+        r = "the game has no moves";
+    else if (g->nfam > MAXF)
+        snprintf(buf, sizeof buf, "more than %d families (%d)", MAXF, g->nfam), r = buf;
+    for (int f = 0; !r && f < g->nfam; f++) {
         int rr;
         if (!classify(&g->fam[f], &rr))
-            return 0;
+            snprintf(buf, sizeof buf, "'%.60s' is not a ray along (0,-1) or (-a,dy), a >= 1, primitive, whose first "
+                     "option lies in an earlier row", g->fam[f].label), r = buf;
     }
-    return 1;
+    if (r && why)
+        snprintf(why, len, "%s", r);
+    return !r;
 }
 
 static int64_t ring_rows(int64_t maxlag)
@@ -76,8 +99,9 @@ static int64_t ring_rows(int64_t maxlag)
     return BLOCK_ROWS * (1 + (maxlag + BLOCK_ROWS - 1) / BLOCK_ROWS);
 }
 
-uint64_t ns_rows_pn_line_bytes(const ns_game *game)
+static uint64_t rows_pn_memory(const ns_game *game, const ns_engine_plan *plan)
 {
+    (void)plan;
     const int64_t n0 = game->bounds[0], n1 = game->bounds[1];
     uint64_t bytes = 0;
     int64_t maxlag = 1;
@@ -146,8 +170,10 @@ static void knockouts(const group *gs, const rfam *fs, int nf, int64_t x, int64_
     }
 }
 
-ns_err ns_rows_pn_run(const ns_game *game, ns_table *t, const ns_sieve_opts *o, ns_error *err)
+static ns_err rows_pn_resume(const ns_game *game, ns_table *t, const ns_engine_plan *plan, const ns_engine_opts *o,
+                             uint64_t resume_units, ns_error *err)
 {
+    (void)plan;
     const int64_t n0 = game->bounds[0], n1 = game->bounds[1];
     const int64_t words = (n1 + 63) / 64;
     const int nthreads = o->threads > 0 ? o->threads : ns_omp_max_threads();
@@ -209,19 +235,19 @@ ns_err ns_rows_pn_run(const ns_game *game, ns_table *t, const ns_sieve_opts *o, 
         goto fail;
     }
     int64_t block_start = 0;
-    /* units: blocks of BLOCK_ROWS rows (see ns_sieve.h, checkpoints) */
+    /* units: blocks of BLOCK_ROWS rows (see ns_engine.h, checkpoints) */
     const uint64_t units_total = (uint64_t)((n0 + BLOCK_ROWS - 1) / BLOCK_ROWS);
-    if (o->resume_units > units_total) {
+    if (resume_units > units_total) {
         rc = ns_error_set(err, NS_EINVAL, "resume point %llu is past the last unit %llu",
-                          (unsigned long long)o->resume_units, (unsigned long long)units_total);
+                          (unsigned long long)resume_units, (unsigned long long)units_total);
         goto fail;
     }
-    if (!t && (!o->rows_sink || o->resume_units)) {
+    if (!t && (!o->rows_sink || resume_units)) {
         rc = ns_error_set(err, NS_EINTERNAL, "rows-pn: no table, and no rows sink or a resume");
         goto fail;
     }
     uint8_t *out = t ? t->data : NULL;
-    const int64_t resume_rows = (int64_t)o->resume_units * BLOCK_ROWS < n0 ? (int64_t)o->resume_units * BLOCK_ROWS : n0;
+    const int64_t resume_rows = (int64_t)resume_units * BLOCK_ROWS < n0 ? (int64_t)resume_units * BLOCK_ROWS : n0;
     for (int64_t x = 0; x < n0; x++) {
         /* lagging groups take in row x - lag (lag 1: the previous row) */
         for (int i = 0; i < ng; i++) {
@@ -300,3 +326,20 @@ fail:
     free(rows);
     return rc;
 }
+
+static ns_err rows_pn_run(const ns_game *g, ns_table *t, const ns_engine_plan *plan, const ns_engine_opts *o,
+                          ns_error *err)
+{
+    return rows_pn_resume(g, t, plan, o, 0, err);
+}
+
+const ns_engine ns_engine_rows_pn = {
+    .name = "rows-pn",
+    .what = "two-pile P/N tables of rays, row by row, 64 cells a word operation; streams blocks of rows",
+    .kinds = NS_ENGINE_PN,
+    .applies = rows_pn_applies,
+    .memory = rows_pn_memory,
+    .run = rows_pn_run,
+    .resume = rows_pn_resume,
+    .stream_unit = rows_pn_block,
+};

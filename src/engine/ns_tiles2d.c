@@ -1,5 +1,10 @@
 /* ns_tiles2d.c - Grundy sieve for two-pile games of plain rays, in tiles
- * (see ns_tiles2d.h).
+ * (the engine "tiles2d" of ns_engine.h).
+ *
+ * Applies when: Grundy values, k = 2, no domain restriction, and every
+ * family is a plain ray (first option one step along it) along the row,
+ * (0,-1), or with direction (-a, dy), a >= 1, dy <= 0, primitive. Wythoff,
+ * two-pile Nim and rule files of such rays qualify. Normal and misere play.
  *
  * Every family is a plain ray: along the row, (0,-1), or with direction
  * (-a, dy), a >= 1, dy <= 0, first option one step along it. A cell then
@@ -26,7 +31,7 @@
  * costs O(1 + N / 2^12) word operations instead of the O(N / 64) of a
  * scan (the benchmark's "(scan mex)" rows: 1.1-1.3x at N = 8192, 1.45x at
  * 32768, growing with N). The scans stay, selectable
- * (ns_sieve_opts.mex_scan), for the benchmark's comparison and the tests.
+ * (ns_engine_opts.mex_scan), for the benchmark's comparison and the tests.
  * (Tried and dropped earlier: a leapfrog over each set's next zero with
  * summary bitsets, ~3.5 rounds per cell, its branches 2.6x slower than the
  * wide scan.)
@@ -42,8 +47,9 @@
  * Streaming (no table: o->tile_sink): the cells of a tile go to a buffer
  * of the thread's (and its mirror tile's to a second one), handed to the
  * sink when the tile is done; only the line sets stay in memory. */
-#include "engine/ns_tiles2d.h"
+#include "engine/ns_engine.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sched.h>
@@ -55,7 +61,7 @@
 
 enum { TILE = 128, MAXG = 16 };
 
-int64_t ns_tiles2d_tile(void)
+static int64_t tiles2d_tile(void)
 {
     return TILE;
 }
@@ -118,18 +124,33 @@ static int plain_ray(const ns_family *f, int *is_row)
     return f->dir[0] < 0 && f->dir[1] <= 0 && ns_gcd64(-f->dir[0], f->dir[1]) == 1;
 }
 
-int ns_tiles2d_eligible(const ns_game *g, const ns_sieve_opts *o)
+static int tiles2d_applies(const ns_game *g, const ns_engine_opts *o, char *why, size_t len)
 {
-    if (o->pn_only || g->k != 2 || g->valid || g->nfam == 0)
-        return 0;
+    const char *r = NULL;
+    char buf[NS_ENGINE_WHY];
+    if (o->pn_only)
+        r = "needs a Grundy table (not --pn-only)";
+    else if (o->rows_sink)
+        r = "streams Grundy tiles, not P/N rows";
+    else if (g->k != 2)
+        snprintf(buf, sizeof buf, "needs 2 piles (the game has %d)", g->k), r = buf;
+    else if (g->valid)
+        r = "needs the whole box (the game has a domain)";
+    else if (g->nfam == 0)
+        r = "the game has no moves";
     int ng = 0;
-    for (int f = 0; f < g->nfam; f++) {
-        int r;
-        if (!plain_ray(&g->fam[f], &r))
-            return 0;
-        ng += !r;
+    for (int f = 0; !r && f < g->nfam; f++) {
+        int row;
+        if (!plain_ray(&g->fam[f], &row))
+            snprintf(buf, sizeof buf, "'%.60s' is not a plain ray along (0,-1) or (-a,dy), a >= 1, dy <= 0, primitive, "
+                     "first option one step along it", g->fam[f].label), r = buf;
+        ng += !row;
     }
-    return ng <= MAXG;
+    if (!r && ng > MAXG)
+        snprintf(buf, sizeof buf, "more than %d ray directions besides the row (%d)", MAXG, ng), r = buf;
+    if (r && why)
+        snprintf(why, len, "%s", r);
+    return !r;
 }
 
 static uint64_t set_fstride(uint64_t words)
@@ -346,7 +367,7 @@ static void do_tile(tiles *T, int64_t x0, int64_t x1, int64_t y0, int64_t y1, in
         T->sink_failed = 1;
 }
 
-/* The symmetric case (see ns_tiles2d_run): only cells x <= y are computed;
+/* The symmetric case (see tiles2d_resume): only cells x <= y are computed;
  * S = T->rows holds, per index i, the values of row i and column i seen so
  * far; diag (a group with a = 1, dy = -1) or NULL. Each value is also
  * written to the mirror cell (y, x). */
@@ -436,7 +457,7 @@ static int alloc_lines(lines *L, uint64_t stride, uint64_t fstride)
 }
 
 /* The line groups of g into T (rows, and T->g without their memory),
- * and whether the symmetric case applies (see ns_tiles2d_run): then the
+ * and whether the symmetric case applies (see tiles2d_resume): then the
  * column group (*col) gets no sets and the diagonal group (*dg, or -1)
  * only the diagonals y - x >= 0. Sets T->rows.n and every T->g[i].n. */
 static int plan_lines(const ns_game *g, tiles *T, int *col, int *dg)
@@ -493,8 +514,9 @@ static int plan_lines(const ns_game *g, tiles *T, int *col, int *dg)
     return sym;
 }
 
-uint64_t ns_tiles2d_line_bytes(const ns_game *g, uint64_t max_value)
+static uint64_t tiles2d_memory(const ns_game *g, const ns_engine_plan *plan)
 {
+    const uint64_t max_value = plan->max_value;
     tiles T;
     memset(&T, 0, sizeof T);
     int col, dg;
@@ -559,9 +581,10 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-ns_err ns_tiles2d_run(const ns_game *g, ns_table *t, uint64_t max_value, const ns_sieve_opts *o,
-                      ns_error *err)
+static ns_err tiles2d_resume(const ns_game *g, ns_table *t, const ns_engine_plan *plan, const ns_engine_opts *o,
+                             uint64_t resume_units, ns_error *err)
 {
+    const uint64_t max_value = plan->max_value;
     tiles T;
     memset(&T, 0, sizeof T);
     int64_t *first = NULL;     /* first[q]: tiles before anti-diagonal q; owned */
@@ -596,9 +619,9 @@ ns_err ns_tiles2d_run(const ns_game *g, ns_table *t, uint64_t max_value, const n
     tiles *PT = &T;
     /* units of checkpoints: the tile anti-diagonals s = 0 .. ti+tj-2 */
     const uint64_t units_total = (uint64_t)(ti + tj - 1);
-    if (o->resume_units > units_total) {
+    if (resume_units > units_total) {
         rc = ns_error_set(err, NS_EINVAL, "resume point %llu is past the last unit %llu",
-                          (unsigned long long)o->resume_units, (unsigned long long)units_total);
+                          (unsigned long long)resume_units, (unsigned long long)units_total);
         goto done;
     }
     lines *diag = sym && dg >= 0 ? &T.g[dg] : NULL;
@@ -624,10 +647,10 @@ ns_err ns_tiles2d_run(const ns_game *g, ns_table *t, uint64_t max_value, const n
     const int callbacks = o->progress || o->checkpoint;
     int64_t seg = callbacks ? 1 : ndiag;
     for (int64_t s = 0, s1; s < ndiag; s = s1) {
-        const int replay = (uint64_t)s < o->resume_units;
+        const int replay = (uint64_t)s < resume_units;
         s1 = s + seg < ndiag ? s + seg : ndiag;
-        if (replay && (uint64_t)s1 > o->resume_units)
-            s1 = (int64_t)o->resume_units;
+        if (replay && (uint64_t)s1 > resume_units)
+            s1 = (int64_t)resume_units;
         const double t0 = now_s();
         run_rows(PT, diag, sym, s, s1, ti, tj, ncol, nthreads, replay);
         if (callbacks) {
@@ -669,3 +692,20 @@ done:
     free_tiles(&T);
     return rc;
 }
+
+static ns_err tiles2d_run(const ns_game *g, ns_table *t, const ns_engine_plan *plan, const ns_engine_opts *o,
+                          ns_error *err)
+{
+    return tiles2d_resume(g, t, plan, o, 0, err);
+}
+
+const ns_engine ns_engine_tiles2d = {
+    .name = "tiles2d",
+    .what = "two-pile Grundy tables of plain rays in 128 x 128 tiles, a parallel wavefront; streams tiles",
+    .kinds = NS_ENGINE_GRUNDY,
+    .applies = tiles2d_applies,
+    .memory = tiles2d_memory,
+    .run = tiles2d_run,
+    .resume = tiles2d_resume,
+    .stream_unit = tiles2d_tile,
+};

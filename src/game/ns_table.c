@@ -200,3 +200,66 @@ int ns_table_equal(const ns_table *a, const ns_table *b)
     }
     return 1;
 }
+
+/* ---- the naive reference (ns_naive_cell) ---- */
+
+typedef struct naive_ctx {
+    const ns_table *t;
+    uint32_t *vals;
+    size_t n, cap;
+    int oom;
+} naive_ctx;
+
+static int naive_emit(void *u, const int64_t *opt)
+{
+    naive_ctx *c = u;
+    if (c->n == c->cap) {
+        size_t nc = c->cap ? c->cap * 2 : 64;
+        uint32_t *p = realloc(c->vals, nc * sizeof *p);
+        if (!p) {
+            c->oom = 1;
+            return 1;
+        }
+        c->vals = p;
+        c->cap = nc;
+    }
+    c->vals[c->n++] = ns_table_get(c->t, ns_table_index(c->t, opt));
+    return 0;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+ns_err ns_naive_cell(const ns_game *g, const ns_table *t, const int64_t *s, uint32_t *out, ns_error *err)
+{
+    if (!ns_game_is_position(g, s)) {
+        *out = ns_table_invalid(t);
+        return NS_OK;
+    }
+    naive_ctx c = {t, NULL, 0, 0, 0};
+    int rc = ns_game_foreach_option(g, s, naive_emit, &c, err);
+    if (c.oom) {
+        free(c.vals);
+        return ns_error_set(err, NS_ENOMEM, "out of memory");
+    }
+    if (rc < 0) {
+        free(c.vals);
+        return -rc;
+    }
+    if (c.n > 1)
+        qsort(c.vals, c.n, sizeof *c.vals, cmp_u32);
+    uint32_t v = 0; /* mex of the sorted values */
+    for (size_t i = 0; i < c.n && c.vals[i] <= v; i++)
+        if (c.vals[i] == v)
+            v++;
+    if (t->pn_only)
+        v = v > 0; /* 1 (N) when some option is P */
+    if (g->play == NS_PLAY_MISERE && c.n == 0)
+        v = 1;
+    free(c.vals);
+    *out = v;
+    return NS_OK;
+}

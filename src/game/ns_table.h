@@ -105,4 +105,10 @@ void ns_table_summarize_range(const ns_table *t, uint64_t lo, uint64_t hi, ns_ta
 /* Cells with equal data (same shape, kind and values; widths may differ). */
 int ns_table_equal(const ns_table *a, const ns_table *b);
 
+/* Value of position s of g from the values of its options in t, by
+ * explicit enumeration (ns_game_foreach_option) and a mex: the independent
+ * reference of `verify` and the tests (no engine involved). *out gets the
+ * value (0/1 for a P/N table; the invalid marker for a non-position). */
+ns_err ns_naive_cell(const ns_game *g, const ns_table *t, const int64_t *s, uint32_t *out, ns_error *err);
+
 #endif

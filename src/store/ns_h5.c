@@ -253,6 +253,7 @@ static ns_err write_attributes(writer *w, int k, const int64_t *bounds, int pn_o
         (rc = attr_i64_array(w, "bounds", bounds, k)) ||
         (rc = attr_str(w, "play", m->play == NS_PLAY_MISERE ? "misere" : "normal")) ||
         (rc = attr_str(w, "kind", pn_only ? "pn" : "grundy")) ||
+        (m->engine[0] && (rc = attr_str(w, "engine", m->engine))) ||
         (rc = attr_str(w, "nimsieve_version", NS_VERSION)) ||
         (rc = attr_str(w, "git_revision", NS_GIT_REVISION)) ||
         (rc = attr_str(w, "created_utc", created)) ||
@@ -1174,6 +1175,7 @@ static ns_err open_reader(reader *r, const char *path, ns_meta *m, ns_error *err
         (rc = read_str(r, "rules", 0, &m->rules_text)) ||
         (rc = read_str_into(r, "params", 1, 1, m->params, sizeof m->params)) ||
         (rc = read_str_into(r, "play", 1, 1, play, sizeof play)) ||
+        (rc = read_str_into(r, "engine", 0, 0, m->engine, sizeof m->engine)) ||
         (rc = read_num(r, "threads", 0, H5T_NATIVE_INT, &m->threads, NULL)) ||
         (rc = read_num(r, "wall_seconds", 0, H5T_NATIVE_DOUBLE, &m->wall_seconds, NULL)) ||
         (rc = read_num(r, "max_value", 1, H5T_NATIVE_UINT32, &r->max_value, NULL)) ||

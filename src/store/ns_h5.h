@@ -27,6 +27,8 @@ typedef struct ns_meta {
     int threads;
     double wall_seconds;
     int complete;             /* 1 when the solve finished */
+    char engine[32];          /* the engine that solved it (ns_engine.name);
+                                 "" in files written before engines had names */
     /* provenance: filled by the writer from the build, read back by the reader */
     char created_utc[32];
     char nimsieve_version[32];
@@ -60,7 +62,7 @@ ns_err ns_h5_read_meta(const char *path, ns_meta *m, int *k, int64_t *bounds, ns
 ns_err ns_h5_read(const char *path, ns_table **out, ns_meta *m, ns_error *err);
 
 /* ---- streaming writes (ns_h5_stream.c): tables larger than memory ----
- * A two-pile Grundy table arrives tile by tile (ns_sieve.h, ns_tile_fn)
+ * A two-pile Grundy table arrives tile by tile (engine/ns_engine.h, ns_tile_fn)
  * and goes straight to the file: /grundy (elem 2 or 4 bytes a value)
  * chunked as tile x tile, /pn and /p_positions as ns_h5_write writes them,
  * the same root attributes. Only the P-positions are kept in memory. A
@@ -84,7 +86,7 @@ ns_err ns_h5_stream_tile(ns_h5_stream *s, int64_t x0, int64_t y0, int64_t nx, in
 /* P/N tables (opened with elem 1; tile: the rows of a block): store the
  * block of nrows rows at row x0 (a multiple of tile; only the last block
  * may be shorter) given as P bitmaps, words a row (see ns_rows_fn in
- * ns_sieve.h). Called from one thread, blocks in any order; fills and
+ * engine/ns_engine.h). Called from one thread, blocks in any order; fills and
  * filters the chunks on up to `threads` threads itself. */
 ns_err ns_h5_stream_pn_rows(ns_h5_stream *s, int64_t x0, int64_t nrows, int64_t words, const uint64_t *p,
                             ns_error *err);
@@ -149,12 +151,12 @@ ns_err ns_h5_read_region(const char *path, const char *name, const int64_t *lo,
 
 /* ---- checkpoints of a solve in progress (ns_h5_ckpt.c, issue 7) ----
  * A checkpoint file holds the game's metadata (complete = 0), the kernel's
- * progress (see ns_sieve.h, checkpoints) and the working table. It is
+ * progress (see engine/ns_engine.h, checkpoints) and the working table. It is
  * written atomically: to "<path>.tmp", synced, renamed over path; a failure
  * leaves the previous checkpoint intact. */
 
 typedef struct ns_h5_ckpt {
-    char kernel[32];          /* ns_sieve_kernel_name() */
+    char kernel[32];          /* the engine's name (ns_engine.name) */
     uint64_t units_done;      /* units whose cells are final */
     uint64_t units_total;
     double seconds;           /* solving time spent up to this checkpoint */

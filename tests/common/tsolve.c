@@ -5,7 +5,7 @@
 
 #include "game/ns_params.h"
 #include "game/ns_presets.h"
-#include "engine/ns_sieve.h"
+#include "engine/ns_engine.h"
 
 ns_table *ns_tsolve_game(const char *name, const char *params_text, int k, const int64_t *bounds,
                          int misere, int pn_only, int threads, ns_game **game)
@@ -23,11 +23,11 @@ ns_table *ns_tsolve_game(const char *name, const char *params_text, int k, const
     g->play = misere ? NS_PLAY_MISERE : NS_PLAY_NORMAL;
     if (ns_game_set_bounds(g, bounds, &err))
         goto fail;
-    t = ns_sieve_table_new(g, pn_only, &err);
+    t = ns_engine_table_new(g, pn_only, &err);
     if (!t)
         goto fail;
-    ns_sieve_opts opts = {.threads = threads, .pn_only = pn_only};
-    if (ns_sieve_run(g, t, &opts, &err))
+    ns_engine_opts opts = {.threads = threads, .pn_only = pn_only};
+    if (ns_engine_run(g, t, &opts, &err))
         goto fail;
     *game = g;
     return t;
@@ -45,4 +45,11 @@ ns_table *ns_tsolve(const char *name, const char *params_text, int k, const int6
     ns_table *t = ns_tsolve_game(name, params_text, k, bounds, misere, pn_only, threads, &g);
     ns_game_free(g);
     return t;
+}
+
+const char *ns_test_engine_name(const ns_game *g, const ns_engine_opts *o)
+{
+    ns_engine_choice c;
+    ns_engine_choose(g, o, &c);
+    return c.engine ? c.engine->name : "(none)";
 }

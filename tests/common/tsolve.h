@@ -9,7 +9,7 @@
 
 /* Build preset name with the parameters in params_text ("a=2;set=1,3,4",
  * "" for none), set bounds (k values), play (misere != 0), and fill a new
- * table by ns_sieve_run with the given threads (<= 0: default) and pn_only.
+ * table by ns_engine_run with the given threads (<= 0: default) and pn_only.
  * Returns the table (caller frees with ns_table_free) or NULL after
  * printing the error to stderr prefixed by the preset name. */
 ns_table *ns_tsolve(const char *name, const char *params_text, int k, const int64_t *bounds,
@@ -19,5 +19,9 @@ ns_table *ns_tsolve(const char *name, const char *params_text, int k, const int6
  * ns_game_free) for calls such as ns_naive_cell. *game is NULL on failure. */
 ns_table *ns_tsolve_game(const char *name, const char *params_text, int k, const int64_t *bounds,
                          int misere, int pn_only, int threads, ns_game **game);
+
+/* Name of the engine ns_engine_run picks for g and o. */
+struct ns_engine_opts;
+const char *ns_test_engine_name(const ns_game *g, const struct ns_engine_opts *o);
 
 #endif

@@ -1,4 +1,4 @@
-/* test_ckpt_resume.c - checkpoint and resume through ns_sieve_run, for
+/* test_ckpt_resume.c - checkpoint and resume through ns_engine_run and ns_engine_resume, for
  * games that reach every kernel (rows-pn, tiles2d, general).
  *
  * For each game: an uninterrupted solve is the reference. Then, for stop
@@ -18,8 +18,9 @@
 
 #include "game/ns_params.h"
 #include "game/ns_presets.h"
-#include "engine/ns_sieve.h"
+#include "engine/ns_engine.h"
 #include "testutil.h"
+#include "tsolve.h"
 
 typedef struct stopper {
     uint64_t at;        /* stop when at least this many units are done */
@@ -98,11 +99,11 @@ static void check_game(const char *name, const char *params, int k, const int64_
     CHECKF(g != NULL, "%s [%s]: cannot build", name, params);
     if (!g)
         return;
-    ns_table *ref = ns_sieve_table_new(g, pn_only, &err);
+    ns_table *ref = ns_engine_table_new(g, pn_only, &err);
     stopper cnt = {0};
-    ns_sieve_opts o = {.threads = 2, .pn_only = pn_only, .checkpoint = count_cb, .checkpoint_user = &cnt};
-    CHECK(ref && ns_sieve_run(g, ref, &o, &err) == NS_OK);
-    const char *kernel = ns_sieve_kernel_name(g, &o);
+    ns_engine_opts o = {.threads = 2, .pn_only = pn_only, .checkpoint = count_cb, .checkpoint_user = &cnt};
+    CHECK(ref && ns_engine_run(g, ref, &o, &err) == NS_OK);
+    const char *kernel = ns_test_engine_name(g, &o);
     CHECKF(cnt.calls > 0, "%s: kernel %s never called the checkpoint callback", name, kernel);
     const uint64_t total = cnt.total;
     uint64_t stops[8] = {1, total / 5, total / 3, total / 2, (3 * total) / 4, total > 1 ? total - 1 : 1};
@@ -112,10 +113,10 @@ static void check_game(const char *name, const char *params, int k, const int64_
             continue;
         for (int th = 1; th <= 2; th++) {
             uint64_t u = stops[si];
-            ns_table *t = ns_sieve_table_new(g, pn_only, &err);
+            ns_table *t = ns_engine_table_new(g, pn_only, &err);
             stopper s = {.at = u, .t = t, .monotone = 1};
-            ns_sieve_opts so = {.threads = th, .pn_only = pn_only, .checkpoint = stop_cb, .checkpoint_user = &s};
-            ns_err rc = t ? ns_sieve_run(g, t, &so, &err) : NS_ENOMEM;
+            ns_engine_opts so = {.threads = th, .pn_only = pn_only, .checkpoint = stop_cb, .checkpoint_user = &s};
+            ns_err rc = t ? ns_engine_run(g, t, &so, &err) : NS_ENOMEM;
             CHECKF(s.copied && rc == NS_EINTR, "%s (%s): stop at unit %llu of %llu: rc %d, copied %d", name, kernel,
                    (unsigned long long)u, (unsigned long long)total, (int)rc, s.copied);
             CHECKF(s.monotone, "%s (%s): units_done went backwards", name, kernel);
@@ -123,8 +124,8 @@ static void check_game(const char *name, const char *params, int k, const int64_
                 memcpy(t->data, s.copy, (size_t)t->ncells * (size_t)t->elem);
                 scribble(t, ref);
                 u = s.stopped;
-                ns_sieve_opts ro = {.threads = 3 - th, .pn_only = pn_only, .resume_units = u};
-                rc = ns_sieve_run(g, t, &ro, &err);
+                ns_engine_opts ro = {.threads = 3 - th, .pn_only = pn_only};
+                rc = ns_engine_resume(g, t, &ro, u, &err);
                 CHECKF(rc == NS_OK, "%s (%s): resume at %llu failed: %s", name, kernel, (unsigned long long)u,
                        err.msg);
                 uint64_t diff = 0;

@@ -1,5 +1,5 @@
 /* test_general_ckpt.c - checkpoints of the general engine (units = rank
- * levels), through ns_sieve_run_general directly.
+ * levels), through the general engine directly (ns_engine_run_with).
  *
  * For each game (ray, lagged-ray, finite, general, prefix families along a
  * rank-0 and a rank-positive axis, a domain; Grundy and P/N, normal and
@@ -20,7 +20,7 @@
 
 #include "game/ns_params.h"
 #include "game/ns_presets.h"
-#include "engine/ns_sieve.h"
+#include "engine/ns_engine.h"
 #include "testutil.h"
 
 typedef struct watcher {
@@ -202,16 +202,17 @@ static void run_case(const gcase *c)
     if (!g)
         return;
     ns_error err = {0};
-    ns_sieve_plan plan;
-    CHECK(ns_sieve_plan_for(g, c->pn, &plan, &err) == NS_OK);
+    ns_engine_plan plan;
+    const ns_engine_opts po = {.pn_only = c->pn};
+    CHECK(ns_engine_plan_for(g, &po, &plan, &err) == NS_OK);
     const uint64_t levels = (uint64_t)plan.levels;
     char what[128];
     snprintf(what, sizeof what, "%s [%s] %s %s", c->name, c->params, c->misere ? "misere" : "normal",
              c->pn ? "P/N" : "Grundy");
 
-    ns_table *ref = ns_sieve_table_new(g, c->pn, &err);
-    ns_sieve_opts o = {.threads = 1, .pn_only = c->pn};
-    CHECKF(ref && ns_sieve_run_general(g, ref, &o, &err) == NS_OK, "%s: reference run: %s", what, err.msg);
+    ns_table *ref = ns_engine_table_new(g, c->pn, &err);
+    ns_engine_opts o = {.threads = 1, .pn_only = c->pn};
+    CHECKF(ref && ns_engine_run_with(ns_engine_find("general"), g, ref, &o, &err) == NS_OK, "%s: reference run: %s", what, err.msg);
     if (!ref) {
         ns_game_free(g);
         return;
@@ -236,10 +237,10 @@ static void run_case(const gcase *c)
     /* the callback's sequence and the finality of the levels done, and the
      * same table at 1, 2 and 3 threads */
     for (int th = 1; th <= 3; th++) {
-        ns_table *t = ns_sieve_table_new(g, c->pn, &err);
+        ns_table *t = ns_engine_table_new(g, c->pn, &err);
         watcher w = {.g = g, .t = t, .ref = ref, .in_order = 1};
-        ns_sieve_opts oc = {.threads = th, .pn_only = c->pn, .checkpoint = watch_cb, .checkpoint_user = &w};
-        CHECKF(t && ns_sieve_run_general(g, t, &oc, &err) == NS_OK, "%s: run with callback: %s", what, err.msg);
+        ns_engine_opts oc = {.threads = th, .pn_only = c->pn, .checkpoint = watch_cb, .checkpoint_user = &w};
+        CHECKF(t && ns_engine_run_with(ns_engine_find("general"), g, t, &oc, &err) == NS_OK, "%s: run with callback: %s", what, err.msg);
         CHECKF(w.calls == levels && w.total == levels && w.in_order,
                "%s, %d threads: %" PRIu64 " calls, total %" PRIu64 ", expected %" PRIu64 " in order", what, th, w.calls,
                w.total, levels);
@@ -256,15 +257,15 @@ static void run_case(const gcase *c)
         if (u < 1 || u > levels)
             continue;
         for (int th = 1; th <= 2; th++) {
-            ns_table *t = ns_sieve_table_new(g, c->pn, &err);
+            ns_table *t = ns_engine_table_new(g, c->pn, &err);
             watcher w = {.g = g, .t = t, .at = u, .in_order = 1};
-            ns_sieve_opts os = {.threads = th, .pn_only = c->pn, .checkpoint = watch_cb, .checkpoint_user = &w};
-            ns_err rc = t ? ns_sieve_run_general(g, t, &os, &err) : NS_ENOMEM;
+            ns_engine_opts os = {.threads = th, .pn_only = c->pn, .checkpoint = watch_cb, .checkpoint_user = &w};
+            ns_err rc = t ? ns_engine_run_with(ns_engine_find("general"), g, t, &os, &err) : NS_ENOMEM;
             CHECKF(rc == NS_EINTR && w.copy, "%s: stop at %" PRIu64 " gave %d", what, u, (int)rc);
             ns_table_free(t);
             if (!w.copy)
                 continue;
-            ns_table *r = ns_sieve_table_new(g, c->pn, &err);
+            ns_table *r = ns_engine_table_new(g, c->pn, &err);
             CHECK(r != NULL);
             if (!r) {
                 free(w.copy);
@@ -282,9 +283,8 @@ static void run_case(const gcase *c)
                 }
             }
             watcher w2 = {.g = g, .t = r, .in_order = 1};
-            ns_sieve_opts orr = {.threads = 3 - th, .pn_only = c->pn, .resume_units = u, .checkpoint = watch_cb,
-                                 .checkpoint_user = &w2};
-            rc = ns_sieve_run_general(g, r, &orr, &err);
+            ns_engine_opts orr = {.threads = 3 - th, .pn_only = c->pn, .checkpoint = watch_cb, .checkpoint_user = &w2};
+            rc = ns_engine_resume_with(ns_engine_find("general"), g, r, &orr, u, &err);
             CHECKF(rc == NS_OK, "%s: resume at %" PRIu64 ": %s", what, u, err.msg);
             CHECKF(same(r, ref), "%s: stop at %" PRIu64 " (%d threads), resume (%d threads): differs", what, u, th,
                    3 - th);
@@ -295,13 +295,12 @@ static void run_case(const gcase *c)
     }
 
     /* resume past the end is an error, at the end a no-op */
-    ns_table *r = ns_sieve_table_new(g, c->pn, &err);
+    ns_table *r = ns_engine_table_new(g, c->pn, &err);
     if (r) {
         memcpy(r->data, ref->data, (size_t)r->ncells * (size_t)r->elem);
-        ns_sieve_opts oe = {.threads = 2, .pn_only = c->pn, .resume_units = levels + 1};
-        CHECK(ns_sieve_run_general(g, r, &oe, &err) == NS_EINVAL);
-        oe.resume_units = levels;
-        CHECK(ns_sieve_run_general(g, r, &oe, &err) == NS_OK && same(r, ref));
+        ns_engine_opts oe = {.threads = 2, .pn_only = c->pn};
+        CHECK(ns_engine_resume_with(ns_engine_find("general"), g, r, &oe, levels + 1, &err) == NS_EINVAL);
+        CHECK(ns_engine_resume_with(ns_engine_find("general"), g, r, &oe, levels, &err) == NS_OK && same(r, ref));
         ns_table_free(r);
     }
     ns_table_free(ref);

@@ -24,7 +24,7 @@
 
 #include "naive.h"
 #include "game/ns_presets.h"
-#include "engine/ns_sieve.h"
+#include "engine/ns_engine.h"
 #include "testutil.h"
 
 /* ---------- the games ---------- */
@@ -253,9 +253,9 @@ static uint32_t *naive_solve(const tgame *tg, int k, int misere)
 static ns_table *solve(const ns_game *g, int pn, int threads)
 {
     ns_error err = {0};
-    ns_table *t = ns_sieve_table_new(g, pn, &err);
-    ns_sieve_opts o = {.threads = threads, .pn_only = pn};
-    if (!t || ns_sieve_run(g, t, &o, &err)) {
+    ns_table *t = ns_engine_table_new(g, pn, &err);
+    ns_engine_opts o = {.threads = threads, .pn_only = pn};
+    if (!t || ns_engine_run(g, t, &o, &err)) {
         fprintf(stderr, "solve: %s\n", err.msg);
         ns_table_free(t);
         return NULL;

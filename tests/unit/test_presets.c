@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "naive.h"
-#include "engine/ns_sieve.h"
+#include "engine/ns_engine.h"
 #include "testutil.h"
 #include "tsolve.h"
 

@@ -4,12 +4,13 @@
  * c = a*y + dy*x, which lumps such a ray's cells together with cells it
  * never reaches, so these games must go to the general engine. For games
  * mixing primitive and non-primitive rays, Grundy and P/N, normal and
- * misere: ns_sieve_run equals ns_sieve_run_general, and every cell equals
+ * misere: ns_engine_run equals the general engine (ns_engine_run_with), and every cell equals
  * the naive mex over the explicitly enumerated options (ns_naive_cell). */
 #include <stdio.h>
 
-#include "engine/ns_sieve.h"
+#include "engine/ns_engine.h"
 #include "testutil.h"
+#include "tsolve.h"
 
 typedef struct ray {
     int64_t dx, dy;
@@ -29,12 +30,12 @@ static void check(const char *what, const ray *rays, int nrays, int64_t n0, int6
     g->play = misere ? NS_PLAY_MISERE : NS_PLAY_NORMAL;
     int64_t b[2] = {n0, n1};
     CHECK(ns_game_set_bounds(g, b, &err) == NS_OK);
-    ns_sieve_opts o = {.threads = 2, .pn_only = pn};
-    ns_table *fast = ns_sieve_table_new(g, pn, &err), *gen = ns_sieve_table_new(g, pn, &err);
+    ns_engine_opts o = {.threads = 2, .pn_only = pn};
+    ns_table *fast = ns_engine_table_new(g, pn, &err), *gen = ns_engine_table_new(g, pn, &err);
     CHECK(fast && gen);
     if (fast && gen) {
-        CHECK(ns_sieve_run(g, fast, &o, &err) == NS_OK);
-        CHECK(ns_sieve_run_general(g, gen, &o, &err) == NS_OK);
+        CHECK(ns_engine_run(g, fast, &o, &err) == NS_OK);
+        CHECK(ns_engine_run_with(ns_engine_find("general"), g, gen, &o, &err) == NS_OK);
         uint64_t diff = 0, naive_bad = 0;
         for (uint64_t i = 0; i < fast->ncells; i++) {
             diff += ns_table_get(fast, i) != ns_table_get(gen, i);
@@ -45,7 +46,7 @@ static void check(const char *what, const ray *rays, int nrays, int64_t n0, int6
         }
         CHECKF(diff == 0 && naive_bad == 0, "%s %s%s (%s kernel): %llu cells differ from the general engine, "
                "%llu from the naive mex", what, pn ? "P/N" : "Grundy", misere ? " misere" : "",
-               ns_sieve_kernel_name(g, &o), (unsigned long long)diff, (unsigned long long)naive_bad);
+               ns_test_engine_name(g, &o), (unsigned long long)diff, (unsigned long long)naive_bad);
     }
     ns_table_free(fast);
     ns_table_free(gen);

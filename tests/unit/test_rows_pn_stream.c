@@ -1,6 +1,6 @@
 /* test_rows_pn_stream.c - the two-pile P/N kernel without a table: the
  * blocks of P bitmaps it hands to a rows sink (ns_rows_fn) cover every row
- * once, in order, in blocks of ns_sieve_can_stream's size, and give the
+ * once, in order, in blocks of ns_engine_can_stream's size, and give the
  * same P-positions as the general engine's P/N table; Wythoff, two-pile
  * Nim, a-Wythoff (a = 2, 3), square and rectangular bounds that cut blocks
  * and words, 1 to 3 threads. A failing sink stops the kernel with NS_EIO,
@@ -11,7 +11,7 @@
 
 #include "game/ns_params.h"
 #include "game/ns_presets.h"
-#include "engine/ns_sieve.h"
+#include "engine/ns_engine.h"
 #include "testutil.h"
 
 typedef struct sink {
@@ -64,14 +64,14 @@ static void check(const char *name, const char *params, int64_t n0, int64_t n1, 
     CHECKF(g != NULL, "%s %s: cannot build", name, params);
     if (!g)
         return;
-    ns_sieve_opts o = {.threads = threads, .pn_only = 1};
+    ns_engine_opts o = {.threads = threads, .pn_only = 1};
     int64_t block = 0;
     uint64_t bytes = 0;
-    CHECKF(ns_sieve_can_stream(g, &o, &block, &bytes) && block > 0 && bytes > 0,
+    CHECKF(ns_engine_can_stream(g, &o, &block, &bytes) && block > 0 && bytes > 0,
            "%s %s: expected a P/N game that streams", name, params);
     sink s = {.n0 = n0, .n1 = n1, .block = block};
     s.pn = malloc((size_t)(n0 * n1));
-    ns_table *ref = ns_sieve_table_new(g, 1, &err);
+    ns_table *ref = ns_engine_table_new(g, 1, &err);
     if (!s.pn || !ref) {
         CHECKF(0, "out of memory");
         goto done;
@@ -79,9 +79,9 @@ static void check(const char *name, const char *params, int64_t n0, int64_t n1, 
     memset(s.pn, 0xEE, (size_t)(n0 * n1));
     o.rows_sink = on_rows;
     o.rows_user = &s;
-    CHECKF(ns_sieve_run(g, NULL, &o, &err) == NS_OK, "%s %s: streamed run: %s", name, params, err.msg);
-    ns_sieve_opts og = {.threads = threads, .pn_only = 1};
-    CHECKF(ns_sieve_run_general(g, ref, &og, &err) == NS_OK, "%s: general run: %s", name, err.msg);
+    CHECKF(ns_engine_run(g, NULL, &o, &err) == NS_OK, "%s %s: streamed run: %s", name, params, err.msg);
+    ns_engine_opts og = {.threads = threads, .pn_only = 1};
+    CHECKF(ns_engine_run_with(ns_engine_find("general"), g, ref, &og, &err) == NS_OK, "%s: general run: %s", name, err.msg);
     CHECKF(s.bad == 0 && s.next_row == n0, "%s %s %lldx%lld, %d threads: %d bad blocks, rows up to %lld", name,
            params, (long long)n0, (long long)n1, threads, s.bad, (long long)s.next_row);
     uint64_t diff = 0, np = 0;
@@ -114,15 +114,15 @@ int main(void)
     ns_game *g = make("wythoff", "", 1000, 1000);
     sink s = {.n0 = 1000, .n1 = 1000, .block = 256, .fail_at = 2};
     s.pn = malloc(1000 * 1000);
-    ns_sieve_opts o = {.threads = 2, .pn_only = 1, .rows_sink = on_rows, .rows_user = &s};
-    CHECK(g && s.pn && ns_sieve_run(g, NULL, &o, &err) == NS_EIO && s.calls == 2);
+    ns_engine_opts o = {.threads = 2, .pn_only = 1, .rows_sink = on_rows, .rows_user = &s};
+    CHECK(g && s.pn && ns_engine_run(g, NULL, &o, &err) == NS_EIO && s.calls == 2);
     /* misere has no rows kernel: refused */
     if (g) {
         g->play = NS_PLAY_MISERE;
         int64_t block;
         uint64_t bytes;
-        CHECK(!ns_sieve_can_stream(g, &o, &block, &bytes));
-        CHECK(ns_sieve_run(g, NULL, &o, &err) == NS_EINVAL);
+        CHECK(!ns_engine_can_stream(g, &o, &block, &bytes));
+        CHECK(ns_engine_run(g, NULL, &o, &err) == NS_EINVAL);
     }
     free(s.pn);
     ns_game_free(g);

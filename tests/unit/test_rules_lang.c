@@ -15,7 +15,7 @@
 #include "game/ns_rules.h"
 #include "game/ns_rules_info.h"
 #include "game/ns_rules_ir.h"
-#include "engine/ns_sieve.h"
+#include "engine/ns_engine.h"
 #include "testutil.h"
 #include "tsolve.h"
 
@@ -354,9 +354,9 @@ static void test_plain_awythoff(void)
         int64_t b[2] = {22, 19};
         CHECK(g && g->fam[2].kind == NS_FAM_GENERAL);
         ns_table *t = NULL, *u = ns_tsolve("a-wythoff", ps, 2, b, 0, 0, 2);
-        if (g && ns_game_set_bounds(g, b, &err) == 0 && (t = ns_sieve_table_new(g, 0, &err))) {
-            ns_sieve_opts o = {.threads = 2};
-            CHECKF(ns_sieve_run(g, t, &o, &err) == 0, "%s", err.msg);
+        if (g && ns_game_set_bounds(g, b, &err) == 0 && (t = ns_engine_table_new(g, 0, &err))) {
+            ns_engine_opts o = {.threads = 2};
+            CHECKF(ns_engine_run(g, t, &o, &err) == 0, "%s", err.msg);
         }
         CHECKF(t && u && ns_table_equal(t, u), "a=%d", a);
         ns_table_free(t);
@@ -381,9 +381,9 @@ static int solve_text(const char *text, const int64_t *b, int misere, ns_table *
     g->play = misere ? NS_PLAY_MISERE : NS_PLAY_NORMAL;
     ns_table *t = NULL;
     int rc = -1;
-    if (ns_game_set_bounds(g, b, &err) == 0 && (t = ns_sieve_table_new(g, 0, &err))) {
-        ns_sieve_opts o = {.threads = 1};
-        rc = ns_sieve_run(g, t, &o, &err) == 0 ? 0 : -2;
+    if (ns_game_set_bounds(g, b, &err) == 0 && (t = ns_engine_table_new(g, 0, &err))) {
+        ns_engine_opts o = {.threads = 1};
+        rc = ns_engine_run(g, t, &o, &err) == 0 ? 0 : -2;
     }
     if (rc) {
         ns_table_free(t);

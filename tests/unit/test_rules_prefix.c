@@ -23,7 +23,7 @@
 #include "game/ns_presets.h"
 #include "game/ns_rules.h"
 #include "game/ns_rules_info.h"
-#include "engine/ns_sieve.h"
+#include "engine/ns_engine.h"
 #include "testutil.h"
 
 #define INVALID UINT32_MAX
@@ -316,11 +316,11 @@ static ns_table *solve(ns_game *g, int64_t N0, int64_t N1, int misere, int pn, i
     g->play = misere ? NS_PLAY_MISERE : NS_PLAY_NORMAL;
     if (ns_game_set_bounds(g, b, err))
         return NULL;
-    ns_table *t = ns_sieve_table_new(g, pn, err);
+    ns_table *t = ns_engine_table_new(g, pn, err);
     if (!t)
         return NULL;
-    ns_sieve_opts opts = {.threads = threads, .pn_only = pn};
-    if (ns_sieve_run(g, t, &opts, err)) {
+    ns_engine_opts opts = {.threads = threads, .pn_only = pn};
+    if (ns_engine_run(g, t, &opts, err)) {
         ns_table_free(t);
         return NULL;
     }

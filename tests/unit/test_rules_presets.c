@@ -12,7 +12,7 @@
 #include "game/ns_params.h"
 #include "game/ns_presets.h"
 #include "game/ns_rules.h"
-#include "engine/ns_sieve.h"
+#include "engine/ns_engine.h"
 #include "testutil.h"
 #include "tsolve.h"
 
@@ -46,13 +46,13 @@ static ns_table *solve(ns_game *g, const int64_t *bounds, int misere, int pn_onl
         fprintf(stderr, "set_bounds: %s\n", err.msg);
         return NULL;
     }
-    ns_table *t = ns_sieve_table_new(g, pn_only, &err);
+    ns_table *t = ns_engine_table_new(g, pn_only, &err);
     if (!t) {
         fprintf(stderr, "table: %s\n", err.msg);
         return NULL;
     }
-    ns_sieve_opts opts = {.threads = 2, .pn_only = pn_only};
-    if (ns_sieve_run(g, t, &opts, &err)) {
+    ns_engine_opts opts = {.threads = 2, .pn_only = pn_only};
+    if (ns_engine_run(g, t, &opts, &err)) {
         fprintf(stderr, "sieve: %s\n", err.msg);
         ns_table_free(t);
         return NULL;

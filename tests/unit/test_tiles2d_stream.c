@@ -1,6 +1,6 @@
 /* test_tiles2d_stream.c - the two-pile Grundy kernel without a table
- * (ns_sieve_opts.tile_sink): every cell reaches the sink exactly once, in
- * tiles aligned to ns_sieve_can_stream's tile side, with the value the
+ * (ns_engine_opts.tile_sink): every cell reaches the sink exactly once, in
+ * tiles aligned to ns_engine_can_stream's tile side, with the value the
  * general engine computes; Wythoff and two-pile Nim (the symmetric path:
  * a tile and its mirror), a rectangle (the plain path), normal and misere,
  * sizes below, at and across the tile side, 1 to 3 threads. Also: a game
@@ -12,7 +12,7 @@
 #include "core/ns_omp.h"
 #include "game/ns_params.h"
 #include "game/ns_presets.h"
-#include "engine/ns_sieve.h"
+#include "engine/ns_engine.h"
 #include "testutil.h"
 
 typedef struct collect {
@@ -60,14 +60,14 @@ static void check(const char *name, const char *params, int64_t n0, int64_t n1, 
     CHECK(ns_game_set_bounds(g, b, &err) == NS_OK);
     collect c = {.n0 = n0, .n1 = n1};
     uint64_t lb = 0;
-    ns_sieve_opts o = {.threads = threads, .tile_sink = sink, .tile_user = &c};
-    CHECK(ns_sieve_can_stream(g, &o, &c.tile, &lb) && c.tile > 0 && lb > 0);
+    ns_engine_opts o = {.threads = threads, .tile_sink = sink, .tile_user = &c};
+    CHECK(ns_engine_can_stream(g, &o, &c.tile, &lb) && c.tile > 0 && lb > 0);
     c.vals = calloc((size_t)(n0 * n1), sizeof *c.vals);
     c.seen = calloc((size_t)(n0 * n1), 1);
-    ns_table *r = ns_sieve_table_new(g, 0, &err);
-    ns_sieve_opts og = {.threads = threads};
-    if (c.vals && c.seen && r && ns_sieve_run(g, NULL, &o, &err) == NS_OK &&
-        ns_sieve_run_general(g, r, &og, &err) == NS_OK) {
+    ns_table *r = ns_engine_table_new(g, 0, &err);
+    ns_engine_opts og = {.threads = threads};
+    if (c.vals && c.seen && r && ns_engine_run(g, NULL, &o, &err) == NS_OK &&
+        ns_engine_run_with(ns_engine_find("general"), g, r, &og, &err) == NS_OK) {
         uint64_t diff = 0, twice = 0;
         for (uint64_t i = 0; i < r->ncells; i++) {
             diff += c.vals[i] != ns_table_get(r, i);
@@ -95,10 +95,10 @@ static void check_refusals(void)
     int64_t b[2] = {50, 50}, tile = 0;
     uint64_t lb = 0;
     collect c = {.n0 = 300, .n1 = 300};
-    ns_sieve_opts o = {.threads = 2, .tile_sink = sink, .tile_user = &c};
+    ns_engine_opts o = {.threads = 2, .tile_sink = sink, .tile_user = &c};
     if (g && ns_game_set_bounds(g, b, &err) == NS_OK) {
-        CHECK(!ns_sieve_can_stream(g, &o, &tile, &lb));
-        CHECK(ns_sieve_run(g, NULL, &o, &err) == NS_EINVAL && strstr(err.msg, "streaming"));
+        CHECK(!ns_engine_can_stream(g, &o, &tile, &lb));
+        CHECK(ns_engine_run(g, NULL, &o, &err) == NS_EINVAL && strstr(err.msg, "streaming"));
     }
     ns_game_free(g);
     /* a sink that fails at its 3rd call stops the kernel with NS_EIO */
@@ -108,9 +108,9 @@ static void check_refusals(void)
     c.vals = calloc(300 * 300, sizeof *c.vals);
     c.seen = calloc(300 * 300, 1);
     c.fail_after = 3;
-    if (g && c.vals && c.seen && ns_game_set_bounds(g, b, &err) == NS_OK && ns_sieve_can_stream(g, &o, &c.tile, &lb)) {
+    if (g && c.vals && c.seen && ns_game_set_bounds(g, b, &err) == NS_OK && ns_engine_can_stream(g, &o, &c.tile, &lb)) {
         err.msg[0] = '\0';
-        CHECK(ns_sieve_run(g, NULL, &o, &err) == NS_EIO && strstr(err.msg, "sink"));
+        CHECK(ns_engine_run(g, NULL, &o, &err) == NS_EIO && strstr(err.msg, "sink"));
     }
     free(c.vals);
     free(c.seen);

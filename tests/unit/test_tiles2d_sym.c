@@ -22,8 +22,9 @@
 
 #include "game/ns_build.h"
 #include "game/ns_params.h"
-#include "engine/ns_sieve.h"
+#include "engine/ns_engine.h"
 #include "testutil.h"
+#include "tsolve.h"
 
 static const char *const method_name[] = {"summaries", "scan", "narrow scan"};
 
@@ -55,11 +56,11 @@ static void check(const char *name, const char *params, int64_t n0, int64_t n1, 
     ns_game *g = load(name, params, n0, n1, misere);
     if (!g)
         return;
-    ns_sieve_opts o = {.threads = threads, .mex_scan = method};
-    CHECKF(strcmp(ns_sieve_kernel_name(g, &o), "tiles2d") == 0, "%s %lld: expected the tiles2d kernel, got %s", name,
-           (long long)n0, ns_sieve_kernel_name(g, &o));
-    ns_table *a = ns_sieve_table_new(g, 0, &err), *r = ns_sieve_table_new(g, 0, &err);
-    if (a && r && ns_sieve_run(g, a, &o, &err) == NS_OK && ns_sieve_run_general(g, r, &o, &err) == NS_OK) {
+    ns_engine_opts o = {.threads = threads, .mex_scan = method};
+    CHECKF(strcmp(ns_test_engine_name(g, &o), "tiles2d") == 0, "%s %lld: expected the tiles2d kernel, got %s", name,
+           (long long)n0, ns_test_engine_name(g, &o));
+    ns_table *a = ns_engine_table_new(g, 0, &err), *r = ns_engine_table_new(g, 0, &err);
+    if (a && r && ns_engine_run(g, a, &o, &err) == NS_OK && ns_engine_run_with(ns_engine_find("general"), g, r, &o, &err) == NS_OK) {
         uint64_t diff = 0;
         for (uint64_t i = 0; i < a->ncells; i++)
             diff += ns_table_get(a, i) != ns_table_get(r, i);
@@ -93,9 +94,9 @@ static void check_methods(int64_t n)
     ns_table *t[4] = {0};
     int ok = 1;
     for (int m = 0; m < 4; m++) {
-        ns_sieve_opts o = {.threads = 2, .mex_scan = (ns_mex_method)(m % 3)};
-        t[m] = ns_sieve_table_new(g, 0, &err);
-        ok = ok && t[m] && (m < 3 ? ns_sieve_run(g, t[m], &o, &err) : ns_sieve_run_general(g, t[m], &o, &err)) == NS_OK;
+        ns_engine_opts o = {.threads = 2, .mex_scan = (ns_mex_method)(m % 3)};
+        t[m] = ns_engine_table_new(g, 0, &err);
+        ok = ok && t[m] && (m < 3 ? ns_engine_run(g, t[m], &o, &err) : ns_engine_run_with(ns_engine_find("general"), g, t[m], &o, &err)) == NS_OK;
     }
     if (ok) {
         uint64_t diff[4] = {0}, zeros = 0, pp = 0;

@@ -28,7 +28,7 @@
 
 #include "game/ns_build.h"
 #include "game/ns_presets.h"
-#include "engine/ns_sieve.h"
+#include "engine/ns_engine.h"
 
 typedef struct bcase {
     const char *label;   /* shown in the table */
@@ -85,7 +85,7 @@ static ns_game *make_game(const bcase *c, int64_t n, const char *srcdir, ns_erro
  * from its explicitly enumerated options. */
 static int run_naive(ns_game *g, int pn_only, double *wall, uint64_t *cells, ns_error *err)
 {
-    ns_table *t = ns_sieve_table_new(g, pn_only, err);
+    ns_table *t = ns_engine_table_new(g, pn_only, err);
     if (!t)
         return -1;
     double t0 = now();
@@ -131,17 +131,18 @@ static void run_case(const bcase *c, int threads, const char *srcdir, result *r)
         snprintf(r->msg, sizeof r->msg, "%s", err.msg);
         return;
     }
-    ns_sieve_plan plan;
-    if (ns_sieve_plan_for(g, c->pn_only, &plan, &err)) {
+    ns_engine_plan plan;
+    const ns_engine_opts po = {.pn_only = c->pn_only};
+    if (ns_engine_plan_for(g, &po, &plan, &err)) {
         snprintf(r->msg, sizeof r->msg, "%s", err.msg);
         ns_game_free(g);
         return;
     }
     r->floor_wall = write_floor(plan.table_bytes);
-    ns_table *t = ns_sieve_table_new(g, c->pn_only, &err);
-    ns_sieve_opts o = {.threads = threads, .pn_only = c->pn_only, .mex_scan = c->mex};
+    ns_table *t = ns_engine_table_new(g, c->pn_only, &err);
+    ns_engine_opts o = {.threads = threads, .pn_only = c->pn_only, .mex_scan = c->mex};
     double t0 = now();
-    if (!t || ns_sieve_run(g, t, &o, &err)) {
+    if (!t || ns_engine_run(g, t, &o, &err)) {
         snprintf(r->msg, sizeof r->msg, "%s", err.msg);
         ns_table_free(t);
         ns_game_free(g);

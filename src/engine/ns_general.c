@@ -1,4 +1,5 @@
-/* ns_sieve.c - the level-by-level sieve (see ns_sieve.h).
+/* ns_general.c - the general engine: the level-by-level sieve for any game
+ * (see ns_engine.h).
  *
  * Order. Every move strictly decreases the rank w . s, so the levels of
  * equal rank are processed in increasing order: when a cell is computed,
@@ -38,15 +39,14 @@
  * (Conway's misere Grundy value, 0 exactly at misere P-positions).
  *
  * Checkpoints: a unit is a rank level r = 0 .. levels-1 (empty or not). */
-#include "engine/ns_sieve.h"
+#include "engine/ns_engine.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/ns_omp.h"
-#include "engine/ns_rows_pn.h"
-#include "engine/ns_tiles2d.h"
 #include "engine/ns_barrier.h"
 #include "core/ns_hugemem.h"
 
@@ -346,14 +346,6 @@ static int plan_prefix(const ns_game *g, int *inc, prefset *pref, int *seq)
     return np;
 }
 
-static uint64_t value_bound(const ns_game *g, int pn_only)
-{
-    if (pn_only)
-        return 1;
-    uint64_t b = ns_game_max_options(g);
-    return b < 1 ? 1 : b;
-}
-
 static uint64_t sat_mul(uint64_t a, uint64_t b)
 {
     return (a && b > UINT64_MAX / a) ? UINT64_MAX : a * b;
@@ -364,50 +356,34 @@ static uint64_t sat_add(uint64_t a, uint64_t b)
     return a > UINT64_MAX - b ? UINT64_MAX : a + b;
 }
 
-ns_err ns_sieve_plan_for(const ns_game *g, int pn_only, ns_sieve_plan *plan, ns_error *err)
+/* ns_engine.memory: the line records of the ray groups and prefix sets. */
+static uint64_t general_memory(const ns_game *g, const ns_engine_plan *plan)
 {
-    memset(plan, 0, sizeof *plan);
-    if (g->bounds[0] < 1)
-        return ns_error_set(err, NS_EINTERNAL, "the game's bounds are not set");
-    plan->cells = ns_game_cells(g);
-    plan->max_value = value_bound(g, pn_only);
-    plan->elem = ns_table_elem_for(plan->max_value);
-    if (plan->elem == 0)
-        return ns_error_set(err, NS_ERANGE, "values up to %" PRIu64 " do not fit 32-bit cells", plan->max_value);
-    plan->table_bytes = ns_table_bytes(g->k, g->bounds, plan->elem);
     int nfam = g->nfam;
     int *fam_set = calloc((size_t)(nfam ? nfam : 1), sizeof *fam_set);
     lineset *sets = calloc((size_t)(nfam ? nfam : 1), sizeof *sets);
+    uint64_t bytes = 0;
     if (!fam_set || !sets) {
         free(fam_set);
         free(sets);
-        return ns_error_set(err, NS_ENOMEM, "out of memory");
+        return UINT64_MAX;
     }
-    plan->nlinesets = plan_groups(g, sets, fam_set);
+    const int nsets = plan_groups(g, sets, fam_set);
     uint64_t cap = plan->max_value + 1;
     uint64_t words = (cap + 63) / 64;
     uint64_t per = sat_mul(words + 1, 8);
-    for (int i = 0; i < plan->nlinesets; i++) {
+    for (int i = 0; i < nsets; i++) {
         lineset_shape(&sets[i], g);
-        plan->line_bytes = sat_add(plan->line_bytes, sat_mul(sets[i].nlines, per));
+        bytes = sat_add(bytes, sat_mul(sets[i].nlines, per));
     }
     prefset pref[NS_MAX_DIM];
     int seq;
     int npref = plan_prefix(g, fam_set, pref, &seq);
     for (int i = 0; i < npref; i++)
-        plan->line_bytes = sat_add(plan->line_bytes, sat_mul(pref[i].nlines, per));
-    plan->levels = ns_game_rank(g, g->bounds) - dot(g->k, g->rank_w, (int64_t[NS_MAX_DIM]){1, 1, 1, 1, 1, 1, 1, 1}) + 1;
+        bytes = sat_add(bytes, sat_mul(pref[i].nlines, per));
     free(fam_set);
     free(sets);
-    return NS_OK;
-}
-
-ns_table *ns_sieve_table_new(const ns_game *g, int pn_only, ns_error *err)
-{
-    ns_sieve_plan plan;
-    if (ns_sieve_plan_for(g, pn_only, &plan, err))
-        return NULL;
-    return ns_table_new(g->k, g->bounds, plan.elem, pn_only, err);
+    return bytes;
 }
 
 /* ---------- levels ---------- */
@@ -565,7 +541,7 @@ static int prefix_emit(void *u, const int64_t *opt)
 
 static void fail_once(sieve *sv, int64_t r, const ns_error *e, ns_err code, const char *msg)
 {
-    NS_PRAGMA(omp critical(ns_sieve_fail))
+    NS_PRAGMA(omp critical(ns_general_fail))
     {
         if (!sv->failed_any) {
             if (e && e->code) {
@@ -786,7 +762,7 @@ static void sieve_free(sieve *sv)
 
 /* Set up sv for game (the plan given); lf (nfam entries) receives the local
  * game's families. */
-static ns_err sieve_init(sieve *sv, const ns_game *game, ns_table *t, const ns_sieve_plan *plan, int pn_only,
+static ns_err sieve_init(sieve *sv, const ns_game *game, ns_table *t, const ns_engine_plan *plan, int pn_only,
                          ns_game *local, ns_family *lf, ns_error *err)
 {
     const size_t nfam1 = (size_t)(game->nfam ? game->nfam : 1);
@@ -921,7 +897,7 @@ static ns_err plan_solo(sieve *sv, int nthreads, ns_error *err)
 }
 
 /* (Re)allocate the line records, empty, at the current width. */
-static ns_err alloc_records(sieve *sv, const ns_sieve_plan *plan, ns_error *err)
+static ns_err alloc_records(sieve *sv, const ns_engine_plan *plan, ns_error *err)
 {
     for (int i = 0; i < sv->nsets; i++) {
         lineset *ls = &sv->sets[i];
@@ -1019,7 +995,7 @@ static ns_err levels_for(sieve *sv, int64_t r, ns_error *err)
 
 /* Progress and checkpoint after level r (no thread writes the table);
  * non-zero: stop. */
-static int level_done(sieve *sv, int64_t r, const ns_sieve_opts *opts, uint64_t levels, uint64_t *done)
+static int level_done(sieve *sv, int64_t r, const ns_engine_opts *opts, uint64_t levels, uint64_t *done)
 {
     *done += sv->ring[r % sv->nring].n;
     if (opts->progress && opts->progress(opts->progress_user, (double)*done / (double)sv->t->ncells))
@@ -1031,7 +1007,7 @@ static int level_done(sieve *sv, int64_t r, const ns_sieve_opts *opts, uint64_t 
 
 /* Level r on thread 0 alone (the others wait at a barrier): lagged inserts,
  * the cells, the callbacks; sets sv->halted (and *grow_at) to end the run. */
-static void solo_level(sieve *sv, int64_t r, local_ctx *lc, const ns_sieve_opts *opts, uint64_t levels,
+static void solo_level(sieve *sv, int64_t r, local_ctx *lc, const ns_engine_opts *opts, uint64_t levels,
                        uint64_t *done, int64_t *grow_at)
 {
     const int k = sv->k;
@@ -1062,22 +1038,20 @@ static void solo_level(sieve *sv, int64_t r, local_ctx *lc, const ns_sieve_opts 
     }
 }
 
-/* The general level-by-level sieve; ns_sieve_run may pick a faster kernel. */
-ns_err ns_sieve_run_general(const ns_game *game, ns_table *t, const ns_sieve_opts *opts, ns_error *err)
+static ns_err general_resume(const ns_game *game, ns_table *t, const ns_engine_plan *pl, const ns_engine_opts *opts,
+                             uint64_t resume_units, ns_error *err)
 {
-    ns_sieve_plan plan;
-    ns_err rc = ns_sieve_plan_for(game, opts->pn_only, &plan, err);
-    if (rc)
-        return rc;
+    ns_err rc = NS_OK;
+    const ns_engine_plan plan = *pl;
     if (t->k != game->k || t->pn_only != opts->pn_only || t->elem != plan.elem)
         return ns_error_set(err, NS_EINTERNAL, "table does not match the game's plan");
     for (int i = 0; i < game->k; i++)
         if (t->bounds[i] != game->bounds[i])
             return ns_error_set(err, NS_EINTERNAL, "table bounds do not match the game's");
     const uint64_t levels = (uint64_t)plan.levels;
-    if (opts->resume_units > levels)
+    if (resume_units > levels)
         return ns_error_set(err, NS_EINVAL, "resume after unit %" PRIu64 ", but this solve has %" PRIu64 " units (levels)",
-                            opts->resume_units, levels);
+                            resume_units, levels);
 
     const int k = game->k;
     const int nthreads = opts->threads > 0 ? opts->threads : ns_omp_max_threads();
@@ -1108,7 +1082,7 @@ ns_err ns_sieve_run_general(const ns_game *game, ns_table *t, const ns_sieve_opt
     }
 
     /* Resume: rebuild the per-line state from the levels already final. */
-    int64_t start = (int64_t)opts->resume_units;
+    int64_t start = (int64_t)resume_units;
     uint64_t done = 0;
     if ((rc = alloc_records(&sv, &plan, err)) || (rc = rebuild(&sv, start, lcs, nthreads, &done, err)))
         goto fail;
@@ -1243,135 +1217,31 @@ fail:
     return rc;
 }
 
-const char *ns_sieve_kernel_name(const ns_game *g, const ns_sieve_opts *opts)
+
+static ns_err general_run(const ns_game *g, ns_table *t, const ns_engine_plan *plan, const ns_engine_opts *o,
+                          ns_error *err)
 {
-    if (ns_rows_pn_eligible(g, opts))
-        return "rows-pn";
-    if (ns_tiles2d_eligible(g, opts))
-        return "tiles2d";
-    return "general";
+    return general_resume(g, t, plan, o, 0, err);
 }
 
-ns_err ns_sieve_run(const ns_game *game, ns_table *t, const ns_sieve_opts *opts, ns_error *err)
+static int general_applies(const ns_game *g, const ns_engine_opts *o, char *why, size_t len)
 {
-    if (opts->tile_sink) {
-        if (!ns_tiles2d_eligible(game, opts))
-            return ns_error_set(err, NS_EINVAL, "this game cannot be solved streaming (only two-pile Grundy "
-                                "tables of plain rays can)");
-        if (opts->checkpoint || opts->resume_units)
-            return ns_error_set(err, NS_EINVAL, "a streaming solve has no checkpoints and cannot resume");
-        ns_sieve_plan plan;
-        ns_err rc = ns_sieve_plan_for(game, opts->pn_only, &plan, err);
-        if (rc)
-            return rc;
-        return ns_tiles2d_run(game, NULL, plan.max_value, opts, err);
-    }
-    if (opts->rows_sink) {
-        if (!ns_rows_pn_eligible(game, opts))
-            return ns_error_set(err, NS_EINVAL, "this game cannot be solved streaming (only two-pile P/N tables of "
-                                "rays can, in normal play)");
-        if (opts->checkpoint || opts->resume_units)
-            return ns_error_set(err, NS_EINVAL, "a streaming solve has no checkpoints and cannot resume");
-        return ns_rows_pn_run(game, NULL, opts, err);
-    }
-    if (ns_rows_pn_eligible(game, opts)) {
-        ns_sieve_plan plan;
-        ns_err rc = ns_sieve_plan_for(game, opts->pn_only, &plan, err);
-        if (rc)
-            return rc;
-        if (t->k != 2 || !t->pn_only || t->elem != 1 || t->bounds[0] != game->bounds[0] ||
-            t->bounds[1] != game->bounds[1])
-            return ns_error_set(err, NS_EINTERNAL, "table does not match the game's plan");
-        return ns_rows_pn_run(game, t, opts, err);
-    }
-    if (ns_tiles2d_eligible(game, opts)) {
-        ns_sieve_plan plan;
-        ns_err rc = ns_sieve_plan_for(game, opts->pn_only, &plan, err);
-        if (rc)
-            return rc;
-        if (t->k != 2 || t->pn_only || t->elem != plan.elem || t->bounds[0] != game->bounds[0] ||
-            t->bounds[1] != game->bounds[1])
-            return ns_error_set(err, NS_EINTERNAL, "table does not match the game's plan");
-        return ns_tiles2d_run(game, t, plan.max_value, opts, err);
-    }
-    return ns_sieve_run_general(game, t, opts, err);
-}
-
-int ns_sieve_can_stream(const ns_game *g, const ns_sieve_opts *opts, int64_t *tile, uint64_t *line_bytes)
-{
-    ns_sieve_plan plan;
-    ns_error err = {0};
-    if (ns_rows_pn_eligible(g, opts)) {
-        *tile = ns_rows_pn_block();
-        *line_bytes = ns_rows_pn_line_bytes(g);
-        return 1;
-    }
-    if (!ns_tiles2d_eligible(g, opts) || ns_sieve_plan_for(g, opts->pn_only, &plan, &err))
+    (void)g;
+    if (o->tile_sink || o->rows_sink) {
+        if (why)
+            snprintf(why, len, "cannot stream (it keeps the whole table in memory)");
         return 0;
-    *tile = ns_tiles2d_tile();
-    *line_bytes = ns_tiles2d_line_bytes(g, plan.max_value);
+    }
     return 1;
 }
 
-/* ---------- the naive reference ---------- */
-
-typedef struct naive_ctx {
-    const ns_table *t;
-    uint32_t *vals;
-    size_t n, cap;
-    int oom;
-} naive_ctx;
-
-static int naive_emit(void *u, const int64_t *opt)
-{
-    naive_ctx *c = u;
-    if (c->n == c->cap) {
-        size_t nc = c->cap ? c->cap * 2 : 64;
-        uint32_t *p = realloc(c->vals, nc * sizeof *p);
-        if (!p) {
-            c->oom = 1;
-            return 1;
-        }
-        c->vals = p;
-        c->cap = nc;
-    }
-    c->vals[c->n++] = ns_table_get(c->t, ns_table_index(c->t, opt));
-    return 0;
-}
-
-static int cmp_u32(const void *a, const void *b)
-{
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return (x > y) - (x < y);
-}
-
-ns_err ns_naive_cell(const ns_game *g, const ns_table *t, const int64_t *s, uint32_t *out, ns_error *err)
-{
-    if (!ns_game_is_position(g, s)) {
-        *out = ns_table_invalid(t);
-        return NS_OK;
-    }
-    naive_ctx c = {t, NULL, 0, 0, 0};
-    int rc = ns_game_foreach_option(g, s, naive_emit, &c, err);
-    if (c.oom) {
-        free(c.vals);
-        return ns_error_set(err, NS_ENOMEM, "out of memory");
-    }
-    if (rc < 0) {
-        free(c.vals);
-        return -rc;
-    }
-    if (c.n > 1)
-        qsort(c.vals, c.n, sizeof *c.vals, cmp_u32);
-    uint32_t v = 0; /* mex of the sorted values */
-    for (size_t i = 0; i < c.n && c.vals[i] <= v; i++)
-        if (c.vals[i] == v)
-            v++;
-    if (t->pn_only)
-        v = v > 0; /* 1 (N) when some option is P */
-    if (g->play == NS_PLAY_MISERE && c.n == 0)
-        v = 1;
-    free(c.vals);
-    *out = v;
-    return NS_OK;
-}
+const ns_engine ns_engine_general = {
+    .name = "general",
+    .what = "the level sieve: any game, levels of equal rank in parallel, rays per line, other moves per cell",
+    .kinds = NS_ENGINE_GRUNDY | NS_ENGINE_PN,
+    .applies = general_applies,
+    .memory = general_memory,
+    .run = general_run,
+    .resume = general_resume,
+    .stream_unit = NULL,
+};

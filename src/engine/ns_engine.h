@@ -1,0 +1,191 @@
+/* ns_engine.h - one door to the engines.
+ *
+ * An engine fills a table with Grundy values or P/N flags (or hands
+ * finished blocks of it to a sink), touching no files and printing
+ * nothing; results never depend on the number of threads. Every engine is
+ * one const ns_engine (named fields: what it is, whether it applies to a
+ * game and options and why not, its memory, run, resume) listed in one
+ * table, fastest first (ns_engine.c). A solve asks the door once:
+ * ns_engine_choose picks the first engine of the table that applies, and
+ * keeps, for each faster one it passed over, the reason. The general level
+ * sieve (ns_general.c) applies to every game that fits in memory; the
+ * tile kernel (ns_tiles2d.c) and the P/N row kernel (ns_rows_pn.c) to
+ * two-pile games of rays. A new engine is a new file and one entry in the
+ * table.
+ *
+ * The sieve's idea, common to all: moves with line structure (rays) are
+ * handled per line of the table (each line keeps the set of values seen
+ * on it), never option by option. */
+#ifndef NS_ENGINE_H
+#define NS_ENGINE_H
+
+#include <stdint.h>
+
+#include "core/ns_error.h"
+#include "game/ns_game.h"
+#include "game/ns_table.h"
+
+#include <stddef.h>
+
+/* Progress callback: called from the calling thread between levels with the
+ * fraction of cells done; return non-zero to stop (the solve then fails
+ * with NS_EINTR). */
+typedef int (*ns_progress_fn)(void *user, double fraction);
+
+/* Checkpoints. Every kernel does its work in units taken in a fixed order
+ * (general engine: rank levels; rows_pn: rows; tiles2d: tile wavefronts).
+ * After each unit it calls checkpoint(user, units_done, units_total) from
+ * one thread while no thread writes the table: the cells of units
+ * 0..units_done-1 then hold their final values (cells of later units may hold
+ * anything). The callback may copy the table (to a checkpoint file); a
+ * non-zero return stops the kernel, which then fails with NS_EINTR.
+ *
+ * Resume (ns_engine_resume). With u units done the table handed to the kernel already
+ * holds the final values of units 0..u-1 (from a checkpoint of the same game,
+ * bounds, kernel and value kind); the kernel rebuilds its per-line state from
+ * them without recomputing them, then computes units u.. as usual. The
+ * result is bit-identical to an uninterrupted run. */
+typedef int (*ns_checkpoint_fn)(void *user, uint64_t units_done, uint64_t units_total);
+
+/* Streaming (tables larger than memory; the tiles2d engine only, see
+ * ns_engine_can_stream). With tile_sink set, ns_engine_run takes t == NULL,
+ * keeps only the per-line sets, and hands every finished tile to
+ * tile_sink(user, x0, y0, nx, ny, vals): the cells (x0 + i, y0 + j),
+ * 0 <= i < nx, 0 <= j < ny, with vals[i * ny + j] (borrowed for the call).
+ * It is called on the worker threads, several at once, each tile once, in
+ * no fixed order. A non-zero return stops the kernel, which fails with
+ * NS_EIO (the sink keeps its own message). No checkpoints, no resume. */
+typedef int (*ns_tile_fn)(void *user, int64_t x0, int64_t y0, int64_t nx, int64_t ny, const uint32_t *vals);
+
+/* Streaming P/N tables (the rows-pn engine only, see ns_engine_can_stream):
+ * with rows_sink set, ns_engine_run takes t == NULL and hands every finished
+ * block of rows to rows_sink(user, x0, nrows, words, p): the P-positions of
+ * rows x0 .. x0 + nrows - 1 as bitmaps, bit y of row x0 + i being
+ * p[i * words + y / 64] >> (y % 64) & 1 (borrowed for the call). Called on
+ * the calling thread, blocks in row order (the sink may run parallel
+ * loops of its own); non-zero stops the kernel with NS_EIO. No
+ * checkpoints, no resume. */
+typedef int (*ns_rows_fn)(void *user, int64_t x0, int64_t nrows, int64_t words, const uint64_t *p);
+
+/* How the two-pile Grundy kernel (tiles2d) finds a cell's mex; the
+ * tables are the same. */
+typedef enum ns_mex_method {
+    NS_MEX_SUMMARY = 0,     /* the default: only the words where no line's
+                               word is full, from summaries of full words */
+    NS_MEX_SCAN = 1,        /* the union scanned from the lines' first
+                               non-full word, 32 words a step with AVX-512
+                               where the processor has it */
+    NS_MEX_SCAN_NARROW = 2  /* the same scan, four words a step */
+} ns_mex_method;
+
+typedef struct ns_engine_opts {
+    int threads;            /* <= 0: OpenMP's default */
+    int pn_only;            /* P/N flags instead of Grundy values */
+    ns_progress_fn progress;/* OPTIONAL */
+    void *progress_user;
+    ns_checkpoint_fn checkpoint; /* OPTIONAL */
+    void *checkpoint_user;
+    ns_tile_fn tile_sink;   /* OPTIONAL: streaming, see ns_tile_fn */
+    void *tile_user;
+    ns_mex_method mex_scan; /* tiles2d: how a cell's mex is found (the
+                               benchmark's and the tests' comparisons) */
+    ns_rows_fn rows_sink;   /* OPTIONAL: P/N streaming, see ns_rows_fn */
+    void *rows_user;
+} ns_engine_opts;
+
+/* Plan of a solve: sizes the caller may show or check against a budget. */
+typedef struct ns_engine_plan {
+    uint64_t cells;
+    uint64_t max_value;     /* bound on any value (1 for P/N) */
+    int elem;               /* table cell width in bytes */
+    uint64_t table_bytes;
+    int64_t levels;         /* number of rank levels */
+    const struct ns_engine *engine; /* the engine that runs (ns_engine_choose) */
+    uint64_t line_bytes;    /* what that engine keeps besides the table
+                               (line sets, flags, row bitmaps) */
+} ns_engine_plan;
+
+enum { NS_ENGINE_GRUNDY = 1, NS_ENGINE_PN = 2 };
+
+/* An engine. Fields marked REQUIRED are never NULL. */
+typedef struct ns_engine {
+    const char *name;       /* REQUIRED: "tiles2d"; recorded in table files
+                               (attribute engine) and checkpoints */
+    const char *what;       /* REQUIRED: one line for `rules` and `solve` */
+    unsigned kinds;         /* REQUIRED: the tables it fills, NS_ENGINE_GRUNDY
+                               and/or NS_ENGINE_PN; the choice passes over
+                               the others without a word */
+    /* REQUIRED: 1 when the engine solves g (bounds set) with o (its
+     * pn_only, play and sinks); else 0 and why gets a short reason
+     * ("needs a P/N table (--pn-only)"). why may be NULL. */
+    int (*applies)(const ns_game *g, const ns_engine_opts *o, char *why, size_t len);
+    /* REQUIRED: bytes the engine allocates besides the table for g
+     * (plan's cells, max_value and elem set). */
+    uint64_t (*memory)(const ns_game *g, const ns_engine_plan *plan);
+    /* REQUIRED: fill t from scratch (t NULL with a sink in o). t comes from
+     * ns_engine_table_new for the same g and pn_only. */
+    ns_err (*run)(const ns_game *g, ns_table *t, const ns_engine_plan *plan, const ns_engine_opts *o,
+                  ns_error *err);
+    /* OPTIONAL (NULL: the engine cannot resume): t holds the final values
+     * of units 0..units_done-1 (a checkpoint of the same game, bounds,
+     * engine and kind); rebuild the per-line state from them and compute
+     * the rest. The table equals an uninterrupted run's. */
+    ns_err (*resume)(const ns_game *g, ns_table *t, const ns_engine_plan *plan, const ns_engine_opts *o,
+                     uint64_t units_done, ns_error *err);
+    /* OPTIONAL (NULL: the engine cannot stream): the side of the tiles
+     * (tile_sink) or the rows of a block (rows_sink) its sink gets. */
+    int64_t (*stream_unit)(void);
+} ns_engine;
+
+/* The table: NULL-terminated, fastest first; the last entry applies to
+ * every game (not to streaming). */
+extern const ns_engine *const ns_engines[];
+
+/* The engine named name, or NULL. */
+const ns_engine *ns_engine_find(const char *name);
+
+enum { NS_ENGINE_MAX = 8, NS_ENGINE_WHY = 256 };
+
+/* Which engine runs, and why each faster one does not. */
+typedef struct ns_engine_choice {
+    const ns_engine *engine;    /* NULL: none applies (a sink no engine takes) */
+    int nskipped;               /* the engines before it in the table that
+                                   fill this kind of table */
+    const ns_engine *skipped[NS_ENGINE_MAX];
+    char why[NS_ENGINE_MAX][NS_ENGINE_WHY];
+} ns_engine_choice;
+
+/* Pick, once, the first engine of the table that applies to g and o. */
+void ns_engine_choose(const ns_game *g, const ns_engine_opts *o, ns_engine_choice *c);
+
+/* Work out the plan for g (bounds set) with o (pn_only and sinks matter)
+ * without allocating anything: NS_EINVAL when no engine applies (a sink
+ * no engine takes: the message says why). */
+ns_err ns_engine_plan_for(const ns_game *g, const ns_engine_opts *o, ns_engine_plan *plan, ns_error *err);
+
+/* Allocate the table for g (caller frees with ns_table_free). */
+ns_table *ns_engine_table_new(const ns_game *g, int pn_only, ns_error *err);
+
+/* Fill t by the engine ns_engine_choose picks (with a sink in opts, t is
+ * NULL and the tiles or rows go to the sink). */
+ns_err ns_engine_run(const ns_game *g, ns_table *t, const ns_engine_opts *opts, ns_error *err);
+
+/* Go on from a checkpoint: t holds units 0..units_done-1 of the engine
+ * ns_engine_choose picks (see ns_engine.resume). */
+ns_err ns_engine_resume(const ns_game *g, ns_table *t, const ns_engine_opts *opts, uint64_t units_done,
+                        ns_error *err);
+
+/* The same with a given engine, bypassing the choice (tests and benchmarks
+ * that compare engines); NS_EINVAL with the reason when e does not apply. */
+ns_err ns_engine_run_with(const ns_engine *e, const ns_game *g, ns_table *t, const ns_engine_opts *opts,
+                          ns_error *err);
+ns_err ns_engine_resume_with(const ns_engine *e, const ns_game *g, ns_table *t, const ns_engine_opts *opts,
+                             uint64_t units_done, ns_error *err);
+
+/* Can g be solved streaming (a tile sink for Grundy tables, a rows sink
+ * for P/N ones, by opts->pn_only)? Then *unit gets the tile side (tiles of
+ * at most unit x unit cells, aligned to it), or for P/N the rows of a
+ * block, and *line_bytes the memory the engine keeps. */
+int ns_engine_can_stream(const ns_game *g, const ns_engine_opts *opts, int64_t *unit, uint64_t *line_bytes);
+
+#endif
