@@ -595,8 +595,6 @@ int ns_cmd_solve(int argc, char **argv)
     ctx.a = &a;
     ctx.meta = &meta;
     ctx.ckpt_path = ckpt_path;
-    ns_engine_choice choice;
-    ns_engine_choose(g, &opts, &choice);   /* the engine of the plan: opts differ only in callbacks */
     ctx.kernel = plan.engine->name;
     snprintf(meta.engine, sizeof meta.engine, "%s", plan.engine->name);
     t = ns_engine_table_new(g, a.pn_only, &err);
@@ -630,7 +628,7 @@ int ns_cmd_solve(int argc, char **argv)
         printf("solving %s on %s (%" PRIu64 " cells): table %s (%d byte%s a cell), line sets %s, %" PRId64 " levels, %d thread%s\n",
                g->name, dims, plan.cells, tb, plan.elem, plan.elem == 1 ? "" : "s", lb, plan.levels, threads,
                threads == 1 ? "" : "s");
-        ns_cli_print_engine(&choice, "engine:", 7);
+        ns_cli_print_engine(&plan.choice, "engine:", 7);
         if (a.resume && have_ckpt)
             printf("resuming from %s: %" PRIu64 " of %" PRIu64 " units done (%.1f s of solving)\n", ckpt_path,
                    ci.ckpt.units_done, ci.ckpt.units_total, ci.ckpt.seconds);

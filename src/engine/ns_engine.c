@@ -101,7 +101,9 @@ ns_err ns_engine_plan_for(const ns_game *g, const ns_engine_opts *o, ns_engine_p
         return ns_error_set(err, NS_EINVAL, "no engine can solve %s%s (%s)", g->name,
                             o->tile_sink || o->rows_sink ? " streaming" : "", why);
     }
-    return plan_with(c.engine, g, o, plan, err);
+    ns_err rc = plan_with(c.engine, g, o, plan, err);
+    plan->choice = c;
+    return rc;
 }
 
 ns_table *ns_engine_table_new(const ns_game *g, int pn_only, ns_error *err)

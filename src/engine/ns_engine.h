@@ -93,6 +93,17 @@ typedef struct ns_engine_opts {
     void *rows_user;
 } ns_engine_opts;
 
+enum { NS_ENGINE_MAX = 8, NS_ENGINE_WHY = 256 };
+
+/* Which engine runs, and why each faster one does not. */
+typedef struct ns_engine_choice {
+    const struct ns_engine *engine; /* NULL: none applies (a sink no engine takes) */
+    int nskipped;               /* the engines before it in the table that
+                                   fill this kind of table */
+    const struct ns_engine *skipped[NS_ENGINE_MAX];
+    char why[NS_ENGINE_MAX][NS_ENGINE_WHY];
+} ns_engine_choice;
+
 /* Plan of a solve: sizes the caller may show or check against a budget. */
 typedef struct ns_engine_plan {
     uint64_t cells;
@@ -100,7 +111,8 @@ typedef struct ns_engine_plan {
     int elem;               /* table cell width in bytes */
     uint64_t table_bytes;
     int64_t levels;         /* number of rank levels */
-    const struct ns_engine *engine; /* the engine that runs (ns_engine_choose) */
+    const struct ns_engine *engine; /* the engine that runs ... */
+    ns_engine_choice choice;        /* ... and why not the faster ones */
     uint64_t line_bytes;    /* what that engine keeps besides the table
                                (line sets, flags, row bitmaps) */
 } ns_engine_plan;
@@ -143,17 +155,6 @@ extern const ns_engine *const ns_engines[];
 
 /* The engine named name, or NULL. */
 const ns_engine *ns_engine_find(const char *name);
-
-enum { NS_ENGINE_MAX = 8, NS_ENGINE_WHY = 256 };
-
-/* Which engine runs, and why each faster one does not. */
-typedef struct ns_engine_choice {
-    const ns_engine *engine;    /* NULL: none applies (a sink no engine takes) */
-    int nskipped;               /* the engines before it in the table that
-                                   fill this kind of table */
-    const ns_engine *skipped[NS_ENGINE_MAX];
-    char why[NS_ENGINE_MAX][NS_ENGINE_WHY];
-} ns_engine_choice;
 
 /* Pick, once, the first engine of the table that applies to g and o. */
 void ns_engine_choose(const ns_game *g, const ns_engine_opts *o, ns_engine_choice *c);
