@@ -46,13 +46,14 @@ int ns_ir_shl(int64_t a, int64_t b, int64_t *r)
         *r = a;
         return NS_IR_OK;
     }
-    /* a * 2^b must fit: |a| < 2^(63-b) (or a = -2^(63-b)) */
-    if (b >= 63)
+    /* a * 2^b must fit (|a| < 2^63 and b < 64: the product fits in 128 bits) */
+    if (b >= 64)
         return NS_IR_OVERFLOW;
-    int64_t lim = (int64_t)1 << (62 - b); /* 2^(62-b) */
-    if (a >= lim * 2 || a < -(lim * 2))
+    __extension__ typedef __int128 wide128;
+    wide128 p = (wide128)a * ((wide128)1 << b);
+    if (p > INT64_MAX || p < INT64_MIN)
         return NS_IR_OVERFLOW;
-    *r = (int64_t)((uint64_t)a << b);
+    *r = (int64_t)p;
     return NS_IR_OK;
 }
 
