@@ -422,12 +422,12 @@ static ns_err compile(const char *text, const char *fname, const ns_params *ps, 
         char tail[200] = "";
         if (p->rank < 0 && !p->nrank_lex) {
             if (find_order(k, cls, p->nfam, &found) == 0) {
-                char ftext[200], why[300], pos[160];
+                char ftext[200], why[400], pos[160];
                 order_text(&found, p, ftext, sizeof ftext);
                 ns_format_pos(k, fl.v, pos, sizeof pos);
                 int line, col;
                 ns_src_linecol(&src, p->fam[fl.fam].off, &line, &col);
-                snprintf(why, sizeof why, "the sum of the piles fails (line %d: %s %s changes it by %+" PRId64 "); %s lowers every ray and finite move%s",
+                snprintf(why, sizeof why, "the sum of the piles fails (line %d: %s %.80s changes it by %+" PRId64 "); %.100s lowers every ray and finite move%s",
                          line, fl.what, pos, dot(k, ord.w, fl.v), ftext, found.lex ? "" : " (weights tried: 1..4)");
                 if (info) {
                     snprintf(info->rank, sizeof info->rank, "%s", ftext);
@@ -496,7 +496,7 @@ settled:
             fo->first = first;
             fo->count = g->nfam - first;
             if (under == FAM_GENERAL)
-                snprintf(fo->why, sizeof fo->why, "a ray whose direction does not lower the order %s (its options do): the sieve reads rays along lower levels", rank);
+                snprintf(fo->why, sizeof fo->why, "a ray whose direction does not lower the order %.40s (its options do): rays need one that does", rank);
             else
                 snprintf(fo->why, sizeof fo->why, "%s", cl->why);
         }
