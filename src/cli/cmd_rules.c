@@ -260,21 +260,39 @@ int ns_cmd_rules(int argc, char **argv)
     printf("\n");
     printf("%-10s %s\n", "play:", g->play == NS_PLAY_MISERE ? "misere (the player who cannot move wins)" : "normal (the player who cannot move loses)");
     printf("%-10s ", "rank:");
-    int first = 1;
-    for (int i = 0; i < g->k; i++) {
-        if (!g->rank_w[i])
-            continue;
-        printf("%s", first ? "" : " + ");
-        if (g->rank_w[i] != 1)
-            printf("%" PRId64 "*", g->rank_w[i]);
-        printf("%s", g->coord_names[i]);
-        first = 0;
+    if (g->rank_nlex) {
+        /* lexicographic: the weights come from the box */
+        printf("%s   (lexicographic", info && info->rank[0] ? info->rank : "lex");
+        if (g->bounds[0] > 0) {
+            printf("; weights for this box");
+            for (int i = 0; i < g->k; i++)
+                printf("%s%" PRId64, i ? ", " : " ", g->rank_w[i]);
+        } else {
+            printf("; weights computed from the box");
+        }
+        printf(")\n");
+    } else {
+        int first = 1;
+        for (int i = 0; i < g->k; i++) {
+            if (!g->rank_w[i])
+                continue;
+            printf("%s", first ? "" : " + ");
+            if (g->rank_w[i] != 1)
+                printf("%" PRId64 "*", g->rank_w[i]);
+            printf("%s", g->coord_names[i]);
+            first = 0;
+        }
+        printf("%s   (weights", first ? "0" : "");
+        for (int i = 0; i < g->k; i++)
+            printf("%s%" PRId64, i ? ", " : " ", g->rank_w[i]);
+        printf("%s)\n", info && !info->rank[0] ? "; the default: the sum of the piles" : "");
     }
-    printf("%s   (weights", first ? "0" : "");
-    for (int i = 0; i < g->k; i++)
-        printf("%s%" PRId64, i ? ", " : " ", g->rank_w[i]);
-    printf("%s)\n", info && !info->rank[0] ? "; the default: the sum of the piles" : "");
-    printf("%-10s positions are solved by levels of equal rank, in increasing order; every move must lower the rank\n", "order:");
+    if (info && info->order[0])
+        printf("%-10s %s\n", "found:", info->order);
+    if (g->rank_nlex)
+        printf("%-10s positions are solved by levels of equal rank (one per value of the tuple), in increasing order; every move must lower the tuple lexicographically\n", "order:");
+    else
+        printf("%-10s positions are solved by levels of equal rank, in increasing order; every move must lower the rank\n", "order:");
     if (info)
         printf("%-10s %s\n", "domain:", info->domain[0] ? info->domain : "the whole box");
     else

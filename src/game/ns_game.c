@@ -170,6 +170,23 @@ static int64_t dot(int k, const int64_t *a, const int64_t *b)
     return r;
 }
 
+/* w . v fits easily in 64 bits (|w . v| <= 2^62, term by term too): the
+ * engine computes it without checks. Weights of a lexicographic rank are
+ * large, so a step far outside the box could overflow. */
+static int dot_fits(int k, const int64_t *w, const int64_t *v)
+{
+    __extension__ typedef __int128 wide;
+    const wide lim = (wide)1 << 62;
+    wide r = 0;
+    for (int i = 0; i < k; i++) {
+        wide t = (wide)w[i] * v[i];
+        if (t > lim || t < -lim)
+            return 0;
+        r += t;
+    }
+    return r <= lim && r >= -lim;
+}
+
 ns_err ns_game_set_bounds(ns_game *g, const int64_t *bounds, ns_error *err)
 {
     const uint64_t limit = (uint64_t)1 << 62;
@@ -183,14 +200,41 @@ ns_err ns_game_set_bounds(ns_game *g, const int64_t *bounds, ns_error *err)
         if (cells > limit)
             return ns_error_set(err, NS_ERANGE, "the box has more than 2^62 cells: the sizes overflow");
     }
+    if (g->rank_nlex > 0) {
+        /* W_{m-1} = 1, W_i = W_{i+1} * (1 + max c_{i+1}); all below 2^62 */
+        int64_t W[NS_MAX_DIM], w[NS_MAX_DIM] = {0};
+        int64_t levels = 1;
+        for (int c = g->rank_nlex - 1; c >= 0; c--) {
+            int64_t top = 0, t;
+            W[c] = levels;
+            for (int i = 0; i < g->k; i++)
+                if (__builtin_mul_overflow(g->rank_lex[c][i], bounds[i] - 1, &t) || __builtin_add_overflow(top, t, &top))
+                    return ns_error_set(err, NS_ERANGE, "the lexicographic rank has more than 2^62 levels in this box");
+            if (__builtin_mul_overflow(levels, top + 1, &levels) || levels > ((int64_t)1 << 62))
+                return ns_error_set(err, NS_ERANGE, "the lexicographic rank has more than 2^62 levels in this box");
+        }
+        for (int c = 0; c < g->rank_nlex; c++)
+            for (int i = 0; i < g->k; i++) {
+                int64_t t;
+                if (bounds[i] == 1) /* s_i = 0: any weight will do */
+                    continue;
+                if (__builtin_mul_overflow(W[c], g->rank_lex[c][i], &t) || __builtin_add_overflow(w[i], t, &w[i]))
+                    return ns_error_set(err, NS_ERANGE, "the lexicographic rank has more than 2^62 levels in this box");
+            }
+        memcpy(g->rank_w, w, sizeof w);
+    }
     for (int f = 0; f < g->nfam; f++) {
         const ns_family *fm = &g->fam[f];
         if (fm->kind == NS_FAM_RAY) {
+            if (!dot_fits(g->k, g->rank_w, fm->dir) || !dot_fits(g->k, g->rank_w, fm->base))
+                return ns_error_set(err, NS_ERANGE, "move family '%s': its step is too large for the rank weights of this box", fm->label);
             if (dot(g->k, g->rank_w, fm->dir) >= 0 || dot(g->k, g->rank_w, fm->base) >= 0)
                 return ns_error_set(err, NS_EGAME, "move family '%s' does not strictly decrease the rank", fm->label);
         } else if (fm->kind == NS_FAM_FINITE) {
             for (size_t j = 0; j < fm->noffsets; j++)
-                if (dot(g->k, g->rank_w, fm->offsets + j * (size_t)g->k) >= 0) {
+                if (!dot_fits(g->k, g->rank_w, fm->offsets + j * (size_t)g->k))
+                    return ns_error_set(err, NS_ERANGE, "move family '%s': a step is too large for the rank weights of this box", fm->label);
+                else if (dot(g->k, g->rank_w, fm->offsets + j * (size_t)g->k) >= 0) {
                     char b[160];
                     ns_format_pos(g->k, fm->offsets + j * (size_t)g->k, b, sizeof b);
                     return ns_error_set(err, NS_EGAME, "move family '%s': offset %s does not strictly decrease the rank", fm->label, b);

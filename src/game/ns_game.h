@@ -17,7 +17,8 @@
  *                   Nim: options(n, L) = options(n, L-1) + the move t = L).
  *
  * Every move must strictly decrease the rank w . s (weights w >= 0, default
- * all 1); the sieve processes the levels of equal rank in increasing order,
+ * all 1, or computed from the box for a lexicographic rank: see
+ * rank_nlex); the sieve processes the levels of equal rank in increasing order,
  * so options are always known first, and cells of one level in parallel.
  * A game may restrict its states to a domain inside the box (valid()); cells
  * outside it are not positions and hold NS_INVALID in the table.
@@ -103,6 +104,15 @@ typedef struct ns_game {
     int nowned;
     void **owned;
     void (**owned_free)(void *);
+    /* A lexicographic rank: when rank_nlex > 0, positions are ordered by
+     * the tuple (c_0, ..., c_{m-1}), c_i = rank_lex[i] . s (coefficients
+     * >= 0), compared lexicographically. ns_game_set_bounds turns it into
+     * the weights rank_w = sum_i W_i rank_lex[i], with W_{m-1} = 1 and
+     * W_i = W_{i+1} * (1 + the largest c_{i+1} in the box): two positions
+     * of the box then compare by rank as their tuples do, and the rank
+     * has prod_i (1 + largest c_i) levels. */
+    int rank_nlex;
+    int64_t rank_lex[NS_MAX_DIM][NS_MAX_DIM];
 } ns_game;
 
 /* Create an empty game of k coordinates named name; rank weights 1, normal
@@ -131,7 +141,9 @@ ns_err ns_game_add_prefix(ns_game *g, const char *label, int axis, ns_options_fn
                           ns_maxopt_fn maxopt, const void *ctx, ns_error *err);
 
 /* Set the box. Checks 1 <= N_i, the cell count for overflow (< 2^62), and
- * that every ray and offset strictly decreases the rank. */
+ * that every ray and offset strictly decreases the rank. For a
+ * lexicographic rank, computes rank_w first (fails when the rank would
+ * have 2^62 levels or more). */
 ns_err ns_game_set_bounds(ns_game *g, const int64_t *bounds, ns_error *err);
 
 /* Number of cells of the box (after ns_game_set_bounds). */

@@ -39,7 +39,7 @@ void ns_rules_info_free(ns_rules_info *info)
 /* "x + y", or the rank statement */
 static void rank_text(const ns_src *src, const ns_rules_prog *p, char *buf, size_t len)
 {
-    if (p->rank >= 0) {
+    if (p->rank >= 0 || p->nrank_lex) {
         ns_src_excerpt(src, p->rank_off, p->rank_end, buf, len);
         return;
     }
@@ -61,20 +61,206 @@ static int64_t dot(int k, const int64_t *a, const int64_t *b)
     return r;
 }
 
-/* Rays and offsets must decrease the rank: checked here, with the move's
- * position (ns_game_set_bounds checks again without it). */
-static ns_err check_rank(const ns_src *src, const ns_game *g, const ns_rfam *f, const char *rank, const int64_t *v,
-                         const char *what, ns_error *err)
+/* An order of the positions: a weighted sum w . s, or the tuple
+ * (a_0 . s, ..., a_{m-1} . s) compared lexicographically. Weights and
+ * coefficients are at most 65536 and the vectors tested at most 2^40 (see
+ * vec_small), so the dot products fit. */
+typedef struct order {
+    int lex, m;
+    int64_t w[NS_MAX_DIM];
+    int64_t a[NS_MAX_DIM][NS_MAX_DIM];
+} order;
+
+/* Does the step v lower the order? */
+static int lowers(const order *o, int k, const int64_t *v)
 {
-    /* weights and vectors are small: the dot product fits */
-    int64_t d = dot(g->k, g->rank_w, v);
-    if (d < 0)
-        return NS_OK;
+    if (!o->lex)
+        return dot(k, o->w, v) < 0;
+    for (int c = 0; c < o->m; c++) {
+        int64_t d = dot(k, o->a[c], v);
+        if (d)
+            return d < 0;
+    }
+    return 0;
+}
+
+/* Does every option e + t*d (t = 0, 1, ...) of a ray lower the order, even
+ * when d itself does not (a lexicographic order: (x - 1, y + t))? */
+static int ray_lowers(const order *o, int k, const int64_t *d, const int64_t *e)
+{
+    if (!lowers(o, k, e))
+        return 0;
+    if (!o->lex)
+        return lowers(o, k, d);
+    for (int c = 0; c < o->m; c++) {
+        int64_t de = dot(k, o->a[c], e), dd = dot(k, o->a[c], d);
+        if (de || dd)
+            return de <= 0 && dd <= 0;
+    }
+    return 0;
+}
+
+/* How the families of a program fare under an order. */
+enum { FAM_OK = 0, FAM_GENERAL = 1, FAM_FAILS = 2 };
+typedef struct order_fail {
+    int fam;                /* the first family that fails */
+    const int64_t *v;       /* its step */
+    const char *what;       /* "its direction", ... */
+} order_fail;
+
+/* FAM_OK: every ray and offset lowers the order; FAM_GENERAL: a ray whose
+ * direction does not but whose options all do must run as a general family
+ * (the sieve reads a ray along levels of decreasing rank); FAM_FAILS. */
+static int fam_under(const order *o, int k, const ns_rclass *cl, const int64_t **bad, const char **what)
+{
+    int res = FAM_OK;
+    if (cl->kind == NS_FAM_RAY) {
+        for (int r = 0; r < cl->nrays; r++) {
+            const int64_t *d = cl->dir + (size_t)r * (size_t)k, *e = cl->base + (size_t)r * (size_t)k;
+            if (lowers(o, k, d) && lowers(o, k, e))
+                continue;
+            if (ray_lowers(o, k, d, e)) {
+                res = FAM_GENERAL;
+                continue;
+            }
+            *bad = !lowers(o, k, d) ? d : e;
+            *what = !lowers(o, k, d) ? "its direction" : "its first step";
+            return FAM_FAILS;
+        }
+    } else if (cl->kind == NS_FAM_FINITE) {
+        for (size_t j = 0; j < cl->noff; j++)
+            if (!lowers(o, k, cl->off + j * (size_t)k)) {
+                *bad = cl->off + j * (size_t)k;
+                *what = "the step";
+                return FAM_FAILS;
+            }
+    }
+    return res;
+}
+
+/* Check every family; 0 when the order works (fails == NULL: quietly). */
+static int order_works(const order *o, int k, const ns_rclass *cls, int nfam, order_fail *fails)
+{
+    for (int fi = 0; fi < nfam; fi++) {
+        const int64_t *v = NULL;
+        const char *what = NULL;
+        if (fam_under(o, k, &cls[fi], &v, &what) == FAM_FAILS) {
+            if (fails) {
+                fails->fam = fi;
+                fails->v = v;
+                fails->what = what;
+            }
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* "the move does not strictly decrease the rank ...", at the move */
+static ns_err order_error(const ns_src *src, const order *o, int k, const ns_rfam *f, const char *rank, const order_fail *fl,
+                          const char *tail, ns_error *err)
+{
     char pos[160];
-    ns_format_pos(g->k, v, pos, sizeof pos);
+    ns_format_pos(k, fl->v, pos, sizeof pos);
+    if (!o->lex)
+        return ns_src_error(err, NS_EGAME, src, f->off,
+                            "the move does not strictly decrease the rank %s: %s %s changes it by %+" PRId64 " (a cycle is possible)%s%s%s%s", rank,
+                            fl->what, pos, dot(k, o->w, fl->v), f->idx[0] ? " (" : "", f->idx, f->idx[0] ? ")" : "", tail);
+    int64_t c[NS_MAX_DIM];
+    for (int i = 0; i < o->m; i++)
+        c[i] = dot(k, o->a[i], fl->v);
+    char comp[160];
+    ns_format_pos(o->m, c, comp, sizeof comp);
     return ns_src_error(err, NS_EGAME, src, f->off,
-                        "the move does not strictly decrease the rank %s: %s %s changes it by %+" PRId64 " (a cycle is possible)%s%s%s", rank,
-                        what, pos, d, f->idx[0] ? " (" : "", f->idx, f->idx[0] ? ")" : "");
+                        "the move does not lower the order %s: %s %s changes its components by %s (a cycle is possible)%s%s%s%s", rank, fl->what,
+                        pos, comp, f->idx[0] ? " (" : "", f->idx, f->idx[0] ? ")" : "", tail);
+}
+
+/* No rank statement and the sum of the piles fails: look for an order that
+ * works for every ray and finite family (general families are checked as
+ * they run). First weight vectors in 1..4 (the smallest sum, then the
+ * first in lexicographic order), then lexicographic orders of the piles
+ * (permutations in lexicographic order). Returns 0 and *o, or -1. */
+static int find_order(int k, const ns_rclass *cls, int nfam, order *o)
+{
+    order c;
+    memset(&c, 0, sizeof c);
+    int64_t best = INT64_MAX;
+    int digits[NS_MAX_DIM];
+    for (int i = 0; i < k; i++)
+        digits[i] = 1;
+    for (;;) {
+        int64_t sum = 0;
+        for (int i = 0; i < k; i++)
+            sum += c.w[i] = digits[i];
+        if (sum < best && order_works(&c, k, cls, nfam, NULL) == 0) {
+            *o = c;
+            best = sum;
+        }
+        int i = k - 1;
+        while (i >= 0 && digits[i] == 4)
+            digits[i--] = 1;
+        if (i < 0)
+            break;
+        digits[i]++;
+    }
+    if (best != INT64_MAX)
+        return 0;
+    /* permutations in lexicographic order (next permutation) */
+    int perm[NS_MAX_DIM];
+    for (int i = 0; i < k; i++)
+        perm[i] = i;
+    memset(&c, 0, sizeof c);
+    c.lex = 1;
+    c.m = k;
+    for (;;) {
+        memset(c.a, 0, sizeof c.a);
+        for (int i = 0; i < k; i++)
+            c.a[i][perm[i]] = 1;
+        if (order_works(&c, k, cls, nfam, NULL) == 0) {
+            *o = c;
+            return 0;
+        }
+        int i = k - 2;
+        while (i >= 0 && perm[i] > perm[i + 1])
+            i--;
+        if (i < 0)
+            return -1;
+        int j = k - 1;
+        while (perm[j] < perm[i])
+            j--;
+        int t = perm[i];
+        perm[i] = perm[j];
+        perm[j] = t;
+        for (int a = i + 1, b = k - 1; a < b; a++, b--) {
+            t = perm[a];
+            perm[a] = perm[b];
+            perm[b] = t;
+        }
+    }
+}
+
+/* "x + 2*y" or "lex(y, x)" for an order the compiler found */
+static void order_text(const order *o, const ns_rules_prog *p, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    if (o->lex) {
+        used += (size_t)snprintf(buf, len, "lex(");
+        for (int c = 0; c < o->m && used < len; c++)
+            for (int i = 0; i < p->k && used < len; i++)
+                if (o->a[c][i])
+                    used += (size_t)snprintf(buf + used, len - used, "%s%s", c ? ", " : "", p->pile_names[i]);
+        if (used < len)
+            snprintf(buf + used, len - used, ")");
+        return;
+    }
+    for (int i = 0; i < p->k && used < len; i++) {
+        if (o->w[i] == 1)
+            used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? " + " : "", p->pile_names[i]);
+        else
+            used += (size_t)snprintf(buf + used, len - used, "%s%" PRId64 "*%s", i ? " + " : "", o->w[i], p->pile_names[i]);
+    }
 }
 
 static int vec_small(int k, const int64_t *v)
@@ -93,9 +279,9 @@ static ns_err compile(const char *text, const char *fname, const ns_params *ps, 
     ns_game *g = NULL;
     ns_rules_info *info = NULL;
     ns_lin *dom = NULL;
-    ns_rclass cl;
+    ns_rclass *cls = NULL;
+    int ncls = 0;
     ns_err rc;
-    memset(&cl, 0, sizeof cl);
     *out = NULL;
     if (infop)
         *infop = NULL;
@@ -155,25 +341,38 @@ static ns_err compile(const char *text, const char *fname, const ns_params *ps, 
     ns_rules_prog *p = ns_rules_rt_prog(rt);
     const int k = p->k;
     src.text = g->rules_text;
-    /* rank: a fixed non-negative weighting of the piles */
-    if (p->rank >= 0) {
-        ns_lin l;
-        int ok = ns_lin_of(p->ir.n, p->rank, k, NULL, 0, -1, &l) == 0;
-        for (int i = 0; ok && i < k; i++)
-            ok = l.p[i] >= 0 && l.p[i] <= 65536 && l.n[i] == 0;
-        if (!ok) {
-            char buf[96];
-            ns_src_excerpt(&src, p->rank_off, p->rank_end, buf, sizeof buf);
-            rc = ns_src_error(err, NS_EINVAL, &src, p->rank_off,
-                              "the rank must be a sum of piles with constant weights in 0..65536 (as in 'rank 2*x + y'), found '%s'", buf);
-            goto fail;
+    /* rank: a fixed non-negative weighting of the piles, or lex(...) of
+     * such weightings */
+    order ord;
+    memset(&ord, 0, sizeof ord);
+    for (int i = 0; i < k; i++)
+        ord.w[i] = 1;
+    if (p->rank >= 0 || p->nrank_lex) {
+        const int m = p->rank >= 0 ? 1 : p->nrank_lex;
+        ord.lex = p->rank < 0;
+        ord.m = ord.lex ? m : 0;
+        for (int c = 0; c < m; c++) {
+            const int id = p->rank >= 0 ? p->rank : p->lists[p->rank_lex + c];
+            ns_lin l;
+            int ok = ns_lin_of(p->ir.n, id, k, NULL, 0, -1, &l) == 0;
+            for (int i = 0; ok && i < k; i++)
+                ok = l.p[i] >= 0 && l.p[i] <= 65536 && l.n[i] == 0;
+            if (!ok) {
+                char buf[96];
+                ns_src_excerpt(&src, p->rank_off, p->rank_end, buf, sizeof buf);
+                rc = ns_src_error(err, NS_EINVAL, &src, p->rank_off,
+                                  ord.lex ? "each component of lex(...) must be a sum of piles with constant weights in 0..65536 (as in 'rank lex(x, y)'), found '%s'"
+                                          : "the rank must be a sum of piles with constant weights in 0..65536 (as in 'rank 2*x + y'), found '%s'",
+                                  buf);
+                goto fail;
+            }
+            memcpy(ord.lex ? ord.a[c] : ord.w, l.p, (size_t)k * sizeof *l.p);
         }
-        memcpy(g->rank_w, l.p, (size_t)k * sizeof *l.p);
     }
     char rank[200];
     rank_text(&src, p, rank, sizeof rank);
     if (info)
-        snprintf(info->rank, sizeof info->rank, "%s", p->rank >= 0 ? rank : "");
+        snprintf(info->rank, sizeof info->rank, "%s", p->rank >= 0 || p->nrank_lex ? rank : "");
     /* domain: linear atoms for the proofs */
     int dom_linear = 1, ndom = 0;
     if (p->ndomain) {
@@ -198,8 +397,61 @@ static ns_err compile(const char *text, const char *fname, const ns_params *ps, 
         }
         info->nfam = p->nfam;
     }
+    /* classify every family, then settle the order, then add them */
+    cls = calloc((size_t)(p->nfam ? p->nfam : 1), sizeof *cls);
+    if (!cls) {
+        rc = ns_error_set(err, NS_ENOMEM, "out of memory");
+        goto fail;
+    }
+    ncls = p->nfam;
+    for (int fi = 0; fi < p->nfam; fi++) {
+        if ((rc = ns_rules_classify(p, &p->fam[fi], k, p->ndomain > 0, dom_linear, dom, ndom, &cls[fi], err)))
+            goto fail;
+        const ns_rclass *cl = &cls[fi];
+        const int64_t *vs = cl->kind == NS_FAM_RAY ? cl->dir : cl->off;
+        size_t nv = cl->kind == NS_FAM_RAY ? (size_t)cl->nrays : cl->kind == NS_FAM_FINITE ? cl->noff : 0;
+        for (size_t j = 0; j < nv; j++)
+            if (!vec_small(k, vs + j * (size_t)k) || (cl->kind == NS_FAM_RAY && !vec_small(k, cl->base + j * (size_t)k))) {
+                rc = ns_src_error(err, NS_ERANGE, &src, p->fam[fi].off, "the move's step is too large (over 2^40)");
+                goto fail;
+            }
+    }
+    order_fail fl;
+    if (order_works(&ord, k, cls, p->nfam, &fl)) {
+        order found;
+        char tail[200] = "";
+        if (p->rank < 0 && !p->nrank_lex) {
+            if (find_order(k, cls, p->nfam, &found) == 0) {
+                char ftext[200], why[400], pos[160];
+                order_text(&found, p, ftext, sizeof ftext);
+                ns_format_pos(k, fl.v, pos, sizeof pos);
+                int line, col;
+                ns_src_linecol(&src, p->fam[fl.fam].off, &line, &col);
+                snprintf(why, sizeof why, "the sum of the piles fails (line %d: %s %.80s changes it by %+" PRId64 "); %.100s lowers every ray and finite move%s",
+                         line, fl.what, pos, dot(k, ord.w, fl.v), ftext, found.lex ? "" : " (weights tried: 1..4)");
+                if (info) {
+                    snprintf(info->rank, sizeof info->rank, "%s", ftext);
+                    snprintf(info->order, sizeof info->order, "%s", why);
+                }
+                snprintf(rank, sizeof rank, "%s", ftext);
+                ord = found;
+                goto settled;
+            }
+            snprintf(tail, sizeof tail, "; no other order works either (weights 1..4 on the piles, lexicographic orders of the piles): write a 'rank'");
+        }
+        rc = order_error(&src, &ord, k, &p->fam[fl.fam], rank, &fl, tail, err);
+        goto fail;
+    }
+settled:
+    if (ord.lex) {
+        g->rank_nlex = ord.m;
+        memcpy(g->rank_lex, ord.a, sizeof ord.a);
+    } else {
+        memcpy(g->rank_w, ord.w, (size_t)k * sizeof *ord.w);
+    }
     for (int fi = 0; fi < p->nfam; fi++) {
         const ns_rfam *f = &p->fam[fi];
+        const ns_rclass *cl = &cls[fi];
         char label[NS_NAME_LEN], stmt[200];
         int line, col;
         ns_src_linecol(&src, f->off, &line, &col);
@@ -209,59 +461,51 @@ static ns_err compile(const char *text, const char *fname, const ns_params *ps, 
             snprintf(full, sizeof full, "line %d [%s]: %s", line, f->idx, stmt);
         else
             snprintf(full, sizeof full, "line %d: %s", line, stmt);
-        size_t fl = strlen(full);
-        if (fl < sizeof label) {
-            memcpy(label, full, fl + 1);
+        size_t fl_len = strlen(full);
+        if (fl_len < sizeof label) {
+            memcpy(label, full, fl_len + 1);
         } else {
             memcpy(label, full, sizeof label - 4);
             memcpy(label + sizeof label - 4, "...", 4);
         }
         int first = g->nfam;
-        if ((rc = ns_rules_classify(p, f, k, p->ndomain > 0, dom_linear, dom, ndom, &cl, err)))
-            goto fail;
-        f = &p->fam[fi];
-        if (cl.kind == NS_FAM_RAY) {
-            for (int r = 0; r < cl.nrays; r++) {
-                const int64_t *d = cl.dir + (size_t)r * (size_t)k, *e = cl.base + (size_t)r * (size_t)k;
-                if (!vec_small(k, d) || !vec_small(k, e)) {
-                    rc = ns_src_error(err, NS_ERANGE, &src, f->off, "the move's step is too large (over 2^40)");
-                    goto fail;
-                }
-                if ((rc = check_rank(&src, g, f, rank, d, "its direction", err)) ||
-                    (rc = check_rank(&src, g, f, rank, e, "its first step", err)) ||
-                    (rc = ns_game_add_ray(g, label, d, e, err)))
+        const int64_t *bad;
+        const char *what;
+        int under = fam_under(&ord, k, cl, &bad, &what);
+        ns_fam_kind kind = under == FAM_GENERAL ? NS_FAM_GENERAL : cl->kind;
+        if (kind == NS_FAM_RAY) {
+            for (int r = 0; r < cl->nrays; r++) {
+                const int64_t *d = cl->dir + (size_t)r * (size_t)k, *e = cl->base + (size_t)r * (size_t)k;
+                if ((rc = ns_game_add_ray(g, label, d, e, err)))
                     goto fail;
             }
-        } else if (cl.kind == NS_FAM_FINITE) {
-            for (size_t j = 0; j < cl.noff; j++) {
-                const int64_t *o = cl.off + j * (size_t)k;
-                if (!vec_small(k, o)) {
-                    rc = ns_src_error(err, NS_ERANGE, &src, f->off, "the move's step is too large (over 2^40)");
-                    goto fail;
-                }
-                if ((rc = check_rank(&src, g, f, rank, o, "the step", err)))
-                    goto fail;
-            }
-            if (cl.noff && (rc = ns_game_add_finite(g, label, cl.off, cl.noff, err)))
+        } else if (kind == NS_FAM_FINITE) {
+            if (cl->noff && (rc = ns_game_add_finite(g, label, cl->off, cl->noff, err)))
                 goto fail;
         } else if ((rc = ns_rules_rt_add_general(rt, g, fi, label, err))) {
             goto fail;
         }
+        f = &p->fam[fi];
         if (info) {
             ns_rules_fam_info *fo = &info->fam[fi];
             fo->line = line;
             fo->col = col;
             snprintf(fo->idx, sizeof fo->idx, "%s", f->idx);
             snprintf(fo->text, sizeof fo->text, "%s", stmt);
-            fo->kind = cl.kind;
+            fo->kind = g->nfam > first ? g->fam[first].kind : kind;
             fo->first = first;
             fo->count = g->nfam - first;
-            snprintf(fo->why, sizeof fo->why, "%s", cl.why);
+            if (under == FAM_GENERAL)
+                snprintf(fo->why, sizeof fo->why, "a ray whose direction does not lower the order %.40s (its options do): rays need one that does", rank);
+            else
+                snprintf(fo->why, sizeof fo->why, "%s", cl->why);
         }
-        ns_rclass_free(&cl);
     }
     if ((rc = ns_rules_rt_finish(rt, err)))
         goto fail;
+    for (int i = 0; i < ncls; i++)
+        ns_rclass_free(&cls[i]);
+    free(cls);
     free(dom);
     ns_ast_prog_free(&ast);
     *out = g;
@@ -269,7 +513,9 @@ static ns_err compile(const char *text, const char *fname, const ns_params *ps, 
         *infop = info;
     return NS_OK;
 fail:
-    ns_rclass_free(&cl);
+    for (int i = 0; i < ncls; i++)
+        ns_rclass_free(&cls[i]);
+    free(cls);
     free(dom);
     ns_ast_prog_free(&ast);
     ns_game_free(g);

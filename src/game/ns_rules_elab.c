@@ -228,9 +228,12 @@ static int el_heading(ns_elab *e)
             e->piles_ok = 1;
             e->sizes_ok = 0;
             e->ctx = "the rank (it must be a fixed weighted sum of the piles)";
-            p->rank = ns_elab_int(e, st->a);
-            if (p->rank < 0)
+            if (ns_elab_is_lex(e, st->a)) {
+                if (ns_elab_lex(e, st->a))
+                    return -1;
+            } else if ((p->rank = ns_elab_int(e, st->a)) < 0) {
                 return -1;
+            }
             p->rank_off = ns_elab_node(e, st->a)->off;
             p->rank_end = ns_elab_node(e, st->a)->end;
         }
@@ -242,10 +245,49 @@ static int el_heading(ns_elab *e)
 
 typedef int (*body_fn)(ns_elab *e, const ns_stmt *st, const char *label);
 
+/* The filter of a forall: 1 when it rejects the current assignment of the
+ * indices, 0 when it keeps it, -1 on error. A domain's 'where' must read
+ * only indices and parameters; a move's 'where' conditions that do are its
+ * filter (the others are conditions on the moves, see move_body). */
+static int filtered_out(ns_elab *e, const ns_stmt *st)
+{
+    const int piles_ok = e->piles_ok, sizes_ok = e->sizes_ok;
+    const char *ctx = e->ctx;
+    int out = 0;
+    for (int i = 0; i < st->nwheres && !out; i++) {
+        int w = e->ast->lists[st->wheres + i];
+        if (st->kind != ST_DOMAIN && !ns_elab_index_only(e, w))
+            continue;
+        e->piles_ok = e->sizes_ok = 0;
+        e->ctx = "the filter of 'forall' (it may use the indices and the parameters)";
+        int c = ns_elab_bool(e, w);
+        e->piles_ok = piles_ok;
+        e->sizes_ok = sizes_ok;
+        e->ctx = ctx;
+        if (c < 0)
+            return -1;
+        if (!ns_ir_is_const(&e->prog->ir, c)) {
+            char buf[64];
+            return ns_elab_fail_at(e, ns_elab_node(e, w)->off, "the filter of 'forall' must be a constant condition on its indices, found '%s'",
+                                   ns_elab_text_of(e, w, buf, sizeof buf));
+        }
+        out = e->prog->ir.n[c].v == 0;
+    }
+    return out;
+}
+
 static int forall_rec(ns_elab *e, const ns_stmt *st, int i, char *label, size_t llen, body_fn body)
 {
-    if (i == st->nforalls)
+    if (i == st->nforalls) {
+        int out = filtered_out(e, st);
+        if (out < 0)
+            return -1;
+        if (out) {
+            e->prog->ndropped += st->kind == ST_MOVE;
+            return 0;
+        }
         return body(e, st, label);
+    }
     int id = e->ast->lists[st->foralls + i];
     const ns_ast *x = ns_elab_node(e, id);
     char buf[64];
@@ -507,7 +549,7 @@ static ns_err run(const ns_src *src, const ns_ast_prog *ast, const ns_params *ps
     out->rank = -1;
     out->ir.limit = 1 << 20;
     retry_name[0] = '\0';
-    int bad = el_params(&e, ps) || el_requires(&e) || el_piles(&e, k_hint) || el_heading(&e) ||
+    int bad = ns_elab_defs(&e) || el_params(&e, ps) || el_requires(&e) || el_piles(&e, k_hint) || el_heading(&e) ||
               el_stmts(&e, ST_DOMAIN, domain_body) || el_stmts(&e, ST_MOVE, move_body);
     if (!bad) {
         out->domain = ns_rules_prog_list(out, e.dom, e.ndom);

@@ -71,6 +71,8 @@ typedef struct ns_rules_prog {
     int nfam, capfam;
     ns_rfam *fam;           /* owned */
     int ndropped;           /* families whose conditions are constantly false */
+    int rank_lex, nrank_lex;/* 'rank lex(c_1, ..., c_m)': the components, IR nodes at
+                               lists[rank_lex] (nrank_lex = m; 0 otherwise) */
 } ns_rules_prog;
 
 /* Elaborate ast (parsed from src) with parameter overrides ps and k_hint as

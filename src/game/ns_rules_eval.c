@@ -38,6 +38,83 @@ int ns_ir_mod(int64_t a, int64_t b, int64_t *r)
     return NS_IR_OK;
 }
 
+int ns_ir_shl(int64_t a, int64_t b, int64_t *r)
+{
+    if (b < 0)
+        return NS_IR_NEGSHIFT;
+    if (a == 0 || b == 0) {
+        *r = a;
+        return NS_IR_OK;
+    }
+    /* a * 2^b must fit (|a| < 2^63 and b < 64: the product fits in 128 bits) */
+    if (b >= 64)
+        return NS_IR_OVERFLOW;
+    __extension__ typedef __int128 wide128;
+    wide128 p = (wide128)a * ((wide128)1 << b);
+    if (p > INT64_MAX || p < INT64_MIN)
+        return NS_IR_OVERFLOW;
+    *r = (int64_t)p;
+    return NS_IR_OK;
+}
+
+int ns_ir_shr(int64_t a, int64_t b, int64_t *r)
+{
+    if (b < 0)
+        return NS_IR_NEGSHIFT;
+    if (b >= 63) {
+        *r = a < 0 ? -1 : 0;
+        return NS_IR_OK;
+    }
+    /* floor(a / 2^b), whatever the compiler does with >> on negatives */
+    int64_t q = a / ((int64_t)1 << b);
+    if (a % ((int64_t)1 << b) != 0 && a < 0)
+        q--;
+    *r = q;
+    return NS_IR_OK;
+}
+
+int ns_ir_pow(int64_t a, int64_t b, int64_t *r)
+{
+    if (b < 0)
+        return NS_IR_NEGPOW;
+    int64_t acc = 1, base = a;
+    /* |a| <= 1 never overflows, whatever b */
+    if (a == 0 || a == 1 || a == -1) {
+        *r = b == 0 ? 1 : (a == -1 && (b & 1)) ? -1 : a == -1 ? 1 : a;
+        return NS_IR_OK;
+    }
+    while (b > 0) {
+        if ((b & 1) && __builtin_mul_overflow(acc, base, &acc))
+            return NS_IR_OVERFLOW;
+        b >>= 1;
+        if (b > 0 && __builtin_mul_overflow(base, base, &base))
+            return NS_IR_OVERFLOW;
+    }
+    *r = acc;
+    return NS_IR_OK;
+}
+
+int ns_ir_popcount(int64_t a, int64_t *r)
+{
+    if (a < 0)
+        return NS_IR_NEGPOP;
+    *r = __builtin_popcountll((unsigned long long)a);
+    return NS_IR_OK;
+}
+
+const char *ns_ir_fault_text(int code)
+{
+    switch (code) {
+    case NS_IR_DIVZERO: return "division by zero";
+    case NS_IR_OVERFLOW: return "integer overflow (the value does not fit in 64 bits)";
+    case NS_IR_NEGSHIFT: return "negative shift count (a << b and a >> b need b >= 0)";
+    case NS_IR_NEGPOW: return "negative exponent (a ** b needs b >= 0)";
+    case NS_IR_NEGPOP: return "popcount of a negative number";
+    case NS_IR_TOOBIG: return "expression too large";
+    default: return "out of memory";
+    }
+}
+
 /* Apply a binary or unary operator to values; 0 or a fault code. */
 static inline int apply(ns_ir_op op, int64_t x, int64_t y, int64_t *out)
 {
@@ -68,13 +145,20 @@ static inline int apply(ns_ir_op op, int64_t x, int64_t y, int64_t *out)
     case IR_NE: *out = x != y; return 0;
     case IR_AND: *out = x && y; return 0;
     case IR_OR: *out = x || y; return 0;
+    case IR_BAND: *out = x & y; return 0;
+    case IR_BOR: *out = x | y; return 0;
+    case IR_BXOR: *out = x ^ y; return 0;
+    case IR_SHL: return ns_ir_shl(x, y, out);
+    case IR_SHR: return ns_ir_shr(x, y, out);
+    case IR_POW: return ns_ir_pow(x, y, out);
+    case IR_POPCOUNT: return ns_ir_popcount(x, out);
     default: *out = 0; return 0;
     }
 }
 
 static int is_unary(ns_ir_op op)
 {
-    return op == IR_NEG || op == IR_ABS || op == IR_NOT;
+    return op == IR_NEG || op == IR_ABS || op == IR_NOT || op == IR_POPCOUNT;
 }
 
 /* ---------- building ---------- */
@@ -350,6 +434,12 @@ int ns_ir_run(const ns_ir_ins *code, int start, const ns_ir_env *env, int64_t *o
         RIGHT(IR_GE, TOP = TOP >= b)
         RIGHT(IR_EQ, TOP = TOP == b)
         RIGHT(IR_NE, TOP = TOP != b)
+        RIGHT(IR_BAND, TOP = TOP & b)
+        RIGHT(IR_BOR, TOP = TOP | b)
+        RIGHT(IR_BXOR, TOP = TOP ^ b)
+        RIGHT(IR_SHL, if ((rc = ns_ir_shl(TOP, b, &TOP))) goto fault;)
+        RIGHT(IR_SHR, if ((rc = ns_ir_shr(TOP, b, &TOP))) goto fault;)
+        RIGHT(IR_POW, if ((rc = ns_ir_pow(TOP, b, &TOP))) goto fault;)
         case CODE(IR_NEG, 0):
             if (TOP == INT64_MIN) {
                 rc = NS_IR_OVERFLOW;
@@ -368,6 +458,11 @@ int ns_ir_run(const ns_ir_ins *code, int start, const ns_ir_env *env, int64_t *o
             continue;
         case CODE(IR_NOT, 0):
             TOP = !TOP;
+            x++;
+            continue;
+        case CODE(IR_POPCOUNT, 0):
+            if ((rc = ns_ir_popcount(TOP, &TOP)))
+                goto fault;
             x++;
             continue;
         case NS_IR_IANDJ:
@@ -588,6 +683,8 @@ ns_iv ns_ir_interval(const ns_ir *n, int id, const ns_iv *s, const ns_iv *size, 
         return iv_neg(a);
     if (x->op == IR_ABS)
         return iv_abs(a);
+    if (x->op == IR_POPCOUNT)
+        return (ns_iv){0, 63};
     ns_iv b = ns_ir_interval(n, x->b, s, size, var);
     switch ((ns_ir_op)x->op) {
     case IR_ADD: return iv_add(a, b);
@@ -597,6 +694,32 @@ ns_iv ns_ir_interval(const ns_ir *n, int id, const ns_iv *s, const ns_iv *size, 
     case IR_MOD: return iv_mod(a, b);
     case IR_MIN: return (ns_iv){a.lo < b.lo ? a.lo : b.lo, a.hi < b.hi ? a.hi : b.hi};
     case IR_MAX: return (ns_iv){a.lo > b.lo ? a.lo : b.lo, a.hi > b.hi ? a.hi : b.hi};
+    case IR_BAND:
+        /* x & y lies in [0, y] for y >= 0 (and in [0, x] for x >= 0) */
+        if (a.lo >= 0 && b.lo >= 0)
+            return (ns_iv){0, a.hi < b.hi ? a.hi : b.hi};
+        if (a.lo >= 0)
+            return (ns_iv){0, a.hi};
+        if (b.lo >= 0)
+            return (ns_iv){0, b.hi};
+        return everything;
+    case IR_BOR:
+    case IR_BXOR:
+        /* below the next power of two of the larger operand */
+        if (a.lo >= 0 && b.lo >= 0 && a.hi != POS_INF && b.hi != POS_INF) {
+            uint64_t m = (uint64_t)(a.hi > b.hi ? a.hi : b.hi), p2 = 1;
+            while (p2 <= m && p2 < ((uint64_t)1 << 62))
+                p2 <<= 1;
+            if (p2 > m)
+                return (ns_iv){x->op == IR_BOR ? (a.lo > b.lo ? a.lo : b.lo) : 0, (int64_t)(p2 - 1)};
+            return (ns_iv){0, POS_INF};
+        }
+        return everything;
+    case IR_SHR:
+        /* a >> b with b >= 0 lies between min(a, 0) and max(a, 0) */
+        if (b.lo >= 0)
+            return (ns_iv){a.lo < 0 ? a.lo : 0, a.hi > 0 ? a.hi : 0};
+        return everything;
     default: return everything;
     }
 }

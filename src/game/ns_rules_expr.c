@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const builtins[] = {"min", "max", "abs", "sum", "count", "all", "any", "size", NULL};
+static const char *const builtins[] = {"min", "max", "abs", "sum", "count", "all", "any", "size", "popcount", "lex", NULL};
 
 /* ---------- helpers ---------- */
 
@@ -77,6 +77,10 @@ static int fault(ns_elab *e, const ns_ir_fault *f)
         return ns_elab_fail_at(e, f->off, "division by zero");
     case NS_IR_OVERFLOW:
         return ns_elab_fail_at(e, f->off, "integer overflow: the value does not fit in 64 bits");
+    case NS_IR_NEGSHIFT:
+    case NS_IR_NEGPOW:
+    case NS_IR_NEGPOP:
+        return ns_elab_fail_at(e, f->off, "%s", ns_ir_fault_text(f->code));
     case NS_IR_TOOBIG:
         return ns_elab_fail_at(e, f->off, "the rules are too large once 'forall' and comprehensions are expanded, or an expression is nested too deeply");
     default:
@@ -151,17 +155,38 @@ static const char *sym_what(ns_sym_kind k)
     case SYM_PILE: return "a pile";
     case SYM_GROUP: return "a group of piles";
     case SYM_INDEX: return "an index";
+    case SYM_ARG: return "an argument";
     default: return "a bound variable";
     }
+}
+
+/* the 'def' statement called name, or NULL */
+static const ns_stmt *find_def(const ns_elab *e, uint32_t name, uint32_t nlen)
+{
+    for (int si = 0; si < e->ast->nstmts; si++) {
+        const ns_stmt *st = &e->ast->stmts[si];
+        if (st->kind == ST_DEF && span_eq(e, st->name, st->nlen, name, nlen))
+            return st;
+    }
+    return NULL;
+}
+
+/* visible from here: inside a function body, only its arguments and the
+ * parameters */
+static int visible(const ns_elab *e, int i)
+{
+    return i >= e->def_floor || e->syms[i].kind == SYM_PARAM;
 }
 
 int ns_elab_declare(ns_elab *e, const ns_sym *s)
 {
     if (is_builtin(e, s->name, s->nlen))
         return ns_elab_fail_at(e, s->off, "'%.*s' is a built-in function: choose another name", (int)s->nlen, e->src->text + s->name);
+    if (find_def(e, s->name, s->nlen))
+        return ns_elab_fail_at(e, s->off, "'%.*s' is a function (defined with 'def'): choose another name", (int)s->nlen, e->src->text + s->name);
     for (int i = e->nsyms - 1; i >= 0; i--) {
         const ns_sym *o = &e->syms[i];
-        if (!span_eq(e, o->name, o->nlen, s->name, s->nlen))
+        if (!visible(e, i) || !span_eq(e, o->name, o->nlen, s->name, s->nlen))
             continue;
         if (o->kind == SYM_VAR && s->kind == SYM_VAR && o->has_sub && s->has_sub && o->sub != s->sub)
             continue;
@@ -189,7 +214,7 @@ int ns_elab_declare(ns_elab *e, const ns_sym *s)
 const ns_sym *ns_elab_lookup(const ns_elab *e, uint32_t name, uint32_t nlen)
 {
     for (int i = e->nsyms - 1; i >= 0; i--)
-        if (span_eq(e, e->syms[i].name, e->syms[i].nlen, name, nlen))
+        if (visible(e, i) && span_eq(e, e->syms[i].name, e->syms[i].nlen, name, nlen))
             return &e->syms[i];
     return NULL;
 }
@@ -198,7 +223,7 @@ static const ns_sym *lookup_sub(const ns_elab *e, uint32_t name, uint32_t nlen, 
 {
     for (int i = e->nsyms - 1; i >= 0; i--) {
         const ns_sym *s = &e->syms[i];
-        if (s->kind == SYM_VAR && s->has_sub && s->sub == sub && span_eq(e, s->name, s->nlen, name, nlen))
+        if (visible(e, i) && s->kind == SYM_VAR && s->has_sub && s->sub == sub && span_eq(e, s->name, s->nlen, name, nlen))
             return s;
     }
     return NULL;
@@ -206,9 +231,12 @@ static const ns_sym *lookup_sub(const ns_elab *e, uint32_t name, uint32_t nlen, 
 
 static int unknown_name(ns_elab *e, uint32_t off, uint32_t name, uint32_t nlen)
 {
-    if (is_builtin(e, name, nlen))
+    if (is_builtin(e, name, nlen) || find_def(e, name, nlen))
         return ns_elab_fail_at(e, off, "'%.*s' is a function: write %.*s(...)", (int)nlen, e->src->text + name, (int)nlen,
                        e->src->text + name);
+    if (e->def_floor > 0)
+        return ns_elab_fail_at(e, off, "unknown name '%.*s' in the body of a function (it may use its arguments and the parameters)",
+                               (int)(nlen > 40 ? 40 : nlen), e->src->text + name);
     /* declared, but not usable here: a pile in a parameter, a parameter
      * used before its declaration */
     for (int si = 0; si < e->ast->nstmts; si++) {
@@ -364,7 +392,23 @@ int ns_elab_expand(ns_elab *e, int id, ns_item_fn fn, void *u)
          * instead of popping the stack */
         int pos = e->nsyms;
         ns_sym s = {.kind = SYM_INDEX, .name = x->name, .nlen = x->nlen, .off = x->name, .value = vals[i]};
-        rc = ns_elab_declare(e, &s) || ns_elab_expand(e, x->a, fn, u);
+        int keep = 1;
+        rc = ns_elab_declare(e, &s);
+        if (!rc && x->c >= 0) {
+            /* the filter: a constant condition on the indices */
+            int c = ns_elab_bool(e, x->c);
+            if (c < 0) {
+                rc = -1;
+            } else if (!ns_ir_is_const(&e->prog->ir, c)) {
+                char buf[64];
+                rc = ns_elab_fail_at(e, ns_elab_node(e, x->c)->off,
+                                     "the filter of a comprehension must be a constant condition (numbers, parameters, indices), found '%s'",
+                                     ns_elab_text_of(e, x->c, buf, sizeof buf));
+            } else {
+                keep = e->prog->ir.n[c].v != 0;
+            }
+        }
+        rc = rc || (keep && ns_elab_expand(e, x->a, fn, u));
         if (e->nsyms == pos + 1)
             e->nsyms = pos;
         else if (pos < e->nsyms)
@@ -433,12 +477,74 @@ int ns_elab_pile_slot(ns_elab *e, int id, int report)
     return -1;
 }
 
+/* A call of a function defined with 'def': the arguments are elaborated
+ * here, then the body with the argument names bound to them and every
+ * other name but the parameters hidden (the function is inlined). */
+static int el_user_call(ns_elab *e, int id, const ns_stmt *st, ns_val *out)
+{
+    const ns_ast *x = ns_elab_node(e, id);
+    const int nl = (int)x->nlen;
+    const char *t = e->src->text + x->name;
+    if (x->nlist != st->nargs)
+        return ns_elab_fail_at(e, x->off, "wrong arity: %.*s takes %d argument%s, found %d", nl, t, st->nargs, st->nargs == 1 ? "" : "s",
+                               x->nlist);
+    const int si = (int)(st - e->ast->stmts);
+    for (int i = 0; i < e->ndef_active; i++)
+        if (e->def_active[i] == si)
+            return ns_elab_fail_at(e, x->off, "'%.*s' calls itself: functions cannot be recursive", nl, t);
+    if (e->ndef_active >= NS_DEF_MAX_DEPTH)
+        return ns_elab_fail_at(e, x->off, "functions call each other too deeply (more than %d levels)", NS_DEF_MAX_DEPTH);
+    ns_sym args[NS_DEF_MAX_ARGS];
+    char buf[64];
+    for (int i = 0; i < st->nargs; i++) {
+        int aid = e->ast->lists[x->list + i];
+        ns_val v;
+        if (ns_elab_val(e, aid, &v))
+            return -1;
+        if (v.t != V_INT && v.t != V_BOOL)
+            return ns_elab_fail_at(e, ns_elab_node(e, aid)->off, "expected a number or a condition as an argument of %.*s, found %s '%s'", nl, t,
+                                   ns_elab_type_name(v.t), ns_elab_text_of(e, aid, buf, sizeof buf));
+        const ns_ast *an = ns_elab_node(e, e->ast->lists[st->args + i]);
+        args[i] = (ns_sym){.kind = SYM_ARG, .name = an->name, .nlen = an->nlen, .off = an->off, .node = v.node, .is_bool = v.t == V_BOOL};
+    }
+    /* the body's scope: the arguments above everything else */
+    const int mark = e->nsyms, floor = e->def_floor;
+    const char *ctx = e->ctx;
+    for (int i = 0; i < st->nargs; i++) {
+        if (e->nsyms == e->capsyms) {
+            int nc = e->capsyms ? e->capsyms * 2 : 64;
+            ns_sym *n = realloc(e->syms, (size_t)nc * sizeof *n);
+            if (!n)
+                return ns_elab_oom(e);
+            e->syms = n;
+            e->capsyms = nc;
+        }
+        e->syms[e->nsyms++] = args[i];
+    }
+    e->def_floor = mark;
+    e->def_active[e->ndef_active++] = si;
+    e->ctx = "the body of a function (it may use its arguments and the parameters)";
+    int rc = ns_elab_val(e, st->a, out);
+    e->ndef_active--;
+    e->def_floor = floor;
+    e->nsyms = mark;
+    e->ctx = ctx;
+    if (rc)
+        return -1;
+    if (out->t != V_INT && out->t != V_BOOL)
+        return ns_elab_fail_at(e, ns_elab_node(e, st->a)->off, "the body of %.*s must be a number or a condition, found %s", nl, t,
+                               ns_elab_type_name(out->t));
+    return 0;
+}
+
 static int el_call(ns_elab *e, int id, ns_val *out)
 {
     const ns_ast *x = ns_elab_node(e, id);
     const char *t = e->src->text + x->name;
     int nl = (int)x->nlen;
     out->t = V_INT;
+    if (span_is(e, x->name, x->nlen, "lex"))
+        return ns_elab_fail_at(e, x->off, "lex(...) orders positions: it can only be the whole rank (as in 'rank lex(x, y)')");
     if (span_is(e, x->name, x->nlen, "size")) {
         if (x->nlist != 1 || ns_elab_node(e, e->ast->lists[x->list])->kind == AST_COMP)
             return ns_elab_fail_at(e, x->off, "size takes 1 argument (a pile), found %d", x->nlist);
@@ -459,6 +565,9 @@ static int el_call(ns_elab *e, int id, ns_val *out)
     } else if (span_is(e, x->name, x->nlen, "abs")) {
         op = IR_ABS;
         minargs = maxargs = 1;
+    } else if (span_is(e, x->name, x->nlen, "popcount")) {
+        op = IR_POPCOUNT;
+        minargs = maxargs = 1;
     } else if (span_is(e, x->name, x->nlen, "sum")) {
         op = IR_ADD;
     } else if (span_is(e, x->name, x->nlen, "count")) {
@@ -469,11 +578,14 @@ static int el_call(ns_elab *e, int id, ns_val *out)
         argt = V_BOOL;
         out->t = V_BOOL;
     } else {
+        const ns_stmt *def = find_def(e, x->name, x->nlen);
+        if (def)
+            return el_user_call(e, id, def, out);
         const ns_sym *s = ns_elab_lookup(e, x->name, x->nlen);
         if (s)
-            return ns_elab_fail_at(e, x->off, "'%.*s' is %s, not a function: expected min, max, abs, sum, count, all, any or size", nl, t,
+            return ns_elab_fail_at(e, x->off, "'%.*s' is %s, not a function: expected min, max, abs, sum, count, all, any, size, popcount or a 'def'", nl, t,
                            sym_what(s->kind));
-        return ns_elab_fail_at(e, x->off, "unknown function '%.*s': expected min, max, abs, sum, count, all, any or size", nl > 40 ? 40 : nl, t);
+        return ns_elab_fail_at(e, x->off, "unknown function '%.*s': expected min, max, abs, sum, count, all, any, size, popcount or a 'def'", nl > 40 ? 40 : nl, t);
     }
     int base = e->ntmp;
     arg_ctx c = {argt};
@@ -489,8 +601,8 @@ static int el_call(ns_elab *e, int id, ns_val *out)
             return ns_elab_fail_at(e, x->off, "wrong arity: %.*s takes %d argument%s, found %d", nl, t, minargs, minargs == 1 ? "" : "s", n);
         return ns_elab_fail_at(e, x->off, "wrong arity: %.*s takes at least %d argument%s, found %d", nl, t, minargs, minargs == 1 ? "" : "s", n);
     }
-    if (op == IR_ABS) {
-        out->node = mk(e, IR_ABS, e->tmp[base], -1, 0, x->off);
+    if (op == IR_ABS || op == IR_POPCOUNT) {
+        out->node = mk(e, op, e->tmp[base], -1, 0, x->off);
     } else if (n == 0) {
         out->node = mk_const(e, op == IR_AND ? 1 : 0, x->off);
     } else if (op == IR_ADD && argt == V_BOOL) {
@@ -542,6 +654,10 @@ static int el_name(ns_elab *e, int id, ns_val *out)
         out->t = V_GROUP;
         out->group = (int)(s - e->syms);
         return 0;
+    case SYM_ARG:
+        out->t = s->is_bool ? V_BOOL : V_INT;
+        out->node = s->node;
+        break;
     default:
         if (s->has_sub)
             return ns_elab_fail_at(e, x->off, "'%.*s' is a family of variables: write %.*s[...] with an index", (int)x->nlen,
@@ -646,8 +762,17 @@ int ns_elab_val(ns_elab *e, int id, ns_val *out)
     case AST_SUB:
     case AST_MUL:
     case AST_DIV:
-    case AST_MOD: {
-        static const ns_ir_op ops[] = {IR_ADD, IR_SUB, IR_MUL, IR_DIV, IR_MOD};
+    case AST_MOD:
+    case AST_BAND:
+    case AST_BOR:
+    case AST_BXOR:
+    case AST_SHL:
+    case AST_SHR:
+    case AST_POW: {
+        ns_ir_op op = x->kind == AST_ADD ? IR_ADD : x->kind == AST_SUB ? IR_SUB : x->kind == AST_MUL ? IR_MUL
+                    : x->kind == AST_DIV ? IR_DIV : x->kind == AST_MOD ? IR_MOD : x->kind == AST_BAND ? IR_BAND
+                    : x->kind == AST_BOR ? IR_BOR : x->kind == AST_BXOR ? IR_BXOR : x->kind == AST_SHL ? IR_SHL
+                    : x->kind == AST_SHR ? IR_SHR : IR_POW;
         int a = ns_elab_int(e, x->a);
         int b = a < 0 ? -1 : ns_elab_int(e, x->b);
         /* the position of an arithmetic node is its operator's: the end of a */
@@ -655,7 +780,7 @@ int ns_elab_val(ns_elab *e, int id, ns_val *out)
         while (opoff < x->end && (e->src->text[opoff] == ' ' || e->src->text[opoff] == '\t' || e->src->text[opoff] == '\n' ||
                                   e->src->text[opoff] == '\r' || e->src->text[opoff] == ')'))
             opoff++;
-        out->node = b < 0 ? -1 : mk(e, ops[x->kind - AST_ADD], a, b, 0, opoff);
+        out->node = b < 0 ? -1 : mk(e, op, a, b, 0, opoff);
         return out->node < 0 ? -1 : 0;
     }
     case AST_LT:
@@ -708,6 +833,17 @@ int ns_elab_val(ns_elab *e, int id, ns_val *out)
                 e->ntmp = base;
                 return -1;
             }
+        /* a set holds each constant once: {t mod 3 for t in 1..9} = {0, 1, 2} */
+        int kept = base;
+        for (int i = base; i < e->ntmp; i++) {
+            const ns_ir *xi = &e->prog->ir.n[e->tmp[i]];
+            int dup = 0;
+            for (int j = base; j < kept && xi->op == IR_CONST && !dup; j++)
+                dup = e->prog->ir.n[e->tmp[j]].op == IR_CONST && e->prog->ir.n[e->tmp[j]].v == xi->v;
+            if (!dup)
+                e->tmp[kept++] = e->tmp[i];
+        }
+        e->ntmp = kept;
         out->t = V_SET;
         out->range = 0;
         out->list = ns_elab_flush_tmp(e, base, &out->n);
@@ -728,4 +864,108 @@ int ns_elab_split_and(ns_elab *e, int n)
     if (x->op == IR_AND)
         return ns_elab_split_and(e, x->a) || ns_elab_split_and(e, x->b) ? -1 : 0;
     return ns_elab_push_tmp(e, n);
+}
+
+/* ---------- functions ---------- */
+
+int ns_elab_defs(ns_elab *e)
+{
+    for (int si = 0; si < e->ast->nstmts; si++) {
+        const ns_stmt *st = &e->ast->stmts[si];
+        if (st->kind != ST_DEF)
+            continue;
+        const char *nm = e->src->text + st->name;
+        if (is_builtin(e, st->name, st->nlen))
+            return ns_elab_fail_at(e, st->name, "'%.*s' is a built-in function: choose another name", (int)st->nlen, nm);
+        const ns_stmt *first = find_def(e, st->name, st->nlen);
+        if (first != st) {
+            char at[32];
+            ns_elab_where_of(e, first->name, at, sizeof at);
+            return ns_elab_fail_at(e, st->name, "duplicate function '%.*s': already defined at %s", (int)st->nlen, nm, at);
+        }
+        if (st->nargs > NS_DEF_MAX_ARGS)
+            return ns_elab_fail_at(e, st->name, "too many arguments: '%.*s' has %d (at most %d)", (int)st->nlen, nm, st->nargs, NS_DEF_MAX_ARGS);
+        for (int i = 0; i < st->nargs; i++) {
+            const ns_ast *a = ns_elab_node(e, e->ast->lists[st->args + i]);
+            const char *an = e->src->text + a->name;
+            if (is_builtin(e, a->name, a->nlen) || find_def(e, a->name, a->nlen))
+                return ns_elab_fail_at(e, a->off, "'%.*s' is a function: choose another name for the argument", (int)a->nlen, an);
+            for (int j = 0; j < i; j++) {
+                const ns_ast *b = ns_elab_node(e, e->ast->lists[st->args + j]);
+                if (span_eq(e, a->name, a->nlen, b->name, b->nlen))
+                    return ns_elab_fail_at(e, a->off, "duplicate argument '%.*s'", (int)a->nlen, an);
+            }
+            for (int sj = 0; sj < e->ast->nstmts; sj++) {
+                const ns_stmt *p = &e->ast->stmts[sj];
+                if (p->kind == ST_PARAM && span_eq(e, p->name, p->nlen, a->name, a->nlen))
+                    return ns_elab_fail_at(e, a->off, "argument '%.*s' has the name of a parameter: choose another name", (int)a->nlen, an);
+            }
+        }
+        /* names of parameters and piles are checked when they are declared */
+    }
+    return 0;
+}
+
+/* 'rank lex(...)': the components, pushed on the scratch stack */
+static int lex_item(ns_elab *e, int id, void *u)
+{
+    (void)u;
+    int n = ns_elab_int(e, id);
+    return n < 0 ? -1 : ns_elab_push_tmp(e, n);
+}
+
+int ns_elab_lex(ns_elab *e, int id)
+{
+    const ns_ast *x = ns_elab_node(e, id);
+    int base = e->ntmp;
+    for (int i = 0; i < x->nlist; i++)
+        if (ns_elab_expand(e, e->ast->lists[x->list + i], lex_item, NULL)) {
+            e->ntmp = base;
+            return -1;
+        }
+    int n = e->ntmp - base;
+    if (n < 1 || n > NS_MAX_DIM) {
+        e->ntmp = base;
+        return ns_elab_fail_at(e, x->off, "lex takes 1 to %d components (as in 'rank lex(x, y)'), found %d", NS_MAX_DIM, n);
+    }
+    e->prog->rank_lex = ns_elab_flush_tmp(e, base, &e->prog->nrank_lex);
+    return e->prog->rank_lex < 0 ? -1 : 0;
+}
+
+/* non-zero when id is a call of lex(...) */
+int ns_elab_is_lex(const ns_elab *e, int id)
+{
+    const ns_ast *x = ns_elab_node(e, id);
+    return x->kind == AST_CALL && span_is(e, x->name, x->nlen, "lex");
+}
+
+int ns_elab_index_only(ns_elab *e, int id)
+{
+    const ns_ast *x = ns_elab_node(e, id);
+    switch (x->kind) {
+    case AST_NUM:
+        return 1;
+    case AST_NAME: {
+        const ns_sym *s = ns_elab_lookup(e, x->name, x->nlen);
+        return s && (s->kind == SYM_INDEX || s->kind == SYM_PARAM);
+    }
+    case AST_INDEX:
+    case AST_COMP:
+    case AST_TUPLE:
+        return 0;
+    case AST_CALL:
+        if (span_is(e, x->name, x->nlen, "size"))
+            return 0;
+        break;
+    default:
+        break;
+    }
+    if (x->a >= 0 && !ns_elab_index_only(e, x->a))
+        return 0;
+    if (x->b >= 0 && !ns_elab_index_only(e, x->b))
+        return 0;
+    for (int i = 0; i < x->nlist; i++)
+        if (!ns_elab_index_only(e, e->ast->lists[x->list + i]))
+            return 0;
+    return 1;
 }

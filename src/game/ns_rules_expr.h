@@ -17,7 +17,7 @@
 
 #include "game/ns_rules_elab.h"
 
-typedef enum { SYM_PARAM, SYM_PILE, SYM_GROUP, SYM_INDEX, SYM_VAR } ns_sym_kind;
+typedef enum { SYM_PARAM, SYM_PILE, SYM_GROUP, SYM_INDEX, SYM_VAR, SYM_ARG } ns_sym_kind;
 
 typedef struct ns_sym {
     ns_sym_kind kind;
@@ -29,7 +29,11 @@ typedef struct ns_sym {
     int64_t glo, ghi;       /* SYM_GROUP */
     int has_sub;            /* SYM_VAR declared as t[sub] */
     int64_t sub;
+    int node, is_bool;      /* SYM_ARG: the IR node of the argument, a condition or a number */
 } ns_sym;
+
+#define NS_DEF_MAX_ARGS 16
+#define NS_DEF_MAX_DEPTH 32      /* functions calling functions */
 
 typedef enum { V_INT, V_BOOL, V_SET, V_GROUP } ns_vtype;
 
@@ -58,6 +62,12 @@ typedef struct ns_elab {
     int ntmp, captmp;
     int *dom;               /* domain conditions gathered so far */
     int ndom, capdom;
+    /* the body of a user function ('def') being expanded: symbols below
+     * def_floor other than parameters are hidden; def_active: the 'def'
+     * statements being expanded (a recursion is an error) */
+    int def_floor;
+    int ndef_active;
+    int def_active[NS_DEF_MAX_DEPTH];
     /* k_hint: a group whose size is a parameter left to the bounds */
     int retry_param;        /* index in prog->params or -1 */
     int64_t retry_value;
@@ -95,5 +105,15 @@ int ns_elab_expand(ns_elab *e, int id, ns_item_fn fn, void *u);
 int ns_elab_pile_slot(ns_elab *e, int id, int report);
 /* push the conjuncts of condition node n on the scratch stack */
 int ns_elab_split_and(ns_elab *e, int n);
+/* check the 'def' statements: names, arguments (before anything else) */
+int ns_elab_defs(ns_elab *e);
+/* non-zero when expression id reads only numbers, parameters, forall and
+ * comprehension indices and functions of them (a constant once the
+ * indices are set) */
+int ns_elab_index_only(ns_elab *e, int id);
+/* 'rank lex(c_1, ...)': is id such a call; elaborate its components into
+ * prog->rank_lex */
+int ns_elab_is_lex(const ns_elab *e, int id);
+int ns_elab_lex(ns_elab *e, int id);
 
 #endif

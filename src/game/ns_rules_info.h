@@ -26,6 +26,8 @@ typedef struct ns_rules_info {
     int nparams;
     ns_rparam param[NS_PARAMS_MAX]; /* as declared; values in g->params */
     char rank[200];                 /* the rank expression, or "" (sum of piles) */
+    char order[400];                /* no rank statement and the sum failed: the
+                                       order found and why (else "") */
     char domain[400];               /* the domain statements, or "" */
     int ndropped;                   /* families never applicable (constant false) */
     int nfam;

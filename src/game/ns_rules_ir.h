@@ -6,7 +6,10 @@
  * variables v_j (slots). Booleans are the integers 0 and 1. Arithmetic is
  * on int64 with every overflow detected; '/' is floor division and 'mod'
  * the matching remainder (its sign is the divisor's), so x mod 3 is in
- * {0, 1, 2} for every x. Evaluation needs no allocation and no globals, so
+ * {0, 1, 2} for every x. '&', '|', 'xor' act on two's complement; 'a << b'
+ * is a * 2^b (an overflow is an error), 'a >> b' is floor(a / 2^b); a
+ * negative shift, a negative exponent of '**' and popcount of a negative
+ * number are errors. Evaluation needs no allocation and no globals, so
  * many threads may evaluate the same pool at once. */
 #ifndef NS_RULES_IR_H
 #define NS_RULES_IR_H
@@ -21,7 +24,9 @@ typedef enum {
     IR_NEG, IR_ABS, IR_NOT,
     IR_ADD, IR_SUB, IR_MUL, IR_DIV, IR_MOD, IR_MIN, IR_MAX,
     IR_LT, IR_LE, IR_GT, IR_GE, IR_EQ, IR_NE,
-    IR_AND, IR_OR   /* short-circuit */
+    IR_AND, IR_OR,  /* short-circuit */
+    IR_BAND, IR_BOR, IR_BXOR, IR_SHL, IR_SHR, IR_POW,
+    IR_POPCOUNT     /* unary */
 } ns_ir_op;
 
 #define NS_IR_MAX_DEPTH 2000
@@ -45,7 +50,11 @@ typedef struct ns_ir_pool {
 } ns_ir_pool;
 
 /* A failed evaluation: what and where. */
-enum { NS_IR_OK = 0, NS_IR_DIVZERO = 1, NS_IR_OVERFLOW = 2, NS_IR_NOMEM = 3, NS_IR_TOOBIG = 4 };
+enum { NS_IR_OK = 0, NS_IR_DIVZERO = 1, NS_IR_OVERFLOW = 2, NS_IR_NOMEM = 3, NS_IR_TOOBIG = 4,
+       NS_IR_NEGSHIFT = 5, NS_IR_NEGPOW = 6, NS_IR_NEGPOP = 7 };
+
+/* What a fault code means, for messages: "division by zero", ... */
+const char *ns_ir_fault_text(int code);
 typedef struct ns_ir_fault {
     int code;
     uint32_t off;
@@ -76,6 +85,11 @@ int ns_ir_eval(const ns_ir *n, int id, const ns_ir_env *env, int64_t *out, ns_ir
 /* Checked floor division and remainder (0 or a fault code). */
 int ns_ir_div(int64_t a, int64_t b, int64_t *q);
 int ns_ir_mod(int64_t a, int64_t b, int64_t *r);
+/* Checked shifts, power and popcount (0 or a fault code). */
+int ns_ir_shl(int64_t a, int64_t b, int64_t *r);
+int ns_ir_shr(int64_t a, int64_t b, int64_t *r);
+int ns_ir_pow(int64_t a, int64_t b, int64_t *r);
+int ns_ir_popcount(int64_t a, int64_t *r);
 
 /* Bytecode: an expression flattened for fast repeated evaluation (the
  * general families evaluate their expressions once per binding). A stack
@@ -90,7 +104,7 @@ typedef struct ns_ir_ins {
     uint32_t off;       /* source offset, for faults */
 } ns_ir_ins;
 
-enum { NS_IR_IEND = 200, NS_IR_IANDJ, NS_IR_IORJ, NS_IR_IBOOL };
+enum { NS_IR_IEND = 240, NS_IR_IANDJ, NS_IR_IORJ, NS_IR_IBOOL };
 #define NS_IR_RUN_STACK 32  /* deeper expressions are not compiled */
 enum { NS_IR_RSTACK = 0, NS_IR_RCONST, NS_IR_RPILE, NS_IR_RSIZE, NS_IR_RVAR };
 

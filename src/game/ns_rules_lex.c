@@ -97,6 +97,7 @@ static const struct {
     {"play", TK_PLAY},     {"domain", TK_DOMAIN}, {"require", TK_REQUIRE}, {"move", TK_MOVE},
     {"for", TK_FOR},       {"in", TK_IN},       {"where", TK_WHERE},   {"forall", TK_FORALL},
     {"and", TK_AND},       {"or", TK_OR},       {"not", TK_NOT},       {"mod", TK_MOD},
+    {"xor", TK_XOR},       {"def", TK_DEF},
 };
 
 const char *ns_tok_name(ns_tok_kind k)
@@ -143,6 +144,13 @@ const char *ns_tok_name(ns_tok_kind k)
     case TK_OR: return "'or'";
     case TK_NOT: return "'not'";
     case TK_MOD: return "'mod'";
+    case TK_AMP: return "'&'";
+    case TK_BAR: return "'|'";
+    case TK_SHL: return "'<<'";
+    case TK_SHR: return "'>>'";
+    case TK_POW: return "'**'";
+    case TK_XOR: return "'xor'";
+    case TK_DEF: return "'def'";
     default: return "a token";
     }
 }
@@ -172,7 +180,7 @@ void ns_tok_describe(const ns_src *src, const ns_tok *t, char *buf, size_t len)
 int ns_tok_starts_stmt(ns_tok_kind k)
 {
     return k == TK_GAME || k == TK_PARAM || k == TK_PILES || k == TK_RANK || k == TK_PLAY ||
-           k == TK_DOMAIN || k == TK_REQUIRE || k == TK_MOVE;
+           k == TK_DOMAIN || k == TK_REQUIRE || k == TK_MOVE || k == TK_DEF;
 }
 
 static int is_alpha(int c)
@@ -299,7 +307,16 @@ ns_err ns_rules_lex(const ns_src *src, ns_tok **out, size_t *n, ns_error *err)
             case '}': t->kind = TK_RBRACE; break;
             case ',': t->kind = TK_COMMA; break;
             case '+': t->kind = TK_PLUS; break;
-            case '*': t->kind = TK_STAR; break;
+            case '*':
+                if (c2 == '*') {
+                    t->kind = TK_POW;
+                    t->len = 2;
+                } else {
+                    t->kind = TK_STAR;
+                }
+                break;
+            case '&': t->kind = TK_AMP; break;
+            case '|': t->kind = TK_BAR; break;
             case '/': t->kind = TK_SLASH; break;
             case '%': t->kind = TK_PERCENT; break;
             case '-':
@@ -322,6 +339,9 @@ ns_err ns_rules_lex(const ns_src *src, ns_tok **out, size_t *n, ns_error *err)
                 if (c2 == '=') {
                     t->kind = TK_LE;
                     t->len = 2;
+                } else if (c2 == '<') {
+                    t->kind = TK_SHL;
+                    t->len = 2;
                 } else {
                     t->kind = TK_LT;
                 }
@@ -329,6 +349,9 @@ ns_err ns_rules_lex(const ns_src *src, ns_tok **out, size_t *n, ns_error *err)
             case '>':
                 if (c2 == '=') {
                     t->kind = TK_GE;
+                    t->len = 2;
+                } else if (c2 == '>') {
+                    t->kind = TK_SHR;
                     t->len = 2;
                 } else {
                     t->kind = TK_GT;
@@ -350,6 +373,9 @@ ns_err ns_rules_lex(const ns_src *src, ns_tok **out, size_t *n, ns_error *err)
                 t->kind = TK_NE;
                 t->len = 2;
                 break;
+            case '^':
+                rc = ns_src_error(err, NS_EINVAL, src, i, "found '^': expected 'xor' for exclusive or, or '**' for a power");
+                goto fail;
             default:
                 if (c >= 33 && c < 127)
                     rc = ns_src_error(err, NS_EINVAL, src, i, "unexpected character '%c'", (char)c);

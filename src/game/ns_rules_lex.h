@@ -41,6 +41,8 @@ typedef enum {
     /* keywords */
     TK_GAME, TK_PARAM, TK_PILES, TK_RANK, TK_PLAY, TK_DOMAIN, TK_REQUIRE, TK_MOVE,
     TK_FOR, TK_IN, TK_WHERE, TK_FORALL, TK_AND, TK_OR, TK_NOT, TK_MOD,
+    /* integer operators and user functions */
+    TK_AMP, TK_BAR, TK_SHL, TK_SHR, TK_POW, TK_XOR, TK_DEF,
     TK_COUNT_
 } ns_tok_kind;
 

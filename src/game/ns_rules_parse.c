@@ -6,23 +6,30 @@
  *              | 'piles' pile (','? pile)*          pile := NAME ('[' expr ']')?
  *              | 'rank' expr
  *              | 'play' ('normal' | 'misere')
- *              | 'domain' expr ('forall' items)*
+ *              | 'domain' expr ('forall' items)* ('where' expr)?
  *              | 'require' expr
  *              | 'move' expr '->' expr clause*
+ *              | 'def' NAME '(' NAME (',' NAME)* ')' '=' expr
  *   clause    := 'for' items | 'where' expr | 'forall' items
  *   items     := expr (',' expr)*
  *   expr      := and ('or' and)*
  *   and       := not ('and' not)*
  *   not       := 'not' not | cmp
  *   cmp       := range (cmpop range)* | range 'in' range     (chains: a < b <= c)
- *   range     := sum ('..' sum)?
+ *   range     := bor ('..' bor)?
+ *   bor       := bxor ('|' bxor)*
+ *   bxor      := band ('xor' band)*
+ *   band      := shift ('&' shift)*
+ *   shift     := sum (('<<' | '>>') sum)*
  *   sum       := prod (('+' | '-') prod)*
  *   prod      := unary (('*' | '/' | 'mod' | '%') unary)*
- *   unary     := ('-' | '+') unary | primary
+ *   unary     := ('-' | '+') unary | power
+ *   power     := primary ('**' unary)?                     (right to left: 2**3**2 = 2**9)
  *   primary   := NUMBER | NAME | NAME '[' expr ']' | NAME '(' args? ')'
- *              | '(' expr ')' | '(' expr (',' expr)+ ')' | '(' expr 'for' NAME 'in' range ')'
- *              | '{' (expr (',' expr)*)? '}'
- *   args      := arg (',' arg)*      arg := expr ('for' NAME 'in' range)?
+ *              | '(' expr ')' | '(' expr (',' expr)+ ')' | '(' expr comp ')'
+ *              | '{' (arg (',' arg)*)? '}'
+ *   args      := arg (',' arg)*      arg := expr comp?
+ *   comp      := 'for' NAME 'in' range ('where' expr)?
  * Statements need no terminator: each starts with its keyword. */
 #include "game/ns_rules_parse.h"
 
@@ -106,7 +113,7 @@ static int new_node(parser *ps, ns_ast_kind k, uint32_t off)
     n->kind = k;
     n->off = off;
     n->end = off;
-    n->a = n->b = -1;
+    n->a = n->b = n->c = -1;
     n->list = -1;
     n->depth = 1;
     return p->nnodes++;
@@ -125,6 +132,8 @@ static int finish(parser *ps, int n)
         d = p->nodes[x->a].depth;
     if (x->b >= 0 && p->nodes[x->b].depth > d)
         d = p->nodes[x->b].depth;
+    if (x->c >= 0 && p->nodes[x->c].depth > d)
+        d = p->nodes[x->c].depth;
     for (int i = 0; i < x->nlist; i++)
         if (p->nodes[p->lists[x->list + i]].depth > d)
             d = p->nodes[p->lists[x->list + i]].depth;
@@ -205,7 +214,7 @@ static int enter(parser *ps)
     return 0;
 }
 
-/* 'for' NAME 'in' range, after item; builds a COMP node. */
+/* 'for' NAME 'in' range ('where' expr)?, after item; builds a COMP node. */
 static int p_comp_tail(parser *ps, int item)
 {
     advance(ps); /* 'for' */
@@ -219,6 +228,12 @@ static int p_comp_tail(parser *ps, int item)
     int set = p_range(ps);
     if (set < 0)
         return -1;
+    int filter = -1;
+    if (kind(ps) == TK_WHERE) {
+        advance(ps);
+        if ((filter = p_expr(ps)) < 0)
+            return -1;
+    }
     int n = new_node(ps, AST_COMP, ps->p->nodes[item].off);
     if (n < 0)
         return -1;
@@ -227,7 +242,8 @@ static int p_comp_tail(parser *ps, int item)
     x->nlen = nm->len;
     x->a = item;
     x->b = set;
-    x->end = ps->p->nodes[set].end;
+    x->c = filter;
+    x->end = ps->p->nodes[filter >= 0 ? filter : set].end;
     return finish(ps, n);
 }
 
@@ -366,6 +382,8 @@ static int p_primary(parser *ps)
                 int it = p_expr(ps);
                 if (it < 0)
                     return -1;
+                if (kind(ps) == TK_FOR && (it = p_comp_tail(ps, it)) < 0)
+                    return -1;
                 if (push_tmp(ps, it))
                     return -1;
                 if (kind(ps) == TK_COMMA) {
@@ -418,6 +436,13 @@ static int p_unary(parser *ps)
         }
     } else {
         n = p_primary(ps);
+        if (n >= 0 && kind(ps) == TK_POW) {
+            /* right to left, and tighter than a unary minus on its left
+             * (-2**2 = -4), as in Python */
+            advance(ps);
+            int b = p_unary(ps);
+            n = b < 0 ? -1 : binary(ps, AST_POW, n, b);
+        }
     }
     ps->depth--;
     return n;
@@ -458,9 +483,44 @@ static int p_sum(parser *ps)
     return a;
 }
 
+/* one level of left-associative binary operators: sub is the next level */
+static int p_level(parser *ps, int (*sub)(parser *), ns_tok_kind t1, ns_ast_kind k1, ns_tok_kind t2, ns_ast_kind k2)
+{
+    int a = sub(ps);
+    while (a >= 0 && (kind(ps) == t1 || kind(ps) == t2)) {
+        ns_ast_kind k = kind(ps) == t1 ? k1 : k2;
+        advance(ps);
+        int b = sub(ps);
+        if (b < 0)
+            return -1;
+        a = binary(ps, k, a, b);
+    }
+    return a;
+}
+
+static int p_shift(parser *ps)
+{
+    return p_level(ps, p_sum, TK_SHL, AST_SHL, TK_SHR, AST_SHR);
+}
+
+static int p_band(parser *ps)
+{
+    return p_level(ps, p_shift, TK_AMP, AST_BAND, TK_AMP, AST_BAND);
+}
+
+static int p_bxor(parser *ps)
+{
+    return p_level(ps, p_band, TK_XOR, AST_BXOR, TK_XOR, AST_BXOR);
+}
+
+static int p_bor(parser *ps)
+{
+    return p_level(ps, p_bxor, TK_BAR, AST_BOR, TK_BAR, AST_BOR);
+}
+
 static int p_range(parser *ps)
 {
-    int a = p_sum(ps);
+    int a = p_bor(ps);
     if (a < 0 || kind(ps) != TK_DOTDOT)
         return a;
     advance(ps);
@@ -471,7 +531,7 @@ static int p_range(parser *ps)
                               "the range has no upper end: found %s after '..', expected an expression (ranges are finite, as in 1..x)", found);
         return -1;
     }
-    int b = p_sum(ps);
+    int b = p_bor(ps);
     if (b < 0)
         return -1;
     if (kind(ps) == TK_DOTDOT)
@@ -594,7 +654,7 @@ static ns_stmt *new_stmt(parser *ps, ns_stmt_kind k)
     s->kind = k;
     s->off = cur(ps)->off;
     s->a = s->b = -1;
-    s->piles = s->binds = s->wheres = s->foralls = -1;
+    s->piles = s->binds = s->wheres = s->foralls = s->args = -1;
     return s;
 }
 
@@ -719,7 +779,62 @@ static int p_forall(parser *ps, ns_stmt *s)
             return -1;
     }
     s->foralls = flush_tmp(ps, base, &s->nforalls);
-    return s->foralls < 0 ? -1 : 0;
+    if (s->foralls < 0)
+        return -1;
+    if (kind(ps) != TK_WHERE)
+        return 0;
+    /* the filter of the forall: one condition on its indices */
+    if (!s->nforalls)
+        return expected(ps, "'forall' before 'where' (a domain is one condition: join conditions with 'and')");
+    advance(ps);
+    int c = p_expr(ps);
+    if (c < 0 || push_tmp(ps, c))
+        return -1;
+    s->wheres = flush_tmp(ps, base, &s->nwheres);
+    return s->wheres < 0 ? -1 : 0;
+}
+
+/* 'def' NAME '(' NAME (',' NAME)* ')' '=' expr */
+static int p_def(parser *ps, ns_stmt *s)
+{
+    advance(ps);
+    if (kind(ps) != TK_IDENT)
+        return expected(ps, "the name of the function (as in 'def f(n) = n * (n + 1) / 2')");
+    s->name = cur(ps)->off;
+    s->nlen = cur(ps)->len;
+    advance(ps);
+    if (kind(ps) != TK_LPAREN)
+        return expected(ps, "'(' and the names of the arguments (as in 'def f(n) = ...')");
+    advance(ps);
+    int base = ps->ntmp;
+    for (;;) {
+        if (kind(ps) != TK_IDENT)
+            return expected(ps, "the name of an argument");
+        int n = new_node(ps, AST_NAME, cur(ps)->off);
+        if (n < 0)
+            return -1;
+        ps->p->nodes[n].name = cur(ps)->off;
+        ps->p->nodes[n].nlen = cur(ps)->len;
+        ps->p->nodes[n].end = cur(ps)->off + cur(ps)->len;
+        if (push_tmp(ps, n))
+            return -1;
+        advance(ps);
+        if (kind(ps) == TK_COMMA) {
+            advance(ps);
+            continue;
+        }
+        if (kind(ps) != TK_RPAREN)
+            return expected(ps, "',' or ')' after the name of an argument");
+        advance(ps);
+        break;
+    }
+    if ((s->args = flush_tmp(ps, base, &s->nargs)) < 0)
+        return -1;
+    if (kind(ps) != TK_ASSIGN && kind(ps) != TK_EQ)
+        return expected(ps, "'=' and the body of the function (as in 'def f(n) = n * (n + 1) / 2')");
+    advance(ps);
+    s->a = p_expr(ps);
+    return s->a < 0 ? -1 : 0;
 }
 
 static int p_move(parser *ps, ns_stmt *s)
@@ -810,12 +925,12 @@ ns_err ns_rules_parse(const ns_src *src, ns_ast_prog *out, ns_error *err)
     while (kind(&ps) != TK_EOF) {
         ns_tok_kind k = kind(&ps);
         if (!ns_tok_starts_stmt(k)) {
-            expected(&ps, "a statement: game, param, piles, rank, play, domain, require or move");
+            expected(&ps, "a statement: game, param, piles, rank, play, domain, require, move or def");
             break;
         }
         ns_stmt_kind sk = k == TK_GAME ? ST_GAME : k == TK_PARAM ? ST_PARAM : k == TK_PILES ? ST_PILES
                         : k == TK_RANK ? ST_RANK : k == TK_PLAY ? ST_PLAY : k == TK_DOMAIN ? ST_DOMAIN
-                        : k == TK_REQUIRE ? ST_REQUIRE : ST_MOVE;
+                        : k == TK_REQUIRE ? ST_REQUIRE : k == TK_DEF ? ST_DEF : ST_MOVE;
         ns_stmt *s = new_stmt(&ps, sk);
         if (!s)
             break;
@@ -826,6 +941,7 @@ ns_err ns_rules_parse(const ns_src *src, ns_ast_prog *out, ns_error *err)
         case ST_PARAM: r = p_param(&ps, s); break;
         case ST_PILES: r = p_piles(&ps, s); break;
         case ST_PLAY: r = p_play(&ps, s); break;
+        case ST_DEF: r = p_def(&ps, s); break;
         case ST_RANK:
         case ST_REQUIRE:
             advance(&ps);
@@ -845,9 +961,9 @@ ns_err ns_rules_parse(const ns_src *src, ns_ast_prog *out, ns_error *err)
             if (sk == ST_MOVE)
                 expected(&ps, "'for', 'where', 'forall' or the next statement");
             else if (sk == ST_DOMAIN)
-                expected(&ps, "'forall' or the next statement");
+                expected(&ps, "'forall', 'where' or the next statement");
             else
-                expected(&ps, "the next statement (game, param, piles, rank, play, domain, require or move)");
+                expected(&ps, "the next statement (game, param, piles, rank, play, domain, require, move or def)");
             break;
         }
     }

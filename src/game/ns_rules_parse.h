@@ -26,7 +26,8 @@ typedef enum {
     AST_RANGE,  /* a..b */
     AST_SET,    /* {list...} */
     AST_TUPLE,  /* (list...) with at least two items */
-    AST_COMP    /* (a for name in b): a comprehension over index variable name */
+    AST_COMP,   /* (a for name in b where c): a comprehension over index variable name */
+    AST_BAND, AST_BOR, AST_BXOR, AST_SHL, AST_SHR, AST_POW  /* & | xor << >> ** */
 } ns_ast_kind;
 
 typedef struct ns_ast {
@@ -37,25 +38,28 @@ typedef struct ns_ast {
     int a, b;               /* children (node ids), -1 when absent */
     int list, nlist;        /* CALL args, SET elements, TUPLE items (ids in lists) */
     int depth;              /* longest path to a leaf (at most NS_AST_MAX_DEPTH) */
+    int c;                  /* COMP: the 'where' filter, or -1 */
 } ns_ast;
 
 #define NS_AST_MAX_DEPTH 500
 
 typedef enum {
-    ST_GAME, ST_PARAM, ST_PILES, ST_RANK, ST_PLAY, ST_DOMAIN, ST_REQUIRE, ST_MOVE
+    ST_GAME, ST_PARAM, ST_PILES, ST_RANK, ST_PLAY, ST_DOMAIN, ST_REQUIRE, ST_MOVE,
+    ST_DEF
 } ns_stmt_kind;
 
 typedef struct ns_stmt {
     ns_stmt_kind kind;
     uint32_t off, end;      /* from the keyword to the end of the statement */
-    uint32_t name, nlen;    /* GAME: title (without quotes); PARAM: name */
+    uint32_t name, nlen;    /* GAME: title (without quotes); PARAM, DEF: name */
     int misere;             /* PLAY */
     int a, b;               /* PARAM: a value; RANK: a; DOMAIN, REQUIRE: a condition;
-                               MOVE: a left of '->', b right of it */
+                               MOVE: a left of '->', b right of it; DEF: a the body */
     int piles, npiles;      /* PILES: NAME or INDEX nodes (subscript a range) */
     int binds, nbinds;      /* MOVE: 'for' items (IN or COMP nodes) */
-    int wheres, nwheres;    /* MOVE: 'where' conditions */
+    int wheres, nwheres;    /* MOVE: 'where' conditions; DOMAIN: the filter of its 'forall' */
     int foralls, nforalls;  /* MOVE, DOMAIN: 'forall' items (IN nodes) */
+    int args, nargs;        /* DEF: the argument names (NAME nodes) */
 } ns_stmt;
 
 typedef struct ns_ast_prog {

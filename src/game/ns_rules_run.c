@@ -171,9 +171,7 @@ static int fault(walk *w, const ns_ir_fault *fl, int nb)
 {
     char pos[160];
     ns_format_pos(w->rt->g->k, w->s, pos, sizeof pos);
-    if (fl->code == NS_IR_DIVZERO)
-        return fail(w, NS_EINVAL, fl->off, nb, "division by zero at position %s", pos);
-    return fail(w, NS_EINVAL, fl->off, nb, "integer overflow (the value does not fit in 64 bits) at position %s", pos);
+    return fail(w, NS_EINVAL, fl->off, nb, "%s at position %s", ns_ir_fault_text(fl->code), pos);
 }
 
 static int emit_option(walk *w)
