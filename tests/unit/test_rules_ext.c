@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/ns_sieve.h"
+#include "engine/ns_engine.h"
 #include "game/ns_params.h"
 #include "game/ns_rules.h"
 #include "game/ns_rules_info.h"
@@ -176,9 +176,9 @@ static void test_functions_and_sets(void)
     if (g) {
         const int64_t b[1] = {5};
         ns_table *t = NULL;
-        CHECK(ns_game_set_bounds(g, b, &err) == 0 && (t = ns_sieve_table_new(g, 0, &err)) != NULL);
-        ns_sieve_opts o = {.threads = 1};
-        CHECK(t && ns_sieve_run(g, t, &o, &err) != 0);
+        CHECK(ns_game_set_bounds(g, b, &err) == 0 && (t = ns_engine_table_new(g, 0, &err)) != NULL);
+        ns_engine_opts o = {.threads = 1};
+        CHECK(t && ns_engine_run(g, t, &o, &err) != 0);
         CHECKF(strstr(err.msg, "t.rules:3:36: negative exponent (a ** b needs b >= 0) at position (1)"), "%s", err.msg);
         ns_table_free(t);
         ns_game_free(g);
@@ -234,9 +234,9 @@ static void check_table(const char *name, const char *text, naive *nv)
     if (!g)
         return;
     ns_table *t = NULL;
-    int ok = ns_game_set_bounds(g, nv->n, &err) == 0 && (t = ns_sieve_table_new(g, 0, &err)) != NULL;
-    ns_sieve_opts o = {.threads = 2};
-    ok = ok && ns_sieve_run(g, t, &o, &err) == 0;
+    int ok = ns_game_set_bounds(g, nv->n, &err) == 0 && (t = ns_engine_table_new(g, 0, &err)) != NULL;
+    ns_engine_opts o = {.threads = 2};
+    ok = ok && ns_engine_run(g, t, &o, &err) == 0;
     CHECKF(ok, "%s: %s", name, err.msg);
     uint64_t cells = 1;
     for (int j = 0; j < nv->k; j++)
