@@ -46,3 +46,19 @@ ns_table *ns_tsolve(const char *name, const char *params_text, int k, const int6
     ns_game_free(g);
     return t;
 }
+
+ns_table *ns_tsolve_built(ns_game *g, const int64_t *bounds, int misere, int pn_only, int threads, ns_error *err)
+{
+    g->play = misere ? NS_PLAY_MISERE : NS_PLAY_NORMAL;
+    if (ns_game_set_bounds(g, bounds, err))
+        return NULL;
+    ns_table *t = ns_sieve_table_new(g, pn_only, err);
+    if (!t)
+        return NULL;
+    ns_sieve_opts opts = {.threads = threads, .pn_only = pn_only};
+    if (ns_sieve_run(g, t, &opts, err)) {
+        ns_table_free(t);
+        return NULL;
+    }
+    return t;
+}
