@@ -221,16 +221,45 @@ static ns_err compile(const char *text, const char *fname, const ns_params *ps, 
             goto fail;
         f = &p->fam[fi];
         if (cl.kind == NS_FAM_RAY) {
+            /* The options s + e + t*d change the rank by w.e + t*w.d: the
+             * first (smallest t) must lower it; with w.d < 0 so do all the
+             * others, the sieve's condition for a ray. With w.d >= 0 every
+             * option may still lower it (w.d == 0: all by w.e; w.d > 0:
+             * up to a t the box limits), so the family runs as a general
+             * one, which checks each option as it is made. */
+            int flat = -1;
             for (int r = 0; r < cl.nrays; r++) {
                 const int64_t *d = cl.dir + (size_t)r * (size_t)k, *e = cl.base + (size_t)r * (size_t)k;
                 if (!vec_small(k, d) || !vec_small(k, e)) {
                     rc = ns_src_error(err, NS_ERANGE, &src, f->off, "the move's step is too large (over 2^40)");
                     goto fail;
                 }
-                if ((rc = check_rank(&src, g, f, rank, d, "its direction", err)) ||
-                    (rc = check_rank(&src, g, f, rank, e, "its first step", err)) ||
-                    (rc = ns_game_add_ray(g, label, d, e, err)))
+                if ((rc = check_rank(&src, g, f, rank, e, "its first step", err)))
                     goto fail;
+                if (flat < 0 && dot(k, g->rank_w, d) >= 0)
+                    flat = r;
+            }
+            if (flat >= 0) {
+                const int64_t *d = cl.dir + (size_t)flat * (size_t)k, *e = cl.base + (size_t)flat * (size_t)k;
+                int64_t wd = dot(k, g->rank_w, d), we = dot(k, g->rank_w, e);
+                char dv[160];
+                ns_format_pos(k, d, dv, sizeof dv);
+                char msg[400];
+                if (wd == 0)
+                    snprintf(msg, sizeof msg, "every option changes the rank by %+" PRId64 ", but a ray must lower it at each step of its direction %s (+0)",
+                             we, dv);
+                else
+                    snprintf(msg, sizeof msg, "the rank changes by %+" PRId64 " at the first option and %+" PRId64 " per step of the direction %s: each option is checked to lower it",
+                             we, wd, dv);
+                ns_rclass_free(&cl);
+                cl.kind = NS_FAM_GENERAL;
+                snprintf(cl.why, sizeof cl.why, "%.159s", msg);
+                if ((rc = ns_rules_rt_add_general(rt, g, fi, label, err)))
+                    goto fail;
+            } else {
+                for (int r = 0; r < cl.nrays; r++)
+                    if ((rc = ns_game_add_ray(g, label, cl.dir + (size_t)r * (size_t)k, cl.base + (size_t)r * (size_t)k, err)))
+                        goto fail;
             }
         } else if (cl.kind == NS_FAM_FINITE) {
             for (size_t j = 0; j < cl.noff; j++) {
