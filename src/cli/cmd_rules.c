@@ -320,6 +320,8 @@ int ns_cmd_rules(int argc, char **argv)
                 print_family(g, &g->fam[fi->first + j]);
             if (fi->kind == NS_FAM_GENERAL && fi->why[0])
                 printf("               why not a ray or finite set: %s\n", fi->why);
+            else if (fi->kind == NS_FAM_RAY && fi->why[0])
+                printf("               rays by substitution: %s\n", fi->why);
         }
         if (info->ndropped)
             printf("  (%d famil%s left out: %s conditions are never true)\n", info->ndropped, info->ndropped == 1 ? "y" : "ies",

@@ -110,8 +110,12 @@ typedef struct order_fail {
 
 /* FAM_OK: every ray and offset lowers the order; FAM_GENERAL: a ray whose
  * direction does not but whose options all do must run as a general family
- * (the sieve reads a ray along levels of decreasing rank); FAM_FAILS. */
-static int fam_under(const order *o, int k, const ns_rclass *cl, const int64_t **bad, const char **what)
+ * (the sieve reads a ray along levels of decreasing rank); FAM_FAILS.
+ * relaxed: a ray of a linear rank whose first option lowers it but whose
+ * direction does not is FAM_GENERAL too: its later options may or may not
+ * lower the rank (that depends on the box), and a general family checks
+ * each option as it is made. */
+static int fam_under(const order *o, int k, const ns_rclass *cl, const int64_t **bad, const char **what, int relaxed)
 {
     int res = FAM_OK;
     if (cl->kind == NS_FAM_RAY) {
@@ -119,7 +123,7 @@ static int fam_under(const order *o, int k, const ns_rclass *cl, const int64_t *
             const int64_t *d = cl->dir + (size_t)r * (size_t)k, *e = cl->base + (size_t)r * (size_t)k;
             if (lowers(o, k, d) && lowers(o, k, e))
                 continue;
-            if (ray_lowers(o, k, d, e)) {
+            if (ray_lowers(o, k, d, e) || (relaxed && !o->lex && lowers(o, k, e))) {
                 res = FAM_GENERAL;
                 continue;
             }
@@ -138,13 +142,25 @@ static int fam_under(const order *o, int k, const ns_rclass *cl, const int64_t *
     return res;
 }
 
-/* Check every family; 0 when the order works (fails == NULL: quietly). */
-static int order_works(const order *o, int k, const ns_rclass *cls, int nfam, order_fail *fails)
+/* Check every family; 0 when the order works (fails == NULL: quietly).
+ * strict: every ray must run as a ray (FAM_OK); else general families as in
+ * fam_under(relaxed). */
+static int order_works(const order *o, int k, const ns_rclass *cls, int nfam, order_fail *fails, int strict,
+                       int relaxed)
 {
     for (int fi = 0; fi < nfam; fi++) {
         const int64_t *v = NULL;
         const char *what = NULL;
-        if (fam_under(o, k, &cls[fi], &v, &what) == FAM_FAILS) {
+        const int r = fam_under(o, k, &cls[fi], &v, &what, relaxed);
+        if (r == FAM_GENERAL && strict && !v) {
+            /* the direction is what fails a ray */
+            for (int j = 0; j < cls[fi].nrays && !v; j++)
+                if (!lowers(o, k, cls[fi].dir + (size_t)j * (size_t)k))
+                    v = cls[fi].dir + (size_t)j * (size_t)k, what = "its direction";
+            if (!v)
+                v = cls[fi].dir, what = "its direction";
+        }
+        if (r == FAM_FAILS || (strict && r == FAM_GENERAL)) {
             if (fails) {
                 fails->fam = fi;
                 fails->v = v;
@@ -181,7 +197,7 @@ static ns_err order_error(const ns_src *src, const order *o, int k, const ns_rfa
  * they run). First weight vectors in 1..4 (the smallest sum, then the
  * first in lexicographic order), then lexicographic orders of the piles
  * (permutations in lexicographic order). Returns 0 and *o, or -1. */
-static int find_order(int k, const ns_rclass *cls, int nfam, order *o)
+static int find_order(int k, const ns_rclass *cls, int nfam, order *o, int strict)
 {
     order c;
     memset(&c, 0, sizeof c);
@@ -193,7 +209,7 @@ static int find_order(int k, const ns_rclass *cls, int nfam, order *o)
         int64_t sum = 0;
         for (int i = 0; i < k; i++)
             sum += c.w[i] = digits[i];
-        if (sum < best && order_works(&c, k, cls, nfam, NULL) == 0) {
+        if (sum < best && order_works(&c, k, cls, nfam, NULL, strict, 0) == 0) {
             *o = c;
             best = sum;
         }
@@ -217,7 +233,7 @@ static int find_order(int k, const ns_rclass *cls, int nfam, order *o)
         memset(c.a, 0, sizeof c.a);
         for (int i = 0; i < k; i++)
             c.a[i][perm[i]] = 1;
-        if (order_works(&c, k, cls, nfam, NULL) == 0) {
+        if (order_works(&c, k, cls, nfam, NULL, strict, 0) == 0) {
             *o = c;
             return 0;
         }
@@ -417,11 +433,25 @@ static ns_err compile(const char *text, const char *fname, const ns_params *ps, 
             }
     }
     order_fail fl;
-    if (order_works(&ord, k, cls, p->nfam, &fl)) {
+    /* In turn: the given (or default) order with every ray a ray; with no
+     * rank given, an order found under which every ray is one; the given
+     * order with rays whose options all lower it run as general families;
+     * with no rank given, an order found with such families; the given
+     * order with rays whose first option lowers it, their later options
+     * checked as they are made (general families). */
+    if (order_works(&ord, k, cls, p->nfam, &fl, 1, 0)) {
         order found;
         char tail[200] = "";
-        if (p->rank < 0 && !p->nrank_lex) {
-            if (find_order(k, cls, p->nfam, &found) == 0) {
+        const int free_order = p->rank < 0 && !p->nrank_lex;
+        int got = free_order && find_order(k, cls, p->nfam, &found, 1) == 0;
+        if (!got && order_works(&ord, k, cls, p->nfam, NULL, 0, 0) == 0)
+            goto settled;
+        if (!got)
+            got = free_order && find_order(k, cls, p->nfam, &found, 0) == 0;
+        if (!got && order_works(&ord, k, cls, p->nfam, &fl, 0, 1) == 0)
+            goto settled;
+        if (free_order) {
+            if (got) {
                 char ftext[200], why[400], pos[160];
                 order_text(&found, p, ftext, sizeof ftext);
                 ns_format_pos(k, fl.v, pos, sizeof pos);
@@ -471,7 +501,7 @@ settled:
         int first = g->nfam;
         const int64_t *bad;
         const char *what;
-        int under = fam_under(&ord, k, cl, &bad, &what);
+        int under = fam_under(&ord, k, cl, &bad, &what, 1);
         ns_fam_kind kind = under == FAM_GENERAL ? NS_FAM_GENERAL : cl->kind;
         if (kind == NS_FAM_RAY) {
             for (int r = 0; r < cl->nrays; r++) {
@@ -496,7 +526,7 @@ settled:
             fo->first = first;
             fo->count = g->nfam - first;
             if (under == FAM_GENERAL)
-                snprintf(fo->why, sizeof fo->why, "a ray whose direction does not lower the order %.40s (its options do): rays need one that does", rank);
+                snprintf(fo->why, sizeof fo->why, "its direction does not lower the order %.30s, its first option does: a general family, each option checked as made", rank);
             else
                 snprintf(fo->why, sizeof fo->why, "%s", cl->why);
         }

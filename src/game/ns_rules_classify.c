@@ -3,6 +3,7 @@
 #include "game/ns_rules_classify.h"
 #include "core/ns_intmath.h"
 
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,13 +23,16 @@ typedef struct lctx {
     int nval;
     int ray;
     long *work;     /* OPTIONAL: nodes visited, capped at MAX_WORK */
+    int ray2;       /* a second variable slot (coefficient t2), or -1 */
+    int sub;        /* a slot read as sub_m*ray + sub_d, or -1 */
+    int64_t sub_m, sub_d;
 } lctx;
 
 #define MAX_WORK (1L << 24) /* nodes visited while classifying one family */
 
 static int lin_is_const(const lctx *c, const ns_lin *l)
 {
-    if (l->t)
+    if (l->t || l->t2)
         return 0;
     for (int i = 0; i < c->k; i++)
         if (l->p[i] || l->n[i])
@@ -49,6 +53,8 @@ static int lin_axpy(const lctx *c, ns_lin *r, const ns_lin *a, int64_t m, const 
             return -1;
     }
     if (__builtin_mul_overflow(m, b->t, &x) || __builtin_add_overflow(a->t, x, &o.t))
+        return -1;
+    if (__builtin_mul_overflow(m, b->t2, &x) || __builtin_add_overflow(a->t2, x, &o.t2))
         return -1;
     if (__builtin_mul_overflow(m, b->c, &x) || __builtin_add_overflow(a->c, x, &o.c))
         return -1;
@@ -73,7 +79,7 @@ static int lin_scale(const lctx *c, ns_lin *r, int64_t m)
 
 static int lin_small(const lctx *c, const ns_lin *l)
 {
-    if (l->t > LIN_MAX_COEF || l->t < -LIN_MAX_COEF || l->c > LIN_MAX_CONST || l->c < -LIN_MAX_CONST)
+    if (l->t > LIN_MAX_COEF || l->t < -LIN_MAX_COEF || l->t2 > LIN_MAX_COEF || l->t2 < -LIN_MAX_COEF || l->c > LIN_MAX_CONST || l->c < -LIN_MAX_CONST)
         return 0;
     for (int i = 0; i < c->k; i++)
         if (l->p[i] > LIN_MAX_COEF || l->p[i] < -LIN_MAX_COEF || l->n[i] > LIN_MAX_COEF || l->n[i] < -LIN_MAX_COEF)
@@ -108,8 +114,17 @@ static int lin_node(const lctx *c, int id, ns_lin *out)
             out->c = c->val[x->a];
             return 0;
         }
+        if (x->a == c->sub) {
+            out->t = c->sub_m;
+            out->c = c->sub_d;
+            return 0;
+        }
         if (x->a == c->ray) {
             out->t = 1;
+            return 0;
+        }
+        if (x->a == c->ray2) {
+            out->t2 = 1;
             return 0;
         }
         return -1;
@@ -175,7 +190,7 @@ static int lin_node(const lctx *c, int id, ns_lin *out)
 
 int ns_lin_of(const ns_ir *n, int id, int k, const int64_t *val, int nval, int ray, ns_lin *out)
 {
-    lctx c = {n, k, val, nval, ray, NULL};
+    lctx c = {n, k, val, nval, ray, NULL, -1, -1, 0, 0};
     return lin_rec(&c, id, out);
 }
 
@@ -220,6 +235,15 @@ static int ge(actx *a, int A, int B, int64_t kk)
     if (n[B].op == IR_MAX)
         return ge(a, A, n[B].a, kk) || ge(a, A, n[B].b, kk) ? -1 : 0;
     ns_lin la, lb, r;
+    if (n[B].op == IR_ABS && (lin_rec(&a->l, n[B].a, &lb) || !lin_is_const(&a->l, &lb))) {
+        /* A - kk >= abs(E)  <=>  A - kk - E >= 0 and A - kk + E >= 0 */
+        ns_lin r2;
+        if (lin_rec(&a->l, A, &la) || lin_rec(&a->l, n[B].a, &lb) || lin_axpy(&a->l, &r, &la, -1, &lb) ||
+            lin_axpy(&a->l, &r2, &la, 1, &lb) || __builtin_sub_overflow(r.c, kk, &r.c) ||
+            __builtin_sub_overflow(r2.c, kk, &r2.c))
+            return -1;
+        return add_atom(a, &r) || add_atom(a, &r2) ? -1 : 0;
+    }
     int64_t c;
     if (n[B].op == IR_DIV && (c = pos_divisor(a, n[B].b)) > 0) {
         /* A - kk >= floor(E/c)  <=>  c*A - E >= c*kk + 1 - c */
@@ -284,7 +308,7 @@ static int atoms_rec(actx *a, int id, int negated)
 int ns_lin_atoms(const ns_ir *n, int id, int k, const int64_t *val, int nval, int ray, ns_lin *atoms, int *na,
                  int max, int *never)
 {
-    actx a = {{n, k, val, nval, ray, NULL}, atoms, na, max, never};
+    actx a = {{n, k, val, nval, ray, NULL, -1, -1, 0, 0}, atoms, na, max, never};
     return atoms_rec(&a, id, 0);
 }
 
@@ -298,6 +322,13 @@ typedef struct cls {
     const ns_lin *dom;
     int ndom;
     int nenum, ray;             /* enumerated prefix; ray slot or -1 */
+    int pair;                   /* two variables left: substitute (see analyze_pair) */
+    int sub;                    /* while a substitution is analysed: slot read as */
+    int64_t sub_m, sub_d;       /* sub_m*ray + sub_d, else -1 */
+    int sub_seen;               /* a substitution was made: sub_* and d_lo..d_hi */
+    int sub_var, sub_of;        /* describe it (slots of v and u) */
+    int sub_mixed;              /* assignments substituted differently */
+    int64_t d_lo, d_hi;         /* over all assignments */
     int varnode[NS_RULES_MAX_VARS];
     int64_t val[NS_RULES_MAX_VARS];
     long assignments;
@@ -371,6 +402,7 @@ static void normalize(int k, ns_lin *a)
         g = ns_gcd64(g, a->p[i]);
         g = ns_gcd64(g, a->n[i]);
     }
+    g = ns_gcd64(g, a->t2);
     if (g <= 1)
         return;
     for (int i = 0; i < k; i++) {
@@ -378,6 +410,7 @@ static void normalize(int k, ns_lin *a)
         a->n[i] /= g;
     }
     a->t /= g;
+    a->t2 /= g;
     int64_t q;
     ns_ir_div(a->c, g, &q);
     a->c = q;
@@ -385,7 +418,7 @@ static void normalize(int k, ns_lin *a)
 
 static int lin_equal(int k, const ns_lin *a, const ns_lin *b)
 {
-    if (a->t != b->t || a->c != b->c)
+    if (a->t != b->t || a->t2 != b->t2 || a->c != b->c)
         return 0;
     for (int i = 0; i < k; i++)
         if (a->p[i] != b->p[i] || a->n[i] != b->n[i])
@@ -438,7 +471,7 @@ static void analyze(cls *c)
     const ns_ir *n = c->p->ir.n;
     ns_lin atoms[MAX_ATOMS];
     int na = 0, never = 0;
-    actx a = {{n, k, c->val, c->nenum, c->ray, &c->work}, atoms, &na, MAX_ATOMS, &never};
+    actx a = {{n, k, c->val, c->nenum, c->ray, &c->work, -1, c->sub, c->sub_m, c->sub_d}, atoms, &na, MAX_ATOMS, &never};
     /* range ends of every variable, then the conditions */
     for (int j = 0; j < f->nvars; j++) {
         const ns_rvar *v = &f->var[j];
@@ -603,6 +636,159 @@ static void analyze(cls *c)
     }
 }
 
+/* out->why = msg, cut to fit */
+static void set_why(ns_rclass *out, const char *msg)
+{
+    size_t n = strlen(msg);
+    if (n >= sizeof out->why)
+        n = sizeof out->why - 1;
+    memcpy(out->why, msg, n);
+    out->why[n] = '\0';
+}
+
+/* "k", "-k", "2*k" */
+static void times_var(char *buf, size_t len, int64_t m, const char *u)
+{
+    if (m == 1)
+        snprintf(buf, len, "%.23s", u);
+    else if (m == -1)
+        snprintf(buf, len, "-%.23s", u);
+    else
+        snprintf(buf, len, "%" PRId64 "*%.23s", m, u);
+}
+
+/* Two variables u < v left (slots nenum, nenum + 1, both ranges). Find
+ * an integer m and constants lo <= hi with lo <= v - m*u <= hi (or the
+ * same with u and v exchanged) among the linear atoms of the two ranges
+ * and the conditions that read no pile and no size; then every binding
+ * has v = m*u + d for exactly one d in lo..hi, and the family is the union
+ * over d of the family with v replaced by m*u + d, a single variable u:
+ * each of those must be a ray (analyze). Atoms that cannot be read are
+ * simply not used for the bounds (they are still checked by analyze). */
+static void analyze_pair(cls *c)
+{
+    const int k = c->k;
+    const ns_rfam *f = c->f;
+    const ns_ir *n = c->p->ir.n;
+    const int u = c->nenum, v = c->nenum + 1;
+    ns_lin atoms[MAX_ATOMS];
+    int na = 0, never = 0;
+    actx a = {{n, k, c->val, c->nenum, u, &c->work, v, -1, 0, 0}, atoms, &na, MAX_ATOMS, &never};
+    for (int j = u; j <= v; j++) {
+        ge(&a, c->varnode[j], f->var[j].lo, 0);
+        ge(&a, f->var[j].hi, c->varnode[j], 0);
+    }
+    for (int i = 0; i < f->nconj; i++)
+        atoms_rec(&a, c->p->lists[f->conj + i], 0);
+    if (c->work > MAX_WORK) {
+        why(c, "the family is too large to analyse");
+        return;
+    }
+    if (never)
+        return; /* a conjunct is constantly false: no moves */
+    /* the direction: the first atom in u and v alone */
+    int subv = -1;
+    int64_t m = 0;
+    for (int i = 0; i < na && subv < 0; i++) {
+        ns_lin x = atoms[i];
+        int free_of_pos = 1;
+        for (int j = 0; j < k; j++)
+            free_of_pos &= x.p[j] == 0 && x.n[j] == 0;
+        if (!free_of_pos || !x.t || !x.t2)
+            continue;
+        normalize(k, &x);
+        if (x.t2 == 1 || x.t2 == -1) {
+            subv = v;           /* x.t*u + x.t2*v = x.t2*(v - m*u) */
+            m = -x.t * x.t2;
+        } else if (x.t == 1 || x.t == -1) {
+            subv = u;           /* = x.t*(u - m*v) */
+            m = -x.t2 * x.t;
+        }
+    }
+    if (subv < 0) {
+        why(c, "2 bound variables (%s, %s) depend on the position, and no condition or range bounds %s - m*%s by constants",
+            f->var[u].name, f->var[v].name, f->var[v].name, f->var[u].name);
+        return;
+    }
+    const int other = subv == v ? u : v;
+    /* bounds on d = subv - m*other */
+    int have_lo = 0, have_hi = 0;
+    wide lo = 0, hi = 0;
+    for (int i = 0; i < na; i++) {
+        const ns_lin *x = &atoms[i];
+        int free_of_pos = 1;
+        for (int j = 0; j < k; j++)
+            free_of_pos &= x->p[j] == 0 && x->n[j] == 0;
+        /* coefficients: cs on subv, co on other; parallel when co == -m*cs */
+        int64_t cs = subv == v ? x->t2 : x->t, co = subv == v ? x->t : x->t2;
+        if (!free_of_pos || !cs || co != -m * cs)
+            continue;
+        if (cs > 0) {       /* cs*d + c >= 0  <=>  d >= ceil(-c / cs) */
+            wide num = -(wide)x->c, q = num / cs;
+            if (num % cs > 0)
+                q++;
+            if (!have_lo || q > lo)
+                lo = q;
+            have_lo = 1;
+        } else {            /* d <= floor(c / -cs) */
+            wide q = (wide)x->c / -cs;
+            if ((wide)x->c % -cs < 0)
+                q--;
+            if (!have_hi || q < hi)
+                hi = q;
+            have_hi = 1;
+        }
+    }
+    if (!have_lo || !have_hi) {
+        char mstr[24];
+        snprintf(mstr, sizeof mstr, "%" PRId64, m);
+        why(c, "2 bound variables (%s, %s) depend on the position, and nothing bounds %s - %s*%s %s", f->var[u].name,
+            f->var[v].name, f->var[subv].name, mstr, f->var[other].name, have_lo ? "from above" : "from below");
+        return;
+    }
+    if (hi < lo)
+        return; /* no binding at all */
+    if (hi - lo >= NS_RULES_MAX_SUBST || lo < -LIN_MAX_CONST || hi > LIN_MAX_CONST) {
+        why(c, "%s - m*%s takes more than %d values, or values over 2^40: too many rays", f->var[subv].name,
+            f->var[other].name, NS_RULES_MAX_SUBST);
+        return;
+    }
+    if (!c->sub_seen || lo < c->d_lo)
+        c->d_lo = lo;
+    if (!c->sub_seen || hi > c->d_hi)
+        c->d_hi = hi;
+    if (c->sub_seen && (c->sub_var != subv || c->sub_m != m))
+        c->sub_mixed = 1;
+    c->sub_seen = 1;
+    c->sub_var = subv;
+    c->sub_of = other;
+    c->ray = other;
+    c->sub = subv;
+    c->sub_m = m;
+    for (int64_t d = (int64_t)lo;; d++) {
+        if (++c->assignments > MAX_ASSIGN) {
+            why(c, "more than %d combinations of the enumerated variables and substitutions", MAX_ASSIGN);
+            break;
+        }
+        c->sub_d = d;
+        analyze(c);
+        if (c->failed && !c->nomem) {
+            /* say which substitution the reason is about */
+            char keep[sizeof c->out->why];
+            memcpy(keep, c->out->why, sizeof keep);
+            char mu[48];
+            times_var(mu, sizeof mu, m, f->var[other].name);
+            char msg[400];
+            snprintf(msg, sizeof msg, "with %.23s = %s %c %" PRIu64 ": %s", f->var[subv].name, mu, d < 0 ? '-' : '+',
+                     d < 0 ? (uint64_t)0 - (uint64_t)d : (uint64_t)d, keep);
+            set_why(c->out, msg);
+        }
+        if (d == (int64_t)hi || c->failed || c->nomem)
+            break;
+    }
+    c->sub = -1;
+}
+
 static void enum_rec(cls *c, int j)
 {
     if (c->failed || c->nomem)
@@ -612,7 +798,10 @@ static void enum_rec(cls *c, int j)
             why(c, "more than %d combinations of the enumerated variables", MAX_ASSIGN);
             return;
         }
-        analyze(c);
+        if (c->pair)
+            analyze_pair(c);
+        else
+            analyze(c);
         return;
     }
     const ns_rvar *v = &c->f->var[j];
@@ -776,6 +965,21 @@ int ns_rules_prefix_of(const ns_rules_prog *p, const ns_rfam *f, int k, ns_rpref
     return 0;
 }
 
+/* "l = k + d for each d in -1..1 ...: one ray in k per d" */
+static void describe_sub(cls *c)
+{
+    const char *v = c->f->var[c->sub_var].name, *u = c->f->var[c->sub_of].name;
+    char mu[48];
+    times_var(mu, sizeof mu, c->sub_m, u);
+    char msg[400];
+    if (c->sub_mixed)
+        snprintf(msg, sizeof msg, "per value of the enumerated variables, the conditions bound one variable minus a multiple of the other: one ray per value");
+    else
+        snprintf(msg, sizeof msg, "%.23s = %s + d for each d in %" PRId64 "..%" PRId64 " (the conditions bound %.23s - %s): one ray in %.23s per d",
+                 v, mu, c->d_lo, c->d_hi, v, mu, u);
+    set_why(c->out, msg);
+}
+
 void ns_rclass_free(ns_rclass *c)
 {
     if (!c)
@@ -800,6 +1004,7 @@ ns_err ns_rules_classify(ns_rules_prog *p, const ns_rfam *f, int k, int has_doma
     c.dom = dom;
     c.ndom = ndom;
     c.ray = -1;
+    c.sub = -1;
     c.out = out;
     for (int j = 0; j < f->nvars; j++) {
         ns_ir_fault fl;
@@ -815,7 +1020,9 @@ ns_err ns_rules_classify(ns_rules_prog *p, const ns_rfam *f, int k, int has_doma
     while (c.nenum < f->nvars && enumerable(&c, c.nenum))
         c.nenum++;
     int rest = f->nvars - c.nenum;
-    if (rest > 1) {
+    if (rest == 2 && f->var[c.nenum].kind == RV_RANGE && f->var[c.nenum + 1].kind == RV_RANGE) {
+        c.pair = 1;
+    } else if (rest > 1) {
         why(&c, "%d bound variables (%s, %s%s) have ranges that depend on the position: a ray has one", rest,
             f->var[c.nenum].name, f->var[c.nenum + 1].name, rest > 2 ? ", ..." : "");
     } else if (rest == 1) {
@@ -843,6 +1050,8 @@ ns_err ns_rules_classify(ns_rules_prog *p, const ns_rfam *f, int k, int has_doma
         }
         return NS_OK;
     }
-    out->kind = c.ray >= 0 ? NS_FAM_RAY : NS_FAM_FINITE;
+    out->kind = c.ray >= 0 || c.pair ? NS_FAM_RAY : NS_FAM_FINITE;
+    if (c.sub_seen)
+        describe_sub(&c);
     return NS_OK;
 }

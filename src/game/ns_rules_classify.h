@@ -10,6 +10,14 @@
  *   - one variable t left, starting at a constant, every new pile = pile +
  *     c + d*t: one RAY (direction d, base c + start*d) per enumerated
  *     assignment;
+ *   - two range variables u, v left, where the linear atoms of their ranges
+ *     and conditions that read only u and v bound v - m*u (or u - m*v) for
+ *     an integer m between constants: v = m*u + d is substituted for each d
+ *     of that finite set (at most NS_RULES_MAX_SUBST values), and each
+ *     substituted family must be a ray in u as above (a-Wythoff's
+ *     'for k in 1..x, l in 1..y where abs(k - l) < a' gives l = k + d,
+ *     d in 1-a..a-1: 2a - 1 rays). Every binding (u, v) has exactly one d,
+ *     so the rays together give exactly the family's options;
  *   - one range variable t whose upper end is min(..., s_a, ...) for a
  *     pile a, where nothing else of the family (the other ends, the other
  *     variables, the conditions, the new piles, which must include a) nor
@@ -34,11 +42,14 @@
 #include "game/ns_game.h"
 #include "game/ns_rules_elab.h"
 
-/* sum p_i s_i + sum n_i N_i + t*ray + c; an atom is "lin >= 0". */
+/* sum p_i s_i + sum n_i N_i + t*ray + t2*ray2 + c; an atom is "lin >= 0".
+ * (ray2, a second bound variable, is only used inside the classifier; the
+ * functions below leave t2 at 0.) */
 typedef struct ns_lin {
     int64_t p[NS_MAX_DIM];
     int64_t n[NS_MAX_DIM];
     int64_t t;
+    int64_t t2;
     int64_t c;
 } ns_lin;
 
@@ -60,8 +71,11 @@ typedef struct ns_rclass {
     size_t noff;            /* FINITE: noff offsets of k values */
     int64_t *off;           /* owned (free()) */
     char why[160];          /* GENERAL: why it is not a ray or finite set;
-                               PREFIX: along which pile */
+                               PREFIX: along which pile; RAY: the
+                               substitution made, or "" */
 } ns_rclass;
+
+#define NS_RULES_MAX_SUBST 4096 /* values of d in v = m*u + d, per assignment */
 
 /* Classify family f of p (k piles). dom/ndom: the domain as linear atoms
  * when dom_linear (else the domain is not linear, and families need no

@@ -18,7 +18,8 @@ typedef struct ns_rules_fam_info {
     char text[200];         /* the statement on one line (shortened) */
     ns_fam_kind kind;
     int first, count;       /* the game's families g->fam[first .. first+count) */
-    char why[160];          /* NS_FAM_GENERAL: the reason */
+    char why[160];          /* NS_FAM_GENERAL: the reason; NS_FAM_RAY: the
+                               substitution that made the rays, or "" */
 } ns_rules_fam_info;
 
 typedef struct ns_rules_info {

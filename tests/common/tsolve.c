@@ -53,3 +53,19 @@ const char *ns_test_engine_name(const ns_game *g, const ns_engine_opts *o)
     ns_engine_choose(g, o, &c);
     return c.engine ? c.engine->name : "(none)";
 }
+
+ns_table *ns_tsolve_built(ns_game *g, const int64_t *bounds, int misere, int pn_only, int threads, ns_error *err)
+{
+    g->play = misere ? NS_PLAY_MISERE : NS_PLAY_NORMAL;
+    if (ns_game_set_bounds(g, bounds, err))
+        return NULL;
+    ns_table *t = ns_engine_table_new(g, pn_only, err);
+    if (!t)
+        return NULL;
+    ns_engine_opts opts = {.threads = threads, .pn_only = pn_only};
+    if (ns_engine_run(g, t, &opts, err)) {
+        ns_table_free(t);
+        return NULL;
+    }
+    return t;
+}

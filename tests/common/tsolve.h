@@ -24,4 +24,10 @@ ns_table *ns_tsolve_game(const char *name, const char *params_text, int k, const
 struct ns_engine_opts;
 const char *ns_test_engine_name(const ns_game *g, const struct ns_engine_opts *o);
 
+/* Solve a game built elsewhere (a rule file: borrowed, not freed): set
+ * the play (misere != 0) and the bounds (k = g->k values), then fill a new
+ * table as ns_tsolve does. Returns the table (caller frees) or NULL with
+ * the error in *err (nothing printed). */
+ns_table *ns_tsolve_built(ns_game *g, const int64_t *bounds, int misere, int pn_only, int threads, ns_error *err);
+
 #endif
