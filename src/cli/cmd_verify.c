@@ -1,5 +1,6 @@
-/* cmd_verify.c - `nimsieve verify`: recompute cells naively (mex over the
- * explicitly enumerated options) and compare them with a table file. */
+/* cmd_verify.c - `nimsieve verify`: check that the datasets of a table file
+ * agree with each other (ns_filecheck.h), then recompute cells naively (mex
+ * over the explicitly enumerated options) and compare them with the file. */
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -7,6 +8,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "analysis/ns_filecheck.h"
 #include "cli/cli_util.h"
 #include "game/ns_build.h"
 #include "store/ns_h5.h"
@@ -21,7 +23,12 @@ static void usage(void)
 {
     printf("usage: nimsieve verify FILE.h5 [--samples K] [--all] [--seed S] [--threads T]\n"
            "\n"
-           "Recompute cells of a table file independently of the sieve: rebuild the game\n"
+           "First check that the file agrees with itself, reading it in bands of rows:\n"
+           "every /pn cell against its /grundy cell (P iff the value is 0, 'not a\n"
+           "position' iff invalid_value), /p_positions against the P cells of /pn (the\n"
+           "same list, in order), and the attributes max_value and n_p_positions against\n"
+           "the data; the first disagreement is printed as 'inconsistent: ...' naming the\n"
+           "dataset and the position, and verify exits 1. Then recompute cells of a table file independently of the sieve: rebuild the game\n"
            "from the file, enumerate each cell's options one by one and take the mex of\n"
            "their stored values (P/N: N iff some option is P). Tables of at most %d\n"
            "cells are checked whole, larger ones at K random cells.\n"
@@ -141,6 +148,40 @@ int ns_cmd_verify(int argc, char **argv)
         rc = ns_cli_error(CMD, "%s: cannot rebuild the game: %s", path, err.msg);
         goto fail;
     }
+    /* the file's shape and kind from its metadata: the table is read after
+     * the datasets are found to agree */
+    uint64_t ncells = 1;
+    for (int d = 0; d < k; d++)
+        ncells *= (uint64_t)bounds[d];
+    const int whole = all || (samples_given && (samples == 0 || (uint64_t)samples >= ncells)) ||
+                      (!samples_given && ncells <= WHOLE_LIMIT);
+    const uint64_t total = whole ? ncells : (uint64_t)samples;
+    char box[256];
+    ns_cli_format_box(k, bounds, box, sizeof box);
+    printf("checking %s%" PRIu64 " cells of %s (%s %s, %s play, %s) on %d thread%s\n", whole ? "all " : "", total,
+           path, g->name, box, g->play == NS_PLAY_MISERE ? "misere" : "normal", meta.pn_only ? "P/N" : "grundy",
+           threads, threads == 1 ? "" : "s");
+    if (!whole)
+        printf("random cells, seed %" PRId64 "\n", seed);
+    if (!meta.complete)
+        printf("note: the file is marked incomplete\n");
+    fflush(stdout);
+
+    ns_filecheck fc;
+    if (ns_filecheck_run(path, threads, &fc, &err)) {
+        rc = file_error(path, &err);
+        goto fail;
+    }
+    if (!fc.consistent) {
+        printf("inconsistent: %s\n", fc.why);
+        rc = NS_EXIT_NO;
+        goto fail;
+    }
+    printf("datasets agree: %s/pn, /p_positions, max_value, n_p_positions (%" PRIu64 " cells, %" PRIu64
+           " P-positions, largest value %" PRIu32 ")\n", fc.has_grundy ? "/grundy, " : "", fc.cells, fc.n_p,
+           fc.max_value);
+    fflush(stdout);
+
     ns_meta_free(&meta);
     if (ns_h5_read(path, &t, &meta, &err)) {
         rc = file_error(path, &err);
@@ -150,21 +191,6 @@ int ns_cmd_verify(int argc, char **argv)
         rc = ns_cli_error(CMD, "%s: the table's shape does not match its metadata", path);
         goto fail;
     }
-
-    const uint64_t ncells = t->ncells;
-    const int whole = all || (samples_given && (samples == 0 || (uint64_t)samples >= ncells)) ||
-                      (!samples_given && ncells <= WHOLE_LIMIT);
-    const uint64_t total = whole ? ncells : (uint64_t)samples;
-    char box[256];
-    ns_cli_format_box(k, bounds, box, sizeof box);
-    printf("checking %s%" PRIu64 " cells of %s (%s %s, %s play, %s) on %d thread%s\n", whole ? "all " : "", total,
-           path, g->name, box, g->play == NS_PLAY_MISERE ? "misere" : "normal", t->pn_only ? "P/N" : "grundy",
-           threads, threads == 1 ? "" : "s");
-    if (!whole)
-        printf("random cells, seed %" PRId64 "\n", seed);
-    if (!meta.complete)
-        printf("note: the file is marked incomplete\n");
-    fflush(stdout);
 
     idx = malloc(BLOCK * sizeof *idx);
     got = malloc(BLOCK * sizeof *got);

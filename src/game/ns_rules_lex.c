@@ -107,6 +107,7 @@ const char *ns_tok_name(ns_tok_kind k)
     case TK_IDENT: return "a name";
     case TK_NUM: return "a number";
     case TK_STRING: return "a string";
+    case TK_GAME_NAME: return "the name of the game";
     case TK_LPAREN: return "'('";
     case TK_RPAREN: return "')'";
     case TK_LBRACK: return "'['";
@@ -171,6 +172,9 @@ void ns_tok_describe(const ns_src *src, const ns_tok *t, char *buf, size_t len)
     case TK_STRING:
         snprintf(buf, len, "string %.*s", n, src->text + t->off);
         break;
+    case TK_GAME_NAME:
+        snprintf(buf, len, "game name '%.*s'", n, src->text + t->off);
+        break;
     default:
         snprintf(buf, len, "'%.*s'", n, src->text + t->off);
         break;
@@ -191,6 +195,28 @@ static int is_alpha(int c)
 static int is_digit(int c)
 {
     return c >= '0' && c <= '9';
+}
+
+/* The keyword kind of the word s[0..n), or TK_IDENT. */
+static ns_tok_kind word_kind(const char *s, size_t n)
+{
+    for (size_t w = 0; w < sizeof keywords / sizeof keywords[0]; w++)
+        if (strlen(keywords[w].word) == n && memcmp(keywords[w].word, s, n) == 0)
+            return keywords[w].kind;
+    return TK_IDENT;
+}
+
+/* Length of the game name at s[i..len) (letters, digits, '_' and '-', a
+ * '-' not followed by '>'), or 0 when there is none or it is a keyword. */
+static size_t game_name_len(const char *s, size_t i, size_t len)
+{
+    size_t j = i;
+    if (j >= len || !(is_alpha((unsigned char)s[j]) || is_digit((unsigned char)s[j])))
+        return 0;
+    while (j < len && (is_alpha((unsigned char)s[j]) || is_digit((unsigned char)s[j]) ||
+                       (s[j] == '-' && !(j + 1 < len && s[j + 1] == '>'))))
+        j++;
+    return word_kind(s + i, j - i) == TK_IDENT ? j - i : 0;
 }
 
 ns_err ns_rules_lex(const ns_src *src, ns_tok **out, size_t *n, ns_error *err)
@@ -244,15 +270,18 @@ ns_err ns_rules_lex(const ns_src *src, ns_tok **out, size_t *n, ns_error *err)
             break;
         }
         unsigned char c = (unsigned char)s[i];
-        if (is_alpha(c)) {
+        size_t gn = nv > 0 && v[nv - 1].kind == TK_GAME ? game_name_len(s, i, len) : 0;
+        if (gn > 0) {
+            t->kind = TK_GAME_NAME;
+            t->len = (uint32_t)gn;
+            i += gn;
+        } else if (is_alpha(c)) {
             size_t j = i;
             while (j < len && (is_alpha((unsigned char)s[j]) || is_digit((unsigned char)s[j])))
                 j++;
             t->kind = TK_IDENT;
             t->len = (uint32_t)(j - i);
-            for (size_t w = 0; w < sizeof keywords / sizeof keywords[0]; w++)
-                if (strlen(keywords[w].word) == t->len && memcmp(keywords[w].word, s + i, t->len) == 0)
-                    t->kind = keywords[w].kind;
+            t->kind = word_kind(s + i, t->len);
             i = j;
         } else if (is_digit(c)) {
             size_t j = i;

@@ -34,6 +34,7 @@ typedef enum {
     TK_IDENT,
     TK_NUM,
     TK_STRING,
+    TK_GAME_NAME,       /* the word after 'game': letters, digits, '_', '-' */
     /* punctuation */
     TK_LPAREN, TK_RPAREN, TK_LBRACK, TK_RBRACK, TK_LBRACE, TK_RBRACE,
     TK_COMMA, TK_ARROW, TK_DOTDOT, TK_PLUS, TK_MINUS, TK_STAR, TK_SLASH, TK_PERCENT,
@@ -53,7 +54,11 @@ typedef struct ns_tok {
     int64_t num;        /* TK_NUM */
 } ns_tok;
 
-/* Split src into tokens (a final TK_EOF included). On success *out is a
+/* Split src into tokens (a final TK_EOF included). The word right after
+ * 'game' (blanks and comments between) is one TK_GAME_NAME token when it
+ * starts with a letter, digit or '_' and is not a keyword: it runs over
+ * letters, digits, '_' and '-' (not '->'), so 'two-piles' and
+ * 'sub25-2piles' are names, not expressions. On success *out is a
  * malloc'd array of *n tokens owned by the caller (free()). Errors:
  * unexpected characters, unterminated comments and strings, integers that
  * do not fit in 64 bits, texts over 1 MiB. */

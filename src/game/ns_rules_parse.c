@@ -1,7 +1,7 @@
 /* ns_rules_parse.c - recursive-descent parser for the rule-set language.
  *
  *   file      := stmt*
- *   stmt      := 'game' (STRING | namepart ('-' namepart)*)
+ *   stmt      := 'game' (STRING | GAME_NAME)          (see ns_rules_lex.h)
  *              | 'param' NAME '=' expr
  *              | 'piles' pile (','? pile)*          pile := NAME ('[' expr ']')?
  *              | 'rank' expr
@@ -673,6 +673,7 @@ static int p_items(parser *ps)
 
 static int p_game(parser *ps, ns_stmt *s)
 {
+    uint32_t at = cur(ps)->off;
     advance(ps);
     if (kind(ps) == TK_STRING) {
         s->name = cur(ps)->off + 1;
@@ -680,19 +681,22 @@ static int p_game(parser *ps, ns_stmt *s)
         advance(ps);
         return 0;
     }
-    if (kind(ps) != TK_IDENT && kind(ps) != TK_NUM)
-        return expected(ps, "the name of the game (as in 'game wythoff' or 'game \"my variant\"')");
-    s->name = cur(ps)->off;
-    advance(ps);
-    /* a-wythoff, fibonacci-nim: name parts joined by '-' without blanks */
-    while (kind(ps) == TK_MINUS && cur(ps)->off == prev_end(ps) && ps->pos + 1 < ps->nt &&
-           (ps->t[ps->pos + 1].kind == TK_IDENT || ps->t[ps->pos + 1].kind == TK_NUM) &&
-           ps->t[ps->pos + 1].off == cur(ps)->off + 1) {
+    if (kind(ps) == TK_GAME_NAME) {
+        /* two-piles, sub25-2piles: kept as written */
+        s->name = cur(ps)->off;
+        s->nlen = cur(ps)->len;
         advance(ps);
-        advance(ps);
+        return 0;
     }
-    s->nlen = prev_end(ps) - s->name;
-    return 0;
+    if (kind(ps) == TK_EOF || ns_tok_starts_stmt(kind(ps))) {
+        if (!ps->rc)
+            ps->rc = ns_src_error(ps->err, NS_EINVAL, ps->src, at,
+                                  "'game' has no name: expected a name of letters, digits, '_' and '-' "
+                                  "(as in 'game two-piles') or a string (as in 'game \"my variant\"')");
+        return -1;
+    }
+    return expected(ps, "the name of the game: letters, digits, '_' and '-', not starting with '-' "
+                        "(as in 'game two-piles'), or a string (as in 'game \"my variant\"')");
 }
 
 static int p_param(parser *ps, ns_stmt *s)

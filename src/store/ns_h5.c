@@ -1200,6 +1200,10 @@ static ns_err open_reader(reader *r, const char *path, ns_meta *m, ns_error *err
     m->complete = 1;
     r->has_invalid = found;
     r->invalid_value = invalid;
+    m->max_value = r->max_value;
+    m->n_p_positions = r->n_p;
+    m->has_invalid = found;
+    m->invalid_value = invalid;
 
     hsize_t dims[NS_MAX_DIM];
     for (int d = 0; d < r->k; d++)

@@ -36,6 +36,12 @@ typedef struct ns_meta {
     char hdf5_version[32];
     char gsl_version[32];
     char compiler[128];
+    /* the summary attributes, filled by the reader only (the writers take
+     * them from the table): max_value, n_p_positions, invalid_value */
+    uint32_t max_value;
+    uint64_t n_p_positions;
+    int has_invalid;          /* 1 when the file has invalid_value */
+    uint32_t invalid_value;
 } ns_meta;
 
 void ns_meta_free(ns_meta *m);   /* frees rules_text; *m stays usable */

@@ -465,6 +465,59 @@ static void test_misc(void)
     CHECK(!g && strstr(err.msg, "t.rules:1:1: no 'piles' statement"));
 }
 
+/* ---- 'game NAME': hyphenated names of any parts, kept as written ---- */
+static void title_of(const char *text, char *title, size_t len, ns_error *err)
+{
+    ns_params ps = {0};
+    ns_game *g = NULL;
+    ns_rules_info *info = NULL;
+    ns_error_clear(err);
+    title[0] = '\0';
+    if (ns_rules_compile_info(text, "t.rules", &ps, 0, &g, &info, err) == NS_OK) {
+        snprintf(title, len, "%s", info->title);
+        /* the statements after the name are read as usual */
+        if (g->k != 2 || g->nfam != 2)
+            snprintf(title, len, "(k %d, %d families)", g->k, g->nfam);
+    }
+    ns_rules_info_free(info);
+    ns_game_free(g);
+}
+
+static void test_game_names(void)
+{
+    static const char *const names[] = {
+        "two-piles", "sub25-2piles", "a-b-3", "a-wythoff", "2piles", "x_y-z9", "in-out", "move-first",
+    };
+    char text[256], title[NS_NAME_LEN];
+    ns_error err;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        for (int nl = 0; nl < 2; nl++) {
+            snprintf(text, sizeof text, "game%s%s # title\npiles x y\n"
+                     "move x -> x - t for t in 1..x\nmove y -> y - t for t in 1..y\n", nl ? "\n  " : " ", names[i]);
+            title_of(text, title, sizeof title, &err);
+            CHECKF(strcmp(title, names[i]) == 0, "%s: title '%s' (%s)", names[i], title, err.msg);
+        }
+    }
+    title_of("game \"two piles\"\npiles x y\nmove x -> x - t for t in 1..x\nmove y -> y - t for t in 1..y\n",
+             title, sizeof title, &err);
+    CHECKF(strcmp(title, "two piles") == 0, "title '%s' (%s)", title, err.msg);
+    /* bad names: one message with the line and column */
+    static const struct {
+        const char *text, *msg;
+    } bad[] = {
+        {"piles x\ngame -x\nmove x -> x - t for t in 1..x\n", "t.rules:2:6: found '-': expected the name of the game"},
+        {"piles x\nmove x -> x - t for t in 1..x\ngame", "t.rules:3:1: 'game' has no name"},
+        {"game\npiles x\nmove x -> x - t for t in 1..x\n", "t.rules:1:1: 'game' has no name"},
+        {"game for\npiles x\nmove x -> x - t for t in 1..x\n", "t.rules:1:6: found 'for': expected the name of the game"},
+        {"game a->b\npiles x\nmove x -> x - t for t in 1..x\n", "t.rules:1:7: found '->'"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        ns_game *g = compile(bad[i].text, "", 0, &err);
+        CHECKF(!g && strstr(err.msg, bad[i].msg) && !strchr(err.msg, '\n'), "%s", g ? "(compiled)" : err.msg);
+        ns_game_free(g);
+    }
+}
+
 int main(void)
 {
     test_divmod();
@@ -477,5 +530,6 @@ int main(void)
     test_plain_awythoff();
     test_differential();
     test_misc();
+    test_game_names();
     return TEST_REPORT();
 }
