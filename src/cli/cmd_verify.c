@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "analysis/ns_filecheck.h"
+#include "store/ns_filecheck.h"
 #include "cli/cli_util.h"
 #include "game/ns_build.h"
 #include "store/ns_h5.h"

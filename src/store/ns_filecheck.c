@@ -6,7 +6,7 @@
  * bands come in order); a band is compared cell by cell on OpenMP threads,
  * then its P cells are walked in order against /p_positions, which is read
  * in blocks of rows. Memory: one band of each dataset and one block. */
-#include "analysis/ns_filecheck.h"
+#include "store/ns_filecheck.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
