@@ -275,8 +275,15 @@ int ns_cmd_rules(int argc, char **argv)
         printf("%s%" PRId64, i ? ", " : " ", g->rank_w[i]);
     printf("%s)\n", info && !info->rank[0] ? "; the default: the sum of the piles" : "");
     printf("%-10s positions are solved by levels of equal rank, in increasing order; every move must lower the rank\n", "order:");
-    if (info)
+    if (info) {
         printf("%-10s %s\n", "domain:", info->domain[0] ? info->domain : "the whole box");
+        if (info->has_filter)
+            printf("%-10s an option outside a 'domain filter' is not a move (it is dropped, not an error)\n", "");
+        if (info->symmetric[0])
+            printf("%-10s %s: the game is the same after any exchange of them; a table stores the cells sorted along them\n"
+                   "%-10s (the others hold the invalid marker, and readers fill them from their mirror images)\n",
+                   "symmetric:", info->symmetric, "");
+    }
     else
         printf("%-10s %s\n", "domain:", g->valid ? "restricted (see the preset)" : "the whole box");
     int nray = 0, nfin = 0, ngen = 0, npre = 0;

@@ -58,6 +58,7 @@ typedef struct ns_elab {
     int ntmp, captmp;
     int *dom;               /* domain conditions gathered so far */
     int ndom, capdom;
+    int dom_filter;         /* the domain pass: 0 plain statements, 1 'domain filter' */
     /* k_hint: a group whose size is a parameter left to the bounds */
     int retry_param;        /* index in prog->params or -1 */
     int64_t retry_value;

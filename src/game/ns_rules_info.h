@@ -27,6 +27,8 @@ typedef struct ns_rules_info {
     ns_rparam param[NS_PARAMS_MAX]; /* as declared; values in g->params */
     char rank[200];                 /* the rank expression, or "" (sum of piles) */
     char domain[400];               /* the domain statements, or "" */
+    int has_filter;                 /* some are 'domain filter' */
+    char symmetric[NS_MAX_DIM * 34];/* the piles of 'symmetric', or "" */
     int ndropped;                   /* families never applicable (constant false) */
     int nfam;
     ns_rules_fam_info *fam;         /* owned */
