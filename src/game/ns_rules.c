@@ -192,7 +192,9 @@ static ns_err check_symmetry(const ns_src *src, ns_game *g, const ns_rules_prog 
     g->sym_whole = 1;
     sym_list A = {.k = k, .swap_a = -1}, B = {.k = k};
     ns_err rc = NS_OK;
-    for (;;) {
+    /* pass 0: the domain on every cell, pass 1: the moves (the odometer
+     * over the cells ends where it started, at 0) */
+    for (int pass = 0, done = 0; pass < 2 && !rc; pass += done, done = 0) {
         for (int q = 0; q + 1 < p->nsym && !rc; q++) {
             const int a = p->sym[q], c = p->sym[q + 1];
             if (s[a] == s[c])
@@ -210,7 +212,7 @@ static ns_err check_symmetry(const ns_src *src, ns_game *g, const ns_rules_prog 
                                   p->pile_names[a], p->pile_names[c], vs ? ps : pm, vs ? pm : ps);
                 break;
             }
-            if (!vs)
+            if (!vs || pass == 0)
                 continue;
             B.swap_a = a;
             B.swap_b = c;
@@ -253,8 +255,7 @@ static ns_err check_symmetry(const ns_src *src, ns_game *g, const ns_rules_prog 
         int i = 0;
         while (i < k && ++s[i] == side)
             s[i++] = 0;
-        if (i == k)
-            break;
+        done = i == k;
     }
     free(A.o);
     free(B.o);

@@ -5,6 +5,7 @@
 
 #include "game/ns_params.h"
 #include "game/ns_presets.h"
+#include "game/ns_rules.h"
 #include "engine/ns_sieve.h"
 
 ns_table *ns_tsolve_game(const char *name, const char *params_text, int k, const int64_t *bounds,
@@ -45,4 +46,36 @@ ns_table *ns_tsolve(const char *name, const char *params_text, int k, const int6
     ns_table *t = ns_tsolve_game(name, params_text, k, bounds, misere, pn_only, threads, &g);
     ns_game_free(g);
     return t;
+}
+
+ns_table *ns_tsolve_rules(const char *text, int k, const int64_t *bounds, int misere, int pn_only,
+                          int threads, ns_game **game)
+{
+    ns_error err = {0};
+    ns_params ps = {0};
+    ns_game *g = NULL;
+    ns_table *t = NULL;
+    if (game)
+        *game = NULL;
+    if (ns_rules_compile(text, "(test rules)", &ps, k, &g, &err))
+        goto fail;
+    g->play = misere ? NS_PLAY_MISERE : NS_PLAY_NORMAL;
+    if (ns_game_set_bounds(g, bounds, &err))
+        goto fail;
+    t = ns_sieve_table_new(g, pn_only, &err);
+    if (!t)
+        goto fail;
+    ns_sieve_opts opts = {.threads = threads, .pn_only = pn_only};
+    if (ns_sieve_run(g, t, &opts, &err))
+        goto fail;
+    if (game)
+        *game = g;
+    else
+        ns_game_free(g);
+    return t;
+fail:
+    fprintf(stderr, "rules: %s\n", err.msg);
+    ns_table_free(t);
+    ns_game_free(g);
+    return NULL;
 }

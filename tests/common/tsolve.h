@@ -20,4 +20,10 @@ ns_table *ns_tsolve(const char *name, const char *params_text, int k, const int6
 ns_table *ns_tsolve_game(const char *name, const char *params_text, int k, const int64_t *bounds,
                          int misere, int pn_only, int threads, ns_game **game);
 
+/* Compile the rule text (no -D parameters), set bounds (k values) and play,
+ * and fill a new table with the engine as above. *game (OPTIONAL, may be
+ * NULL) gets the game (caller frees). NULL after printing the error. */
+ns_table *ns_tsolve_rules(const char *text, int k, const int64_t *bounds, int misere, int pn_only,
+                          int threads, ns_game **game);
+
 #endif
