@@ -148,7 +148,8 @@ static int sym_options(const ns_game *g, const int64_t *s, sym_list *l)
         if (rc)
             return 1;
     }
-    qsort(l->o, l->n, sizeof *l->o, sym_cmp);
+    if (l->n > 1)
+        qsort(l->o, l->n, sizeof *l->o, sym_cmp);
     return 0;
 }
 
