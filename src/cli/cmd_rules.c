@@ -27,7 +27,8 @@ static void usage(void)
            "\n"
            "Show how a rule file (or a built-in preset) is understood: the parameters and\n"
            "their values, the piles, the play convention, the rank that orders the solve,\n"
-           "the domain, and every move family with its class:\n"
+           "the domain (plain, or 'domain filter': options outside it are not moves),\n"
+           "the symmetric piles, and every move family with its class:\n"
            "  ray      options s + e + t*d, t = 0, 1, ... inside the box (solved per line)\n"
            "  finite   options s + o for a fixed list of offsets o\n"
            "  general  options enumerated per position (slower; the reason is shown)\n"
@@ -293,8 +294,15 @@ int ns_cmd_rules(int argc, char **argv)
         printf("%-10s positions are solved by levels of equal rank (one per value of the tuple), in increasing order; every move must lower the tuple lexicographically\n", "order:");
     else
         printf("%-10s positions are solved by levels of equal rank, in increasing order; every move must lower the rank\n", "order:");
-    if (info)
+    if (info) {
         printf("%-10s %s\n", "domain:", info->domain[0] ? info->domain : "the whole box");
+        if (info->has_filter)
+            printf("%-10s an option outside a 'domain filter' is not a move (it is dropped, not an error)\n", "");
+        if (info->symmetric[0])
+            printf("%-10s %s: the game is the same after any exchange of them; a table stores the cells sorted along them\n"
+                   "%-10s (the others hold the invalid marker, and readers fill them from their mirror images)\n",
+                   "symmetric:", info->symmetric, "");
+    }
     else
         printf("%-10s %s\n", "domain:", g->valid ? "restricted (see the preset)" : "the whole box");
     int nray = 0, nfin = 0, ngen = 0, npre = 0;

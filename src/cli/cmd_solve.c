@@ -342,7 +342,7 @@ static void print_summary(const ns_game *g, const ns_meta *meta, const char *bou
     printf("bounds:        %s\n", bounds);
     printf("play:          %s\n", g->play == NS_PLAY_MISERE ? "misere" : "normal");
     printf("kind:          %s\n", kind);
-    printf("P-positions:   %" PRIu64 "\n", ts->n_p);
+    printf("P-positions:   %" PRIu64 "%s\n", ts->n_p, g->nsym ? " (of the positions stored: the sorted cells of a symmetric game; 'nimsieve info' counts the whole table)" : "");
     if (show_max)
         printf("largest value: %" PRIu32 "\n", ts->max_value);
 }
@@ -523,6 +523,8 @@ int ns_cmd_solve(int argc, char **argv)
     }
     ns_params_format(&g->params, meta.params, sizeof meta.params);
     meta.play = g->play;
+    meta.nsym = g->nsym; /* a symmetric game's file says so: its readers fill the mirrored cells */
+    memcpy(meta.sym, g->sym, sizeof meta.sym);
     meta.pn_only = a.pn_only;
     meta.threads = a.threads > 0 ? a.threads : ns_omp_max_threads(); /* also the checkpoints' writer threads */
 

@@ -223,6 +223,11 @@ ns_err ns_game_set_bounds(ns_game *g, const int64_t *bounds, ns_error *err)
             }
         memcpy(g->rank_w, w, sizeof w);
     }
+    for (int i = 1; i < g->nsym; i++)
+        if (bounds[g->sym[i]] != bounds[g->sym[0]])
+            return ns_error_set(err, NS_EINVAL,
+                                "piles %s and %s are symmetric, so their sizes must be equal: found %" PRId64 " and %" PRId64,
+                                g->coord_names[g->sym[0]], g->coord_names[g->sym[i]], bounds[g->sym[0]], bounds[g->sym[i]]);
     for (int f = 0; f < g->nfam; f++) {
         const ns_family *fm = &g->fam[f];
         if (fm->kind == NS_FAM_RAY) {

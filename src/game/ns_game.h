@@ -100,6 +100,20 @@ typedef struct ns_game {
     ns_family *fam;            /* owned array */
     ns_valid_fn valid;
     const void *valid_ctx;
+    /* OPTIONAL symmetry (rule files' 'symmetric'): the game is unchanged by
+     * every permutation of the piles sym[0 .. nsym) (increasing indices; their
+     * sizes must be equal, ns_game_set_bounds checks it). nsym = 0: none.
+     * Unless sym_whole, only the cells sorted along them (s[sym[0]] <=
+     * s[sym[1]] <= ...) are positions: valid() says so and every family gives
+     * its options sorted (so its families are general ones), and a table holds
+     * each class of positions once, the other cells invalid. With sym_whole
+     * set, every cell of the domain is a position and the options are the
+     * moves as written: for readers of a table whose mirrored cells were
+     * filled (ns_sym_fill in ns_table.h). The callbacks of the game honour
+     * both; the engines need to know nothing. */
+    int nsym;
+    int sym[NS_MAX_DIM];
+    int sym_whole;
     /* owned context blocks, freed with the game */
     int nowned;
     void **owned;

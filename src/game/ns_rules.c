@@ -287,6 +287,186 @@ static int vec_small(int k, const int64_t *v)
     return 1;
 }
 
+/* ---------- the check of 'symmetric' ---------- */
+
+typedef struct sym_opt {
+    int64_t c[NS_MAX_DIM];
+    int fam;
+} sym_opt;
+
+typedef struct sym_list {
+    sym_opt *o;
+    size_t n, cap;
+    int k, fam, swap_a, swap_b;  /* swap_a >= 0: store the options with piles a, b exchanged */
+    int oom;
+} sym_list;
+
+static int sym_collect(void *u, const int64_t *opt)
+{
+    sym_list *l = u;
+    if (l->n == l->cap) {
+        size_t nc = l->cap ? l->cap * 2 : 64;
+        sym_opt *o = realloc(l->o, nc * sizeof *o);
+        if (!o) {
+            l->oom = 1;
+            return 1;
+        }
+        l->o = o;
+        l->cap = nc;
+    }
+    sym_opt *x = &l->o[l->n++];
+    memset(x, 0, sizeof *x);
+    memcpy(x->c, opt, (size_t)l->k * sizeof *opt);
+    if (l->swap_a >= 0) {
+        int64_t t = x->c[l->swap_a];
+        x->c[l->swap_a] = x->c[l->swap_b];
+        x->c[l->swap_b] = t;
+    }
+    x->fam = l->fam;
+    return 0;
+}
+
+static int sym_cmp(const void *a, const void *b)
+{
+    const sym_opt *x = a, *y = b;
+    for (int i = 0; i < NS_MAX_DIM; i++)
+        if (x->c[i] != y->c[i])
+            return x->c[i] < y->c[i] ? -1 : 1;
+    return 0;
+}
+
+/* Every option of s, family by family, into l (sorted): 0, 1 when a move
+ * failed at s (an error of its own, reported when solving), -1 no memory. */
+static int sym_options(const ns_game *g, const int64_t *s, sym_list *l)
+{
+    l->n = 0;
+    for (int f = 0; f < g->nfam; f++) {
+        ns_error e;
+        ns_error_clear(&e);
+        l->fam = f;
+        int rc = ns_game_family_options(g, &g->fam[f], s, sym_collect, l, &e);
+        if (l->oom)
+            return -1;
+        if (rc)
+            return 1;
+    }
+    if (l->n > 1)
+        qsort(l->o, l->n, sizeof *l->o, sym_cmp);
+    return 0;
+}
+
+/* The first option of a (sorted) that b lacks, or NULL. */
+static const sym_opt *sym_missing(const sym_list *a, const sym_list *b)
+{
+    size_t j = 0;
+    for (size_t i = 0; i < a->n; i++) {
+        while (j < b->n && sym_cmp(&b->o[j], &a->o[i]) < 0)
+            j++;
+        if (j == b->n || sym_cmp(&b->o[j], &a->o[i]) != 0)
+            return &a->o[i];
+    }
+    return NULL;
+}
+
+/* 'symmetric' promises that exchanging two of its piles changes nothing:
+ * checked on every cell of a small box (side 32 for two piles, at most 1024
+ * cells, at least side 2): the domain holds at s exactly when it holds at
+ * the mirrored cell s', and the options of s' are those of s mirrored. A
+ * move that breaks it is named. The families must all be general ones (the
+ * game's g->fam[j] is the program's family j). */
+static ns_err check_symmetry(const ns_src *src, ns_game *g, const ns_rules_prog *p, ns_error *err)
+{
+    const int k = g->k;
+    int64_t side = 2;
+    for (int64_t t = 3; t <= 64; t++) {
+        int64_t c = 1;
+        for (int i = 0; i < k && c <= 1024; i++)
+            c *= t;
+        if (c > 1024)
+            break;
+        side = t;
+    }
+    int64_t b[NS_MAX_DIM], s[NS_MAX_DIM], m[NS_MAX_DIM];
+    for (int i = 0; i < k; i++) {
+        b[i] = side;
+        s[i] = 0;
+    }
+    memcpy(g->bounds, b, sizeof b);
+    g->sym_whole = 1;
+    sym_list A = {.k = k, .swap_a = -1}, B = {.k = k};
+    ns_err rc = NS_OK;
+    /* pass 0: the domain on every cell, pass 1: the moves (the odometer
+     * over the cells ends where it started, at 0) */
+    for (int pass = 0, done = 0; pass < 2 && !rc; pass += done, done = 0) {
+        for (int q = 0; q + 1 < p->nsym && !rc; q++) {
+            const int a = p->sym[q], c = p->sym[q + 1];
+            if (s[a] == s[c])
+                continue;
+            memcpy(m, s, sizeof m);
+            m[a] = s[c];
+            m[c] = s[a];
+            char ps[160], pm[160];
+            ns_format_pos(k, s, ps, sizeof ps);
+            ns_format_pos(k, m, pm, sizeof pm);
+            int vs = g->valid(g->valid_ctx, k, s), vm = g->valid(g->valid_ctx, k, m);
+            if (vs != vm) {
+                rc = ns_src_error(err, NS_EGAME, src, p->domain_off,
+                                  "the domain is not symmetric in %s and %s, as 'symmetric' requires: %s is a position but %s is not",
+                                  p->pile_names[a], p->pile_names[c], vs ? ps : pm, vs ? pm : ps);
+                break;
+            }
+            if (!vs || pass == 0)
+                continue;
+            B.swap_a = a;
+            B.swap_b = c;
+            int ra = sym_options(g, s, &A), rb = ra ? ra : sym_options(g, m, &B);
+            if (ra < 0 || rb < 0) {
+                rc = ns_error_set(err, NS_ENOMEM, "out of memory");
+                break;
+            }
+            if (ra || rb)
+                continue;
+            const sym_opt *x = sym_missing(&A, &B);
+            int from_s = x != NULL;
+            if (!x)
+                x = sym_missing(&B, &A);
+            if (!x)
+                continue;
+            int64_t o[NS_MAX_DIM];
+            memcpy(o, x->c, sizeof o);
+            if (!from_s) {
+                /* x is an option of m, stored mirrored: show it as it is */
+                int64_t t = o[a];
+                o[a] = o[c];
+                o[c] = t;
+            }
+            int64_t mo[NS_MAX_DIM];
+            memcpy(mo, o, sizeof mo);
+            mo[a] = o[c];
+            mo[c] = o[a];
+            char po[160], pmo[160];
+            ns_format_pos(k, o, po, sizeof po);
+            ns_format_pos(k, mo, pmo, sizeof pmo);
+            const ns_rfam *f = &p->fam[x->fam];
+            rc = ns_src_error(err, NS_EGAME, src, f->off,
+                              "the moves are not symmetric in %s and %s, as 'symmetric' requires: this move leads from %s to %s, but no move leads from %s to %s%s%s%s",
+                              p->pile_names[a], p->pile_names[c], from_s ? ps : pm, po, from_s ? pm : ps, pmo,
+                              f->idx[0] ? " (" : "", f->idx, f->idx[0] ? ")" : "");
+        }
+        if (rc)
+            break;
+        int i = 0;
+        while (i < k && ++s[i] == side)
+            s[i++] = 0;
+        done = i == k;
+    }
+    free(A.o);
+    free(B.o);
+    memset(g->bounds, 0, sizeof g->bounds);
+    g->sym_whole = 0;
+    return rc;
+}
+
 static ns_err compile(const char *text, const char *fname, const ns_params *ps, int k_hint, ns_game **out,
                       ns_rules_info **infop, ns_error *err)
 {
@@ -337,6 +517,7 @@ static ns_err compile(const char *text, const char *fname, const ns_params *ps, 
             const ns_stmt *st = &ast.stmts[i];
             if (st->kind != ST_DOMAIN)
                 continue;
+            info->has_filter |= st->filter;
             char buf[200];
             ns_src_excerpt(&src, st->off + 6, st->end, buf, sizeof buf);
             int r = snprintf(info->domain + used, sizeof info->domain - used, "%s%s", used ? "; " : "", buf);
@@ -389,20 +570,29 @@ static ns_err compile(const char *text, const char *fname, const ns_params *ps, 
     rank_text(&src, p, rank, sizeof rank);
     if (info)
         snprintf(info->rank, sizeof info->rank, "%s", p->rank >= 0 || p->nrank_lex ? rank : "");
-    /* domain: linear atoms for the proofs */
-    int dom_linear = 1, ndom = 0;
-    if (p->ndomain) {
+    /* domain: linear atoms for the proofs, those of the plain domain
+     * statements (which moves must keep) first; a condition that is not
+     * linear gives none */
+    int dom_linear = 1, ndom = 0, nkeep = 0;
+    if (p->ndomain || p->nsym) {
         g->valid = ns_rules_rt_valid;
         g->valid_ctx = rt;
+    }
+    if (p->ndomain) {
         dom = malloc(256 * sizeof *dom);
         if (!dom) {
             rc = ns_error_set(err, NS_ENOMEM, "out of memory");
             goto fail;
         }
-        for (int i = 0; i < p->ndomain && dom_linear; i++) {
-            int never = 0;
-            if (ns_lin_atoms(p->ir.n, p->lists[p->domain + i], k, NULL, 0, -1, dom, &ndom, 256, &never))
-                dom_linear = 0;
+        for (int i = 0; i < p->ndomain; i++) {
+            int never = 0, before = ndom;
+            if (ns_lin_atoms(p->ir.n, p->lists[p->domain + i], k, NULL, 0, -1, dom, &ndom, 256, &never)) {
+                ndom = before;
+                if (i < p->nstrict)
+                    dom_linear = 0;
+            }
+            if (i + 1 == p->nstrict)
+                nkeep = ndom;
         }
     }
     if (info) {
@@ -413,6 +603,15 @@ static ns_err compile(const char *text, const char *fname, const ns_params *ps, 
         }
         info->nfam = p->nfam;
     }
+    char symtext[NS_MAX_DIM * 34] = "";
+    for (int i = 0, used = 0; i < p->nsym && used < (int)sizeof symtext; i++) {
+        int r = snprintf(symtext + used, sizeof symtext - (size_t)used, "%s%s", i ? ", " : "", p->pile_names[p->sym[i]]);
+        if (r < 0)
+            break;
+        used += r;
+    }
+    if (info)
+        snprintf(info->symmetric, sizeof info->symmetric, "%s", symtext);
     /* classify every family, then settle the order, then add them */
     cls = calloc((size_t)(p->nfam ? p->nfam : 1), sizeof *cls);
     if (!cls) {
@@ -421,8 +620,15 @@ static ns_err compile(const char *text, const char *fname, const ns_params *ps, 
     }
     ncls = p->nfam;
     for (int fi = 0; fi < p->nfam; fi++) {
-        if ((rc = ns_rules_classify(p, &p->fam[fi], k, p->ndomain > 0, dom_linear, dom, ndom, &cls[fi], err)))
+        if (p->nsym) {
+            /* options are sorted before they are looked up: per position */
+            cls[fi].kind = NS_FAM_GENERAL;
+            snprintf(cls[fi].why, sizeof cls[fi].why,
+                     "the game is symmetric: every option is sorted along %s before it is looked up", symtext);
+        } else if ((rc = ns_rules_classify(p, &p->fam[fi], k, p->nstrict > 0, dom_linear, dom, ndom, nkeep, &cls[fi],
+                                           err))) {
             goto fail;
+        }
         const ns_rclass *cl = &cls[fi];
         const int64_t *vs = cl->kind == NS_FAM_RAY ? cl->dir : cl->off;
         size_t nv = cl->kind == NS_FAM_RAY ? (size_t)cl->nrays : cl->kind == NS_FAM_FINITE ? cl->noff : 0;
@@ -479,6 +685,22 @@ settled:
     } else {
         memcpy(g->rank_w, ord.w, (size_t)k * sizeof *ord.w);
     }
+    /* symmetric piles: equal weights in the rank (in each component of a
+     * lexicographic one), so sorting keeps it */
+    if (p->nsym) {
+        for (int c = 0; c < (ord.lex ? ord.m : 1); c++)
+            for (int i = 1; i < p->nsym; i++) {
+                const int64_t *w = ord.lex ? ord.a[c] : ord.w;
+                if (w[p->sym[i]] != w[p->sym[0]]) {
+                    rc = ns_src_error(err, NS_EINVAL, &src, p->sym_off,
+                                      "the piles of 'symmetric' must have equal weights in the rank: %s weighs %" PRId64 ", %s %" PRId64,
+                                      p->pile_names[p->sym[0]], w[p->sym[0]], p->pile_names[p->sym[i]], w[p->sym[i]]);
+                    goto fail;
+                }
+            }
+        g->nsym = p->nsym;
+        memcpy(g->sym, p->sym, sizeof g->sym);
+    }
     for (int fi = 0; fi < p->nfam; fi++) {
         const ns_rfam *f = &p->fam[fi];
         const ns_rclass *cl = &cls[fi];
@@ -532,6 +754,8 @@ settled:
         }
     }
     if ((rc = ns_rules_rt_finish(rt, err)))
+        goto fail;
+    if (p->nsym && (rc = check_symmetry(&src, g, p, err)))
         goto fail;
     for (int i = 0; i < ncls; i++)
         ns_rclass_free(&cls[i]);

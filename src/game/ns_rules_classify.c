@@ -320,7 +320,7 @@ typedef struct cls {
     int k;
     int has_domain, dom_linear;
     const ns_lin *dom;
-    int ndom;
+    int ndom, nkeep;
     int nenum, ray;             /* enumerated prefix; ray slot or -1 */
     int pair;                   /* two variables left: substitute (see analyze_pair) */
     int sub;                    /* while a substitution is analysed: slot read as */
@@ -590,7 +590,7 @@ static void analyze(cls *c)
         }
         if (need_hi && !covered_hi[j]) {
             int proved = 0;
-            for (int d = 0; d < c->ndom && c->dom_linear && !proved; d++) {
+            for (int d = 0; d < c->ndom && !proved; d++) {
                 ns_lin nd = c->dom[d];
                 normalize(k, &nd);
                 const ns_lin *D = &nd;
@@ -613,7 +613,7 @@ static void analyze(cls *c)
             why(c, "the domain is not a conjunction of linear conditions, so moves might leave it");
             return;
         }
-        for (int d = 0; d < c->ndom; d++) {
+        for (int d = 0; d < c->nkeep; d++) {
             wide pd = 0, pe = 0;
             for (int i = 0; i < k; i++) {
                 pd += (wide)c->dom[d].p[i] * dv[i];
@@ -991,7 +991,7 @@ void ns_rclass_free(ns_rclass *c)
 }
 
 ns_err ns_rules_classify(ns_rules_prog *p, const ns_rfam *f, int k, int has_domain, int dom_linear,
-                         const ns_lin *dom, int ndom, ns_rclass *out, ns_error *err)
+                         const ns_lin *dom, int ndom, int nkeep, ns_rclass *out, ns_error *err)
 {
     memset(out, 0, sizeof *out);
     cls c;
@@ -1003,6 +1003,7 @@ ns_err ns_rules_classify(ns_rules_prog *p, const ns_rfam *f, int k, int has_doma
     c.dom_linear = dom_linear;
     c.dom = dom;
     c.ndom = ndom;
+    c.nkeep = nkeep;
     c.ray = -1;
     c.sub = -1;
     c.out = out;

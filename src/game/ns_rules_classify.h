@@ -77,13 +77,16 @@ typedef struct ns_rclass {
 
 #define NS_RULES_MAX_SUBST 4096 /* values of d in v = m*u + d, per assignment */
 
-/* Classify family f of p (k piles). dom/ndom: the domain as linear atoms
- * when dom_linear (else the domain is not linear, and families need no
- * domain proof only when there is no domain: has_domain == 0). The IR pool
- * of p may grow. Returns NS_OK (out filled; GENERAL on any doubt) or
- * NS_ENOMEM. */
+/* Classify family f of p (k piles). has_domain: the moves must keep a
+ * plain domain (an option outside it is an error, so a ray must be proved
+ * never to leave it); dom_linear: that domain is a conjunction of linear
+ * atoms, the first nkeep of dom. The other ndom - nkeep atoms hold at every
+ * position as well ('domain filter' conditions: the engines skip the cells
+ * outside them, exactly as a filter drops such options) and only help to
+ * prove box limits. The IR pool of p may grow. Returns NS_OK (out filled;
+ * GENERAL on any doubt) or NS_ENOMEM. */
 ns_err ns_rules_classify(ns_rules_prog *p, const ns_rfam *f, int k, int has_domain, int dom_linear,
-                         const ns_lin *dom, int ndom, ns_rclass *out, ns_error *err);
+                         const ns_lin *dom, int ndom, int nkeep, ns_rclass *out, ns_error *err);
 
 void ns_rclass_free(ns_rclass *c);
 

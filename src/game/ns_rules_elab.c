@@ -320,6 +320,8 @@ static int forall_rec(ns_elab *e, const ns_stmt *st, int i, char *label, size_t 
 static int domain_body(ns_elab *e, const ns_stmt *st, const char *label)
 {
     (void)label;
+    if (st->filter != e->dom_filter)
+        return 0; /* plain domains first, then the filters */
     e->piles_ok = 1;
     e->sizes_ok = 1;
     e->ctx = "the domain";
@@ -529,6 +531,80 @@ static int el_stmts(ns_elab *e, ns_stmt_kind kind, body_fn body)
     return 0;
 }
 
+/* ---------- symmetric ---------- */
+
+static int el_symmetric(ns_elab *e)
+{
+    ns_rules_prog *p = e->prog;
+    const ns_stmt *seen = NULL;
+    for (int si = 0; si < e->ast->nstmts; si++) {
+        const ns_stmt *st = &e->ast->stmts[si];
+        if (st->kind != ST_SYMMETRIC)
+            continue;
+        if (seen) {
+            char at[32];
+            ns_elab_where_of(e, seen->off, at, sizeof at);
+            return ns_elab_fail_at(e, st->off, "a second 'symmetric' statement: the first one is at %s (one group of piles)", at);
+        }
+        seen = st;
+        p->sym_off = st->off;
+        e->piles_ok = 1;
+        e->sizes_ok = 0;
+        e->ctx = "the 'symmetric' statement";
+        int base = e->ntmp;
+        for (int i = 0; i < st->npiles; i++) {
+            int id = e->ast->lists[st->piles + i];
+            const ns_ast *x = ns_elab_node(e, id);
+            /* a whole group (p), one pile (x, p[2]) or a range of a group (p[1..3]) */
+            int64_t lo = 0, hi = -1;
+            const ns_sym *g = x->kind != AST_NUM ? ns_elab_lookup(e, x->name, x->nlen) : NULL;
+            if (g && g->kind == SYM_GROUP && x->kind == AST_NAME) {
+                lo = g->glo;
+                hi = g->ghi;
+            } else if (g && g->kind == SYM_GROUP && x->kind == AST_INDEX && ns_elab_node(e, x->a)->kind == AST_RANGE) {
+                const ns_ast *r = ns_elab_node(e, x->a);
+                if (ns_elab_const(e, r->a, "the first index", &lo) || ns_elab_const(e, r->b, "the last index", &hi))
+                    return -1;
+                if (lo < g->glo || hi > g->ghi || lo > hi)
+                    return ns_elab_fail_at(e, x->off, "the piles '%.*s' are not a part of the group %" PRId64 "..%" PRId64,
+                                           (int)(x->end - x->off), e->src->text + x->off, g->glo, g->ghi);
+            }
+            if (hi >= lo) {
+                for (int64_t j = lo; j <= hi; j++)
+                    if (ns_elab_push_tmp(e, g->slot + (int)(j - g->glo)))
+                        return -1;
+                continue;
+            }
+            int slot = ns_elab_pile_slot(e, id, 1);
+            if (slot < 0 || ns_elab_push_tmp(e, slot))
+                return -1;
+        }
+        int n = e->ntmp - base;
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j < i; j++)
+                if (e->tmp[base + i] == e->tmp[base + j]) {
+                    e->ntmp = base;
+                    return ns_elab_fail_at(e, st->off, "pile '%s' is listed twice in 'symmetric'", p->pile_names[e->tmp[base + i]]);
+                }
+        if (n < 2) {
+            e->ntmp = base;
+            return ns_elab_fail_at(e, st->off, "'symmetric' needs at least two piles (as in 'symmetric x y')");
+        }
+        /* slots in increasing order */
+        for (int i = 0; i < n; i++) {
+            int v = e->tmp[base + i], j = i;
+            while (j > 0 && p->sym[j - 1] > v) {
+                p->sym[j] = p->sym[j - 1];
+                j--;
+            }
+            p->sym[j] = v;
+        }
+        p->nsym = n;
+        e->ntmp = base;
+    }
+    return 0;
+}
+
 /* ---------- driver ---------- */
 
 void ns_rules_prog_free(ns_rules_prog *p)
@@ -550,7 +626,12 @@ static ns_err run(const ns_src *src, const ns_ast_prog *ast, const ns_params *ps
     out->ir.limit = 1 << 20;
     retry_name[0] = '\0';
     int bad = ns_elab_defs(&e) || el_params(&e, ps) || el_requires(&e) || el_piles(&e, k_hint) || el_heading(&e) ||
-              el_stmts(&e, ST_DOMAIN, domain_body) || el_stmts(&e, ST_MOVE, move_body);
+              el_symmetric(&e) || el_stmts(&e, ST_DOMAIN, domain_body);
+    if (!bad) {
+        out->nstrict = e.ndom;
+        e.dom_filter = 1;
+        bad = el_stmts(&e, ST_DOMAIN, domain_body) || el_stmts(&e, ST_MOVE, move_body);
+    }
     if (!bad) {
         out->domain = ns_rules_prog_list(out, e.dom, e.ndom);
         out->ndomain = e.ndom;

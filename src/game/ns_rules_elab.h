@@ -67,6 +67,12 @@ typedef struct ns_rules_prog {
     uint32_t rank_off, rank_end;
     int misere;
     int domain, ndomain;    /* conditions (after forall expansion): IR nodes at lists[domain] */
+    int nstrict;            /* the first nstrict come from plain 'domain' statements (an option
+                               outside them is an error), the rest from 'domain filter' (an
+                               option outside them is not a move) */
+    int nsym;               /* 'symmetric': the piles that may be permuted (0: none), */
+    int sym[NS_MAX_DIM];    /* their slots, increasing */
+    uint32_t sym_off;       /* the statement */
     uint32_t domain_off;    /* first domain statement */
     int nfam, capfam;
     ns_rfam *fam;           /* owned */

@@ -68,6 +68,7 @@ typedef struct ns_elab {
     int def_floor;
     int ndef_active;
     int def_active[NS_DEF_MAX_DEPTH];
+    int dom_filter;         /* the domain pass: 0 plain statements, 1 'domain filter' */
     /* k_hint: a group whose size is a parameter left to the bounds */
     int retry_param;        /* index in prog->params or -1 */
     int64_t retry_value;

@@ -30,6 +30,8 @@ typedef struct ns_rules_info {
     char order[400];                /* no rank statement and the sum failed: the
                                        order found and why (else "") */
     char domain[400];               /* the domain statements, or "" */
+    int has_filter;                 /* some are 'domain filter' */
+    char symmetric[NS_MAX_DIM * 34];/* the piles of 'symmetric', or "" */
     int ndropped;                   /* families never applicable (constant false) */
     int nfam;
     ns_rules_fam_info *fam;         /* owned */

@@ -6,7 +6,8 @@
  *              | 'piles' pile (','? pile)*          pile := NAME ('[' expr ']')?
  *              | 'rank' expr
  *              | 'play' ('normal' | 'misere')
- *              | 'domain' expr ('forall' items)* ('where' expr)?
+ *              | 'domain' 'filter'? expr ('forall' items)* ('where' expr)?
+ *              | 'symmetric' pile (','? pile)*
  *              | 'require' expr
  *              | 'move' expr '->' expr clause*
  *              | 'def' NAME '(' NAME (',' NAME)* ')' '=' expr
@@ -719,7 +720,8 @@ static int p_piles(parser *ps, ns_stmt *s)
     advance(ps);
     int base = ps->ntmp;
     if (kind(ps) != TK_IDENT)
-        return expected(ps, "the names of the piles (as in 'piles x y' or 'piles p[1..k]')");
+        return expected(ps, s->kind == ST_SYMMETRIC ? "the piles that may be permuted (as in 'symmetric x y' or 'symmetric p')"
+                                                    : "the names of the piles (as in 'piles x y' or 'piles p[1..k]')");
     while (kind(ps) == TK_IDENT) {
         const ns_tok *nm = cur(ps);
         advance(ps);
@@ -929,12 +931,12 @@ ns_err ns_rules_parse(const ns_src *src, ns_ast_prog *out, ns_error *err)
     while (kind(&ps) != TK_EOF) {
         ns_tok_kind k = kind(&ps);
         if (!ns_tok_starts_stmt(k)) {
-            expected(&ps, "a statement: game, param, piles, rank, play, domain, require, move or def");
+            expected(&ps, "a statement: game, param, piles, rank, play, domain, symmetric, require, move or def");
             break;
         }
         ns_stmt_kind sk = k == TK_GAME ? ST_GAME : k == TK_PARAM ? ST_PARAM : k == TK_PILES ? ST_PILES
                         : k == TK_RANK ? ST_RANK : k == TK_PLAY ? ST_PLAY : k == TK_DOMAIN ? ST_DOMAIN
-                        : k == TK_REQUIRE ? ST_REQUIRE : k == TK_DEF ? ST_DEF : ST_MOVE;
+                        : k == TK_REQUIRE ? ST_REQUIRE : k == TK_DEF ? ST_DEF : k == TK_SYMMETRIC ? ST_SYMMETRIC : ST_MOVE;
         ns_stmt *s = new_stmt(&ps, sk);
         if (!s)
             break;
@@ -943,7 +945,8 @@ ns_err ns_rules_parse(const ns_src *src, ns_ast_prog *out, ns_error *err)
         switch (sk) {
         case ST_GAME: r = p_game(&ps, s); break;
         case ST_PARAM: r = p_param(&ps, s); break;
-        case ST_PILES: r = p_piles(&ps, s); break;
+        case ST_PILES:
+        case ST_SYMMETRIC: r = p_piles(&ps, s); break;
         case ST_PLAY: r = p_play(&ps, s); break;
         case ST_DEF: r = p_def(&ps, s); break;
         case ST_RANK:
@@ -953,6 +956,10 @@ ns_err ns_rules_parse(const ns_src *src, ns_ast_prog *out, ns_error *err)
             break;
         case ST_DOMAIN:
             advance(&ps);
+            if (kind(&ps) == TK_FILTER) {
+                s->filter = 1;
+                advance(&ps);
+            }
             r = (s->a = p_expr(&ps)) < 0 ? -1 : p_forall(&ps, s);
             break;
         default: r = p_move(&ps, s); break;
@@ -967,7 +974,7 @@ ns_err ns_rules_parse(const ns_src *src, ns_ast_prog *out, ns_error *err)
             else if (sk == ST_DOMAIN)
                 expected(&ps, "'forall', 'where' or the next statement");
             else
-                expected(&ps, "the next statement (game, param, piles, rank, play, domain, require, move or def)");
+                expected(&ps, "the next statement (game, param, piles, rank, play, domain, symmetric, require, move or def)");
             break;
         }
     }

@@ -6,7 +6,10 @@
  * guards a later range 1..y/x), then the next variable's range is
  * evaluated. Every option is checked before it is passed on: inside the
  * box, inside the domain, of smaller rank; a failure names the position,
- * the option and the bound values.
+ * the option and the bound values. An option outside a 'domain filter'
+ * (and inside the plain domains) is not a move: it is dropped. For a
+ * symmetric game (ns_game.h: nsym) each option is then sorted along the
+ * symmetric piles, the one cell of its class that the table holds.
  *
  * A prefix family (ns_rules_prefix_of) is the same walk with the range of
  * its variable t cut to the moves added at s: t = s_a only (at s_a = 0:
@@ -174,6 +177,33 @@ static int fault(walk *w, const ns_ir_fault *fl, int nb)
     return fail(w, NS_EINVAL, fl->off, nb, "%s at position %s", ns_ir_fault_text(fl->code), pos);
 }
 
+/* Non-zero when s satisfies the domain conditions i0 .. i1 - 1 (a condition
+ * that cannot be evaluated, an overflow, does not hold). */
+static int domain_has(const ns_rules_rt *rt, const int64_t *s, int i0, int i1)
+{
+    const ns_rules_prog *p = &rt->prog;
+    ns_ir_env env = {s, rt->g->bounds, NULL};
+    for (int i = i0; i < i1; i++) {
+        int64_t v;
+        ns_ir_fault fl;
+        if (rt_eval(rt, p->lists[p->domain + i], &env, &v, &fl) || !v)
+            return 0;
+    }
+    return 1;
+}
+
+/* Sort s along the game's symmetric piles (insertion sort: at most 8). */
+static void sym_sort(const ns_game *g, int64_t *s)
+{
+    for (int i = 1; i < g->nsym; i++) {
+        int64_t v = s[g->sym[i]];
+        int j = i;
+        for (; j > 0 && s[g->sym[j - 1]] > v; j--)
+            s[g->sym[j]] = s[g->sym[j - 1]];
+        s[g->sym[j]] = v;
+    }
+}
+
 static int emit_option(walk *w)
 {
     const ns_game *g = w->rt->g;
@@ -186,9 +216,14 @@ static int emit_option(walk *w)
         if (rt_eval(w->rt, f->out_expr[i], &w->env, &o[f->out_slot[i]], &fl))
             return fault(w, &fl, f->nvars);
     char a[160], from[160], box[200];
-    int bad = !ns_game_in_box(g, o) ? 1 : (g->valid && !g->valid(g->valid_ctx, g->k, o)) ? 2 : ns_game_rank(g, o) >= w->rank ? 3 : 0;
-    if (!bad)
+    int bad = !ns_game_in_box(g, o) ? 1 : !domain_has(w->rt, o, 0, w->rt->prog.ndomain) ? 2 : ns_game_rank(g, o) >= w->rank ? 3 : 0;
+    if (bad == 2 && domain_has(w->rt, o, 0, w->rt->prog.nstrict))
+        return 0; /* outside a 'domain filter' only: not a move */
+    if (!bad) {
+        if (g->nsym && !g->sym_whole)
+            sym_sort(g, o);
         return w->emit(w->user, o);
+    }
     ns_format_pos(g->k, o, a, sizeof a);
     ns_format_pos(g->k, w->s, from, sizeof from);
     if (bad == 1) {
@@ -489,7 +524,7 @@ ns_err ns_rules_rt_add_general(ns_rules_rt *rt, ns_game *g, int fam, const char 
         F->lvl_conj[fill[lv[i]]++] = p->lists[f->conj + i];
     free(lv);
     /* gen_maxopt bounds all the options of a position: right for both */
-    F->prefix = ns_rules_prefix_of(p, f, g->k, &F->pre);
+    F->prefix = !g->nsym && ns_rules_prefix_of(p, f, g->k, &F->pre);
     /* one binding never exhausts the walk's budget (>= 2^26) */
     F->quick = F->prefix && f->nvars == 1 && F->pre.var == 0 && cost <= ((uint64_t)1 << 26);
     for (int i = 0; i < g->k; i++) {
@@ -508,15 +543,12 @@ int ns_rules_rt_valid(const void *ctx, int k, const int64_t *s)
 {
     (void)k;
     const ns_rules_rt *rt = ctx;
-    const ns_rules_prog *p = &rt->prog;
-    ns_ir_env env = {s, rt->g->bounds, NULL};
-    for (int i = 0; i < p->ndomain; i++) {
-        int64_t v;
-        ns_ir_fault fl;
-        if (rt_eval(rt, p->lists[p->domain + i], &env, &v, &fl) || !v)
-            return 0;
-    }
-    return 1;
+    const ns_game *g = rt->g;
+    if (g->nsym && !g->sym_whole)
+        for (int i = 1; i < g->nsym; i++)
+            if (s[g->sym[i - 1]] > s[g->sym[i]])
+                return 0;
+    return domain_has(rt, s, 0, rt->prog.ndomain);
 }
 
 /* ---------- bytecode for the run-time expressions ---------- */

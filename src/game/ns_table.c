@@ -263,3 +263,35 @@ ns_err ns_naive_cell(const ns_game *g, const ns_table *t, const int64_t *s, uint
     *out = v;
     return NS_OK;
 }
+
+void ns_sym_fill(ns_table *t, int nsym, const int *sym)
+{
+    if (nsym < 2)
+        return;
+    const int k = t->k;
+    /* one line along the last coordinate per iteration; lines do not
+     * depend on each other, since sorted cells are only read */
+    const int64_t last = t->bounds[k - 1];
+    const int64_t nlines = (int64_t)(t->ncells / (uint64_t)last);
+    NS_OMP_FOR_IF(ns_omp_max_threads(), nlines > 64)
+    for (int64_t line = 0; line < nlines; line++) {
+        int64_t s[NS_MAX_DIM], c[NS_MAX_DIM];
+        ns_table_coords(t, (uint64_t)line * (uint64_t)last, s);
+        for (int64_t x = 0; x < last; x++) {
+            s[k - 1] = x;
+            memcpy(c, s, (size_t)k * sizeof *s);
+            int sorted = 1;
+            for (int i = 1; i < nsym; i++) {
+                int64_t v = c[sym[i]];
+                int j = i;
+                for (; j > 0 && c[sym[j - 1]] > v; j--) {
+                    c[sym[j]] = c[sym[j - 1]];
+                    sorted = 0;
+                }
+                c[sym[j]] = v;
+            }
+            if (!sorted)
+                ns_table_set(t, ns_table_index(t, s), ns_table_get(t, ns_table_index(t, c)));
+        }
+    }
+}

@@ -102,6 +102,12 @@ void ns_table_summarize(const ns_table *t, ns_table_stats *st, uint64_t *hist, s
  * without hist runs it on OpenMP threads over ranges of the table. */
 void ns_table_summarize_range(const ns_table *t, uint64_t lo, uint64_t hi, ns_table_stats *st);
 
+/* A table of a symmetric game (ns_game.h: nsym) stores the cells sorted
+ * along piles sym[0 .. nsym) only; the others hold the invalid marker.
+ * Give every cell the value of its sorted image (the mirrored cells), so
+ * that the table is the whole game's. Sorted cells are left as they are. */
+void ns_sym_fill(ns_table *t, int nsym, const int *sym);
+
 /* Cells with equal data (same shape, kind and values; widths may differ). */
 int ns_table_equal(const ns_table *a, const ns_table *b);
 

@@ -269,6 +269,13 @@ static ns_err write_attributes(writer *w, int k, const int64_t *bounds, int pn_o
                                          &invalid_value))) ||
         (rc = attr_i32(w, "complete", m->complete ? 1 : 0)))
         return rc;
+    if (m->nsym > 0) {
+        int64_t axes[NS_MAX_DIM];
+        for (int i = 0; i < m->nsym && i < NS_MAX_DIM; i++)
+            axes[i] = m->sym[i];
+        if ((rc = attr_i64_array(w, "symmetric", axes, m->nsym)))
+            return rc;
+    }
     return NS_OK;
 }
 
@@ -1062,6 +1069,41 @@ static ns_err read_bounds(reader *r)
     return NS_OK;
 }
 
+/* The optional attribute symmetric: 2..k increasing axes of equal sizes. */
+static ns_err read_symmetric(reader *r, ns_meta *m)
+{
+    htri_t ex = H5Aexists(r->file, "symmetric");
+    if (ex < 0)
+        return ns_h5_fail(r->err, NS_EFORMAT, "%s: cannot look up attribute symmetric", r->path);
+    if (ex == 0)
+        return NS_OK;
+    hid_t a;
+    ns_err rc = attr_open(r, "symmetric", 1, &a);
+    if (rc)
+        return rc;
+    hssize_t np;
+    H5T_class_t cls;
+    int64_t axes[NS_MAX_DIM];
+    if (!(rc = attr_shape(r, a, "symmetric", &np, &cls))) {
+        if (cls != H5T_INTEGER || np < 2 || np > r->k)
+            rc = bad(r, "attribute symmetric should hold 2 to %d axes", r->k);
+        else if (H5Aread(a, H5T_NATIVE_INT64, axes) < 0)
+            rc = ns_h5_fail(r->err, NS_EFORMAT, "%s: cannot read attribute symmetric", r->path);
+    }
+    H5Aclose(a);
+    if (rc)
+        return rc;
+    for (int i = 0; i < (int)np; i++) {
+        if (axes[i] < 0 || axes[i] >= r->k || (i && axes[i] <= axes[i - 1]))
+            return bad(r, "attribute symmetric should list increasing axes in 0..%d", r->k - 1);
+        if (r->bounds[axes[i]] != r->bounds[axes[0]])
+            return bad(r, "attribute symmetric lists axes %" PRId64 " and %" PRId64 " of different sizes", axes[0], axes[i]);
+        m->sym[i] = (int)axes[i];
+    }
+    m->nsym = (int)np;
+    return NS_OK;
+}
+
 /* Open dataset name and check it: rank and dims,
  * an integer type (unsigned when want_unsigned) of one of the sizes in
  * sizes (a 0-terminated list). *out: the open dataset (caller closes),
@@ -1186,7 +1228,8 @@ static ns_err open_reader(reader *r, const char *path, ns_meta *m, ns_error *err
         (rc = read_str_into(r, "git_revision", 0, 0, m->git_revision, sizeof m->git_revision)) ||
         (rc = read_str_into(r, "hdf5_version", 0, 0, m->hdf5_version, sizeof m->hdf5_version)) ||
         (rc = read_str_into(r, "gsl_version", 0, 0, m->gsl_version, sizeof m->gsl_version)) ||
-        (rc = read_str_into(r, "compiler", 0, 0, m->compiler, sizeof m->compiler)))
+        (rc = read_str_into(r, "compiler", 0, 0, m->compiler, sizeof m->compiler)) ||
+        (rc = read_symmetric(r, m)))
         goto fail;
     if (strcmp(play, "normal") == 0)
         m->play = NS_PLAY_NORMAL;
@@ -1320,6 +1363,7 @@ ns_err ns_h5_read(const char *path, ns_table **out, ns_meta *m, ns_error *err)
             goto fail;
         }
     }
+    ns_sym_fill(t, m->nsym, m->sym);
     close_reader(&r);
     *out = t;
     return NS_OK;

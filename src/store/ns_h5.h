@@ -29,6 +29,14 @@ typedef struct ns_meta {
     int complete;             /* 1 when the solve finished */
     char engine[32];          /* the engine that solved it (ns_engine.name);
                                  "" in files written before engines had names */
+    /* a symmetric game (ns_game.h: nsym, sym): root attribute "symmetric",
+     * the 0-based axes of the piles that may be permuted, written when nsym
+     * > 0. /grundy and /pn then store the cells sorted along those axes; the
+     * others hold the invalid marker. ns_h5_read fills them (ns_sym_fill),
+     * so its table is the whole game's; n_p_positions and /p_positions count
+     * and list the stored (sorted) P-positions only. */
+    int nsym;
+    int sym[NS_MAX_DIM];
     /* provenance: filled by the writer from the build, read back by the reader */
     char created_utc[32];
     char nimsieve_version[32];
@@ -64,7 +72,8 @@ ns_err ns_h5_write_stats(const char *path, const ns_table *t, const ns_meta *m, 
 ns_err ns_h5_read_meta(const char *path, ns_meta *m, int *k, int64_t *bounds, ns_error *err);
 
 /* Read the whole table (Grundy values when present, else P/N flags) and the
- * metadata. *out is owned by the caller (ns_table_free). */
+ * metadata. *out is owned by the caller (ns_table_free). The table of a
+ * symmetric game is filled: every cell holds its value (m->nsym says so). */
 ns_err ns_h5_read(const char *path, ns_table **out, ns_meta *m, ns_error *err);
 
 /* ---- streaming writes (ns_h5_stream.c): tables larger than memory ----

@@ -26,6 +26,9 @@ ns_err ns_game_from_meta(const ns_meta *m, int k, const int64_t *bounds, ns_game
         return ns_error_set(err, NS_EFORMAT, "the file's game has %d piles but its table has %d dimensions", g->k, k);
     }
     g->play = m->play;
+    /* ns_h5_read fills the mirrored cells of a symmetric game's table: its
+     * readers see every cell as a position, with the moves as written */
+    g->sym_whole = 1;
     rc = ns_game_set_bounds(g, bounds, err);
     if (rc) {
         ns_game_free(g);

@@ -6,6 +6,7 @@
 #include "game/ns_params.h"
 #include "game/ns_presets.h"
 #include "engine/ns_engine.h"
+#include "game/ns_rules.h"
 
 ns_table *ns_tsolve_game(const char *name, const char *params_text, int k, const int64_t *bounds,
                          int misere, int pn_only, int threads, ns_game **game)
@@ -68,4 +69,36 @@ ns_table *ns_tsolve_built(ns_game *g, const int64_t *bounds, int misere, int pn_
         return NULL;
     }
     return t;
+}
+
+ns_table *ns_tsolve_rules(const char *text, int k, const int64_t *bounds, int misere, int pn_only,
+                          int threads, ns_game **game)
+{
+    ns_error err = {0};
+    ns_params ps = {0};
+    ns_game *g = NULL;
+    ns_table *t = NULL;
+    if (game)
+        *game = NULL;
+    if (ns_rules_compile(text, "(test rules)", &ps, k, &g, &err))
+        goto fail;
+    g->play = misere ? NS_PLAY_MISERE : NS_PLAY_NORMAL;
+    if (ns_game_set_bounds(g, bounds, &err))
+        goto fail;
+    t = ns_engine_table_new(g, pn_only, &err);
+    if (!t)
+        goto fail;
+    ns_engine_opts opts = {.threads = threads, .pn_only = pn_only};
+    if (ns_engine_run(g, t, &opts, &err))
+        goto fail;
+    if (game)
+        *game = g;
+    else
+        ns_game_free(g);
+    return t;
+fail:
+    fprintf(stderr, "rules: %s\n", err.msg);
+    ns_table_free(t);
+    ns_game_free(g);
+    return NULL;
 }

@@ -29,5 +29,10 @@ const char *ns_test_engine_name(const ns_game *g, const struct ns_engine_opts *o
  * table as ns_tsolve does. Returns the table (caller frees) or NULL with
  * the error in *err (nothing printed). */
 ns_table *ns_tsolve_built(ns_game *g, const int64_t *bounds, int misere, int pn_only, int threads, ns_error *err);
+/* Compile the rule text (no -D parameters), set bounds (k values) and play,
+ * and fill a new table with the engine as above. *game (OPTIONAL, may be
+ * NULL) gets the game (caller frees). NULL after printing the error. */
+ns_table *ns_tsolve_rules(const char *text, int k, const int64_t *bounds, int misere, int pn_only,
+                          int threads, ns_game **game);
 
 #endif
