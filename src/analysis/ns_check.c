@@ -325,7 +325,8 @@ static ns_err awythoff_run(const ns_game *g, const ns_table *t, ns_check_result 
     }
     if (!rc) {
         note(r, "A_n = floor(n alpha) checked for n = 1..%" PRId64 " (%" PRId64 " disagree)", nseq, floor_bad);
-        r->checked += (uint64_t)nseq;
+        r->also_checked = (uint64_t)nseq;
+        snprintf(r->also_what, sizeof r->also_what, "terms A_n = floor(n alpha), n = 1..%" PRId64, nseq);
         int64_t s[2] = {0, 0};
         uint64_t np = 0;
         for (uint64_t i = 0; i < t->ncells; i++, odo_next(2, t->bounds, s)) {
@@ -464,13 +465,14 @@ static ns_err fib_run(const ns_game *g, const ns_table *t, ns_check_result *r, n
         if (!inside)
             continue;
         nmove++;
-        r->checked++;
         if (best != z)
             record(r, 2, st, best, z, "smallest winning first move");
     }
     note(r, "losing starts (n, n-1) for 1 <= n < %" PRId64 ": %" PRId64 " of %" PRId64 ": %s%s",
          N < M + 1 ? N : M + 1, nfib, nstart, list, used >= sizeof list - 24 ? ", ..." : "");
     note(r, "smallest winning first move = z(n) checked at %" PRId64 " winning starts", nmove);
+    r->also_checked = (uint64_t)nmove;
+    snprintf(r->also_what, sizeof r->also_what, "smallest winning first moves from starts (n, n-1)");
     return NS_OK;
 }
 
@@ -497,10 +499,9 @@ static ns_err stair_run(const ns_game *g, const ns_table *t, ns_check_result *r,
         uint32_t v = ns_table_get(t, i);
         if (!pos) {
             outside++;
-            if (v != ns_table_invalid(t)) {
-                r->checked++;
+            r->checked++;
+            if (v != ns_table_invalid(t))
                 record(r, t->k, s, v, -1, "value outside the domain");
-            }
             continue;
         }
         int64_t x = 0;
@@ -508,7 +509,8 @@ static ns_err stair_run(const ns_game *g, const ns_table *t, ns_check_result *r,
             x ^= s[d];
         compare_cell(r, t, i, s, x == 0 ? 0 : 1, x);
     }
-    note(r, "%" PRIu64 " cells of the box lie outside the game's domain (skipped)", outside);
+    note(r, "%" PRIu64 " cells of the box lie outside the game's domain (checked to hold the 'not a position' marker)",
+         outside);
     return NS_OK;
 }
 

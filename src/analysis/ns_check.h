@@ -62,8 +62,16 @@ typedef struct ns_check_mismatch {
 typedef struct ns_check_result {
     char theorem[32];
     char claim[256];           /* what was compared, one line */
-    uint64_t checked;          /* positions (or items) checked */
-    uint64_t mismatches;
+    /* cells of the table compared with the closed form, each once: a
+     * position with the theorem's value, a cell outside the game's domain
+     * with the "not a position" marker; equals t->ncells after a run */
+    uint64_t checked;
+    /* further items compared besides the cells (a-wythoff: the terms
+     * A_n = floor(n alpha); fibonacci-nim: the smallest winning first
+     * moves), counted apart from checked; also_what names them */
+    uint64_t also_checked;
+    char also_what[96];
+    uint64_t mismatches;       /* cells and further items that disagree */
     int nshown;                /* first NS_CHECK_SHOWN mismatches */
     ns_check_mismatch shown[NS_CHECK_SHOWN];
     /* extra facts, one per line, e.g. the P-position count, the sequence

@@ -81,7 +81,9 @@ static void print_text(const ns_check_result *r, const char *path, const ns_meta
     printf("claim:       %s\n", r->claim);
     printf("table:       %s: %s%s%s, %s, %s, %s play\n", path, m->rules_text ? "rule file" : m->game, m->params[0] ? " " : "",
            m->params, box, pn_only ? "P/N" : "Grundy values", m->play == NS_PLAY_MISERE ? "misere" : "normal");
-    printf("checked:     %" PRIu64 " position%s\n", r->checked, r->checked == 1 ? "" : "s");
+    printf("checked:     %" PRIu64 " cell%s (every cell of the table once)\n", r->checked, r->checked == 1 ? "" : "s");
+    if (r->also_checked)
+        printf("also:        %" PRIu64 " %s\n", r->also_checked, r->also_what);
     printf("mismatches:  %" PRIu64 "\n", r->mismatches);
     for (int i = 0; i < r->nshown; i++) {
         char pos[256];
@@ -128,7 +130,9 @@ static void print_json(const ns_check_result *r, const char *path, const ns_meta
            pn_only ? "true" : "false");
     for (int d = 0; d < k; d++)
         printf("%s%" PRId64, d ? ", " : "", bounds[d]);
-    printf("], \"checked\": %" PRIu64 ", \"mismatches\": %" PRIu64 ", \"first_mismatches\": [", r->checked, r->mismatches);
+    printf("], \"checked\": %" PRIu64 ", \"also_checked\": %" PRIu64 ", \"also_what\": ", r->checked, r->also_checked);
+    ns_json_string(stdout, r->also_what);
+    printf(", \"mismatches\": %" PRIu64 ", \"first_mismatches\": [", r->mismatches);
     for (int i = 0; i < r->nshown; i++) {
         const ns_check_mismatch *x = &r->shown[i];
         printf("%s{\"position\": [", i ? ", " : "");

@@ -18,7 +18,7 @@ solve() { # solve OUT GAME ARGS...
 
 solve w.h5 wythoff --size 256
 expect_ok "$NS" check wythoff-golden w.h5
-expect_out '^checked: +65536 positions$'
+expect_out '^checked: +65536 cells \(every cell of the table once\)$'
 expect_out '^mismatches: +0$'
 expect_out '^result: +PASS$'
 # P-positions inside [0,256)^2 by exact integers, independently
@@ -74,7 +74,7 @@ expect_error 2 check "misere" "$NS" check wythoff-golden wm.h5
 # every other theorem on its own game
 solve nim3.h5 nim -D piles=3 --bounds 12,13,14
 expect_ok "$NS" check bouton nim3.h5
-expect_out '^checked: +2184 positions$'
+expect_out '^checked: +2184 cells \(every cell of the table once\)$'
 expect_ok "$NS" check sprague-grundy-sum nim3.h5
 solve nimm.h5 nim -D piles=3 --size 9 --misere
 expect_ok "$NS" check bouton nimm.h5
@@ -85,6 +85,9 @@ expect_out '^claim: +m = 5: P iff n mod 6 = 0; Grundy value = n mod \(m\+1\)$'
 solve aw.h5 a-wythoff -D a=3 --size 200
 expect_ok "$NS" check a-wythoff aw.h5
 expect_out 'alpha = \(-1 \+ sqrt\(13\)\) / 2'
+# every cell counted once (200 x 200); the sequence terms apart
+expect_out '^checked: +40000 cells \(every cell of the table once\)$'
+expect_out '^also: +[0-9]+ terms A_n = floor\(n alpha\)'
 expect_ok "$NS" check a-wythoff w.h5
 solve moore.h5 moore -D piles=3 -D k=2 --size 12 --pn-only
 expect_ok "$NS" check moore moore.h5
@@ -93,8 +96,10 @@ expect_ok "$NS" check euclid eu.h5
 solve fib.h5 fibonacci-nim --bounds 150,150
 expect_ok "$NS" check fibonacci-nim fib.h5
 expect_out 'losing starts \(n, n-1\) for 1 <= n < 150: 11 of 149: 1, 2, 3, 5, 8, 13, 21, 34, 55, 89, 144$'
+expect_out '^checked: +22500 cells \(every cell of the table once\)$'
 solve st.h5 staircase -D piles=3 --size 12
 expect_ok "$NS" check staircase st.h5
+expect_out '^checked: +1728 cells \(every cell of the table once\)$'
 expect_error 2 check "sprague-grundy-sum does not apply to st.h5: .*domain" "$NS" check sprague-grundy-sum st.h5
 expect_error 2 check "sprague-grundy-sum does not apply to w.h5: .*more than one pile" "$NS" check sprague-grundy-sum w.h5
 
