@@ -8,7 +8,9 @@
  * prints; the CLI (`nimsieve check`) formats the result.
  *
  * Which tables a theorem applies to (the game is the preset the table was
- * solved with, as stored in the file; rule files never match by name):
+ * solved with, as stored in the file, or the preset a rule file implements
+ * when its text is byte for byte one of data/rules/ that implements one:
+ * ns_check_recognise; other rule files never match by name):
  *   wythoff-golden      wythoff, normal play. P iff {x,y} = {floor(n phi),
  *                       floor(n phi^2)}; also probes the book's double formula.
  *   bouton              nim (any piles). Normal: P iff XOR = 0, and G = XOR
@@ -101,11 +103,22 @@ extern const ns_check_theorem *const ns_check_theorems[];
 /* Find by name; NULL if none. */
 const ns_check_theorem *ns_check_find(const char *name);
 
-/* Applicability and run in one call: NS_EINVAL with the reason in err when
+/* Applicability and run in one call, on the game ns_check_recognise gives
+ * (a note in *r names a recognised rule file): NS_EINVAL with the reason in err when
  * the theorem does not apply (so callers can tell "does not apply" from a
  * mismatch); *applies (may be NULL) gets 0 in that case. */
 ns_err ns_check_run(const ns_check_theorem *th, const ns_game *g, const ns_table *t,
                     ns_check_result *r, int *applies, ns_error *err);
+
+/* The game a theorem is checked against. For a preset, g itself:
+ * *preset = NULL. For a rule file whose text is byte for byte one of
+ * data/rules/ implementing a preset (game/ns_rules_shipped.h): a new game
+ * of that preset with the mapped parameters and g's play and bounds in
+ * *preset (the caller frees it with ns_game_free), and one line in how
+ * naming the file, the preset and the test that proves their tables equal.
+ * Otherwise *preset = NULL and how is "" (or names the unchanged data/rules
+ * file that is not a preset). */
+ns_err ns_check_recognise(const ns_game *g, ns_game **preset, char *how, size_t len, ns_error *err);
 
 /* sprague-grundy-sum with explicit components: comp[i] (k entries, borrowed)
  * holds the Grundy values of the one-pile game of coordinate i, for

@@ -113,6 +113,40 @@ expect_eq "wrong components exit" "$RC" 1
 expect_error 2 check "--component only goes with sprague-grundy-sum" "$NS" check bouton nim3.h5 --component heap.h5
 expect_error 2 check "2 --component tables for a 3-pile table" "$NS" check sprague-grundy-sum nim3.h5 --component heap.h5 --component heap.h5
 
+# rule files: one of data/rules/ that implements a preset, unchanged, is
+# checked as that preset (tests/unit/test_rules_presets.c proves the tables
+# equal); a variant, an edited copy, or a file that only calls itself
+# 'game wythoff' is refused with the reason
+R=$SRC/data/rules
+solve wr.h5 "$R/wythoff.rules" --size 200
+expect_ok "$NS" check wythoff-golden wr.h5
+expect_out '^checked: +40000 cells'
+expect_out '^note: +the table.s game: rule file data/rules/wythoff.rules \(unchanged\), which gives the table of the preset .wythoff. cell by cell \(tests/unit/test_rules_presets.c\)$'
+expect_out '^result: +PASS$'
+expect_ok "$NS" check a-wythoff wr.h5
+solve awr.h5 "$R/a-wythoff.rules" -D a=2 --size 200
+expect_ok "$NS" check a-wythoff awr.h5
+expect_out '^claim: +a = 2: '
+expect_out 'preset .a-wythoff. a=2 cell by cell'
+expect_out '^result: +PASS$'
+solve awr3.h5 "$R/a-wythoff.rules" -D a=3 --size 150 --pn-only
+expect_ok "$NS" check a-wythoff awr3.h5
+expect_out '^claim: +a = 3: '
+solve nimr.h5 "$R/nim.rules" --bounds 9,10,11,12
+expect_ok "$NS" check bouton nimr.h5
+expect_out 'preset .nim. piles=4 cell by cell'
+expect_error 2 check "wythoff-golden does not apply to nimr.h5: this theorem is about the preset 'wythoff'; the table is of the game 'nim'" "$NS" check wythoff-golden nimr.h5
+solve twr.h5 "$R/wythoff-twice.rules" --size 50
+expect_error 2 check "wythoff-golden does not apply to twr.h5: .*not one of data/rules/ implementing a preset.*data/rules/wythoff-twice.rules \(unchanged\), which is not a preset" "$NS" check wythoff-golden twr.h5
+cp "$R/wythoff.rules" edited.rules
+echo "# edited" >>edited.rules
+solve ed.h5 edited.rules --size 50
+expect_error 2 check "wythoff-golden does not apply to ed.h5: .*a variant or an edited copy" "$NS" check wythoff-golden ed.h5
+sed 's/^game wythoff-twice$/game wythoff/' "$R/wythoff-twice.rules" >named.rules
+grep -q '^game wythoff$' named.rules || fail "named.rules has no 'game wythoff' line"
+solve nm.h5 named.rules --size 50
+expect_error 2 check "wythoff-golden does not apply to nm.h5: .*a variant or an edited copy" "$NS" check wythoff-golden nm.h5
+
 run "$NS" check --list
 expect_out '^wythoff-golden '
 expect_out '^sprague-grundy-sum '
