@@ -94,6 +94,10 @@ static void print_poly(const ns_qnumber *x)
  * constant's own continued fraction, its height and the chance of a hit. */
 static void print_recog(const char *indent, const ns_recog *r, int exact)
 {
+    if (r->iv.lo_den == 0) {
+        printf("%sconstant: none (no interval: too few points)\n", indent);
+        return;
+    }
     if (exact) {
         printf("%sinterval ends: %" PRId64 "/%" PRId64 " = ", indent, r->iv.lo_num, r->iv.lo_den);
         print_cf(r->cf_lo, r->ncf_lo, r->cf_lo_more);
@@ -125,7 +129,7 @@ static void print_recog(const char *indent, const ns_recog *r, int exact)
         }
         printf(", in the interval (exact); the simplest number there: height %" PRId64 " (", c->height);
         print_poly(c);
-        printf("), chance of one that simple in an interval this wide %.2g\n", r->chance);
+        printf("); by chance an interval this wide holds %.2g numbers that simple on average\n", r->chance);
         if (r->rivals > 0)
             printf("%s  not unique: %d other number%s of height %" PRId64 " also lie%s in the interval, e.g. %s\n", indent,
                    r->rivals, r->rivals == 1 ? "" : "s", c->height, r->rivals == 1 ? "s" : "", r->rival.text);
@@ -133,8 +137,12 @@ static void print_recog(const char *indent, const ns_recog *r, int exact)
     }
     if (r->have_simplest)
         printf("%sconstant: no simple constant found: the simplest number in the interval, %s, has height %" PRId64
-               ", and an interval this wide holds one that simple by chance (%.2g)\n",
-               indent, r->simplest.text, r->simplest.height, r->chance);
+               ", but by chance an interval this wide holds %.2g numbers that simple on average (more than %g)\n",
+               indent, r->simplest.text, r->simplest.height, r->chance, NS_CONSTANT_CHANCE);
+    else if (r->chance > NS_CONSTANT_CHANCE)
+        printf("%sconstant: no simple constant found: none of height <= %" PRId64
+               " lies in the interval, and one of greater height would be chance (an interval this wide holds %.2g on average)\n",
+               indent, r->searched_to, r->chance);
     else
         printf("%sconstant: no simple constant found (no rational or quadratic irrational of height <= %" PRId64
                " lies in the interval)\n",
