@@ -9,7 +9,7 @@
 
 #include "game/ns_params.h"
 #include "game/ns_presets.h"
-#include "game/ns_rules_shipped.h"
+#include "game/ns_shipped_rules.h"
 
 void ns_check_result_init(ns_check_result *r, const char *name)
 {
@@ -658,7 +658,7 @@ ns_err ns_check_recognise(const ns_game *g, ns_game **preset, char *how, size_t 
     if (!g->rules_text)
         return NS_OK;
     const char *other = NULL;
-    const ns_rules_preset_map *m = ns_rules_shipped_preset(g->rules_text, &other);
+    const ns_rules_preset_map *m = ns_shipped_rules_preset(g->rules_text, &other);
     if (!m) {
         if (other)
             snprintf(how, len, "rule file data/rules/%s (unchanged), which is not a preset", other);

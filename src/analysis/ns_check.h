@@ -112,7 +112,7 @@ ns_err ns_check_run(const ns_check_theorem *th, const ns_game *g, const ns_table
 
 /* The game a theorem is checked against. For a preset, g itself:
  * *preset = NULL. For a rule file whose text is byte for byte one of
- * data/rules/ implementing a preset (game/ns_rules_shipped.h): a new game
+ * data/rules/ implementing a preset (game/ns_shipped_rules.h): a new game
  * of that preset with the mapped parameters and g's play and bounds in
  * *preset (the caller frees it with ns_game_free), and one line in how
  * naming the file, the preset and the test that proves their tables equal.

@@ -4,7 +4,7 @@
  * variant wythoff-twice equals a naive solver written here from its
  * rules; the files' families have the expected classes (Wythoff's are
  * rays); the stored rule text and parameters rebuild the same game; the
- * preset `check` recognises each file as (game/ns_rules_shipped.h, with its
+ * preset `check` recognises each file as (game/ns_shipped_rules.h, with its
  * parameter mapping) gives the same tables, and the built-in texts are the
  * files. */
 #include <dirent.h>
@@ -16,7 +16,7 @@
 #include "game/ns_params.h"
 #include "game/ns_presets.h"
 #include "game/ns_rules.h"
-#include "game/ns_rules_shipped.h"
+#include "game/ns_shipped_rules.h"
 #include "engine/ns_sieve.h"
 #include "testutil.h"
 #include "tsolve.h"
@@ -315,7 +315,7 @@ static void test_shipped(void)
     for (const ns_rules_preset_map *m = ns_rules_preset_maps; m->file; m++) {
         nmaps++;
         const char *text = NULL;
-        for (const ns_rules_shipped_text *st = ns_rules_shipped_texts; st->file; st++)
+        for (const ns_shipped_rules_text *st = ns_shipped_rules_texts; st->file; st++)
             if (strcmp(st->file, m->file) == 0)
                 text = st->text;
         CHECKF(text != NULL, "%s: not built in", m->file);
@@ -335,18 +335,18 @@ static void test_shipped(void)
         for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
             cased += strcmp(cases[c].file, m->file) == 0 && strcmp(cases[c].preset, m->preset) == 0;
         CHECKF(cased > 0, "%s: no cell-by-cell case", m->file);
-        CHECK(ns_rules_shipped_preset(text, NULL) == m);
+        CHECK(ns_shipped_rules_preset(text, NULL) == m);
     }
     CHECK(nmaps == 9);
     /* a variant among the files is not a preset; an edited copy is not recognised */
     const char *other = NULL;
     ns_game *g = load("wythoff-twice.rules", "", 0);
-    CHECK(g && ns_rules_shipped_preset(g->rules_text, &other) == NULL && other && strcmp(other, "wythoff-twice.rules") == 0);
+    CHECK(g && ns_shipped_rules_preset(g->rules_text, &other) == NULL && other && strcmp(other, "wythoff-twice.rules") == 0);
     ns_game_free(g);
     g = load("wythoff.rules", "", 0);
     static char edited[1 << 16];
     snprintf(edited, sizeof edited, "%s# edited\n", g ? g->rules_text : "");
-    CHECK(ns_rules_shipped_preset(edited, &other) == NULL && other == NULL);
+    CHECK(ns_shipped_rules_preset(edited, &other) == NULL && other == NULL);
     ns_game_free(g);
     /* ns_check_run on rule-file tables: a-wythoff.rules a=3 passes the
      * preset's theorem; the variant is refused, naming the file */

@@ -1,5 +1,5 @@
-/* ns_rules_shipped.c - see ns_rules_shipped.h */
-#include "game/ns_rules_shipped.h"
+/* ns_shipped_rules.c - see ns_shipped_rules.h */
+#include "game/ns_shipped_rules.h"
 
 #include <string.h>
 
@@ -16,13 +16,13 @@ const ns_rules_preset_map ns_rules_preset_maps[] = {
     {.file = NULL},
 };
 
-const ns_rules_preset_map *ns_rules_shipped_preset(const char *text, const char **file_out)
+const ns_rules_preset_map *ns_shipped_rules_preset(const char *text, const char **file_out)
 {
     if (file_out)
         *file_out = NULL;
     if (!text)
         return NULL;
-    for (const ns_rules_shipped_text *s = ns_rules_shipped_texts; s->file; s++) {
+    for (const ns_shipped_rules_text *s = ns_shipped_rules_texts; s->file; s++) {
         if (strcmp(s->text, text) != 0)
             continue;
         for (const ns_rules_preset_map *m = ns_rules_preset_maps; m->file; m++)
