@@ -302,7 +302,7 @@ int ns_cmd_check(int argc, char **argv)
         goto fail;
     }
     if (how[0] && g->rules_text == NULL && r->nnotes < NS_CHECK_NOTES)
-        snprintf(r->notes[r->nnotes++], sizeof r->notes[0], "the table's game: %s", how);
+        snprintf(r->notes[r->nnotes++], sizeof r->notes[0], "the table's game: %.230s", how);
     if (json)
         print_json(r, path, &meta, k, bounds, t->pn_only);
     else
