@@ -65,6 +65,15 @@ else
 #define NS_COMPILER "clang"
 #define NS_BUILD_FLAGS "fuzz"
 EOF
+    # the built-in copies of data/rules/ (CMakeLists.txt generates them; `check`
+    # recognises a table of one by its text): none here, so no rule-file table
+    # is taken for a preset
+    mkdir -p "$work/gen/game"
+    [ -f "$work/gen/game/ns_shipped_rules_text.c" ] || cat >"$work/gen/game/ns_shipped_rules_text.c" <<'EOF'
+#include "game/ns_shipped_rules.h"
+const ns_shipped_rules_text ns_shipped_rules_texts[] = {{NULL, NULL}};
+EOF
+    srcs+=("$work/gen/game/ns_shipped_rules_text.c")
     flags+=(-I"$work/gen")
     if command -v pkg-config >/dev/null && pkg-config --exists hdf5 gsl zlib 2>/dev/null; then
         read -r -a pc <<<"$(pkg-config --cflags hdf5 gsl zlib)"

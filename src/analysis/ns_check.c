@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "game/ns_params.h"
+#include "game/ns_presets.h"
+#include "game/ns_shipped_rules.h"
 
 void ns_check_result_init(ns_check_result *r, const char *name)
 {
@@ -82,12 +84,22 @@ static int same_shape(const ns_game *g, const ns_table *t, ns_error *err)
     return NS_OK;
 }
 
+/* "the game 'nim'" or what kind of rule file */
+static const char *table_of(const ns_game *g, char *buf, size_t len)
+{
+    if (g->rules_text)
+        snprintf(buf, len, "a rule file that is not one of data/rules/ implementing a preset, unchanged (a variant or an "
+                           "edited copy: the theorems are proven for the presets)");
+    else
+        snprintf(buf, len, "the game '%s'", g->name);
+    return buf;
+}
+
 static int is_game(const ns_game *g, const char *name, char *why, size_t len)
 {
     if (g->rules_text || strcmp(g->name, name) != 0) {
-        snprintf(why, len, "this theorem is about the preset '%s'; the table is of %s%s%s", name,
-                 g->rules_text ? "a rule file" : "the game '", g->rules_text ? "" : g->name,
-                 g->rules_text ? "" : "'");
+        char of[200];
+        snprintf(why, len, "this theorem is about the preset '%s'; the table is of %s", name, table_of(g, of, sizeof of));
         return 0;
     }
     return 1;
@@ -213,8 +225,9 @@ static int bash_applies(const ns_game *g, int pn_only, char *why, size_t len)
 {
     (void)pn_only;
     if (g->rules_text || (strcmp(g->name, "bash") != 0 && strcmp(g->name, "subtraction") != 0)) {
-        snprintf(why, len, "this theorem is about the presets 'bash' and 'subtraction' with set=1..m; the table is of %s%s",
-                 g->rules_text ? "a rule file" : "the game ", g->rules_text ? "" : g->name);
+        char of[200];
+        snprintf(why, len, "this theorem is about the presets 'bash' and 'subtraction' with set=1..m; the table is of %s",
+                 table_of(g, of, sizeof of));
         return 0;
     }
     if (bash_m(g) < 1) {
@@ -261,8 +274,9 @@ static int awythoff_applies(const ns_game *g, int pn_only, char *why, size_t len
 {
     (void)pn_only;
     if (g->rules_text || (strcmp(g->name, "a-wythoff") != 0 && strcmp(g->name, "wythoff") != 0)) {
-        snprintf(why, len, "this theorem is about the presets 'a-wythoff' and 'wythoff' (a = 1); the table is of %s%s",
-                 g->rules_text ? "a rule file" : "the game ", g->rules_text ? "" : g->name);
+        char of[200];
+        snprintf(why, len, "this theorem is about the presets 'a-wythoff' and 'wythoff' (a = 1); the table is of %s",
+                 table_of(g, of, sizeof of));
         return 0;
     }
     if (!normal_play(g, why, len))
@@ -325,7 +339,8 @@ static ns_err awythoff_run(const ns_game *g, const ns_table *t, ns_check_result 
     }
     if (!rc) {
         note(r, "A_n = floor(n alpha) checked for n = 1..%" PRId64 " (%" PRId64 " disagree)", nseq, floor_bad);
-        r->checked += (uint64_t)nseq;
+        r->also_checked = (uint64_t)nseq;
+        snprintf(r->also_what, sizeof r->also_what, "terms A_n = floor(n alpha), n = 1..%" PRId64, nseq);
         int64_t s[2] = {0, 0};
         uint64_t np = 0;
         for (uint64_t i = 0; i < t->ncells; i++, odo_next(2, t->bounds, s)) {
@@ -464,13 +479,14 @@ static ns_err fib_run(const ns_game *g, const ns_table *t, ns_check_result *r, n
         if (!inside)
             continue;
         nmove++;
-        r->checked++;
         if (best != z)
             record(r, 2, st, best, z, "smallest winning first move");
     }
     note(r, "losing starts (n, n-1) for 1 <= n < %" PRId64 ": %" PRId64 " of %" PRId64 ": %s%s",
          N < M + 1 ? N : M + 1, nfib, nstart, list, used >= sizeof list - 24 ? ", ..." : "");
     note(r, "smallest winning first move = z(n) checked at %" PRId64 " winning starts", nmove);
+    r->also_checked = (uint64_t)nmove;
+    snprintf(r->also_what, sizeof r->also_what, "smallest winning first moves from starts (n, n-1)");
     return NS_OK;
 }
 
@@ -497,10 +513,9 @@ static ns_err stair_run(const ns_game *g, const ns_table *t, ns_check_result *r,
         uint32_t v = ns_table_get(t, i);
         if (!pos) {
             outside++;
-            if (v != ns_table_invalid(t)) {
-                r->checked++;
+            r->checked++;
+            if (v != ns_table_invalid(t))
                 record(r, t->k, s, v, -1, "value outside the domain");
-            }
             continue;
         }
         int64_t x = 0;
@@ -508,7 +523,8 @@ static ns_err stair_run(const ns_game *g, const ns_table *t, ns_check_result *r,
             x ^= s[d];
         compare_cell(r, t, i, s, x == 0 ? 0 : 1, x);
     }
-    note(r, "%" PRIu64 " cells of the box lie outside the game's domain (skipped)", outside);
+    note(r, "%" PRIu64 " cells of the box lie outside the game's domain (checked to hold the 'not a position' marker)",
+         outside);
     return NS_OK;
 }
 
@@ -634,14 +650,68 @@ const ns_check_theorem *ns_check_find(const char *name)
     return NULL;
 }
 
+ns_err ns_check_recognise(const ns_game *g, ns_game **preset, char *how, size_t len, ns_error *err)
+{
+    *preset = NULL;
+    if (len)
+        how[0] = 0;
+    if (!g->rules_text)
+        return NS_OK;
+    const char *other = NULL;
+    const ns_rules_preset_map *m = ns_shipped_rules_preset(g->rules_text, &other);
+    if (!m) {
+        if (other)
+            snprintf(how, len, "rule file data/rules/%s (unchanged), which is not a preset", other);
+        return NS_OK;
+    }
+    ns_params pp;
+    ns_err rc = ns_rules_preset_params(m, &g->params, &pp, err);
+    if (rc)
+        return rc;
+    ns_game *p = ns_preset_build(m->preset, &pp, g->k, err);
+    if (!p)
+        return err && err->code ? err->code : NS_EINVAL;
+    if (p->k != g->k) {
+        ns_game_free(p);
+        return ns_error_set(err, NS_EINTERNAL, "data/rules/%s has %d piles but the preset '%s' built from it %d", m->file,
+                            g->k, m->preset, p->k);
+    }
+    p->play = g->play;
+    rc = ns_game_set_bounds(p, g->bounds, err);
+    if (rc) {
+        ns_game_free(p);
+        return rc;
+    }
+    char ps[256];
+    ns_params_format(&pp, ps, sizeof ps);
+    snprintf(how, len,
+             "rule file data/rules/%s (unchanged), which gives the table of the preset '%s'%s%s cell by cell "
+             "(tests/unit/test_rules_presets.c)",
+             m->file, m->preset, ps[0] ? " " : "", ps);
+    *preset = p;
+    return NS_OK;
+}
+
 ns_err ns_check_run(const ns_check_theorem *th, const ns_game *g, const ns_table *t,
                     ns_check_result *r, int *applies, ns_error *err)
 {
-    char why[256] = "";
-    int ok = th->applies(g, t->pn_only, why, sizeof why);
+    char why[256] = "", how[300];
+    ns_game *p = NULL;
+    ns_err rc = ns_check_recognise(g, &p, how, sizeof how, err);
+    if (rc)
+        return rc;
+    const ns_game *use = p ? p : g;
+    int ok = th->applies(use, t->pn_only, why, sizeof why);
     if (applies)
         *applies = ok;
-    if (!ok)
-        return ns_error_set(err, NS_EINVAL, "%s does not apply: %s", th->name, why);
-    return th->run(g, t, r, err);
+    if (!ok) {
+        ns_game_free(p);
+        return ns_error_set(err, NS_EINVAL, "%s does not apply: %s%s%s%s", th->name, why, how[0] ? " (the table's game: " : "",
+                            how, how[0] ? ")" : "");
+    }
+    rc = th->run(use, t, r, err);
+    if (!rc && p)
+        note(r, "the table's game: %s", how);
+    ns_game_free(p);
+    return rc;
 }

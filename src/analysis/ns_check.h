@@ -8,7 +8,9 @@
  * prints; the CLI (`nimsieve check`) formats the result.
  *
  * Which tables a theorem applies to (the game is the preset the table was
- * solved with, as stored in the file; rule files never match by name):
+ * solved with, as stored in the file, or the preset a rule file implements
+ * when its text is byte for byte one of data/rules/ that implements one:
+ * ns_check_recognise; other rule files never match by name):
  *   wythoff-golden      wythoff, normal play. P iff {x,y} = {floor(n phi),
  *                       floor(n phi^2)}; also probes the book's double formula.
  *   bouton              nim (any piles). Normal: P iff XOR = 0, and G = XOR
@@ -62,8 +64,16 @@ typedef struct ns_check_mismatch {
 typedef struct ns_check_result {
     char theorem[32];
     char claim[256];           /* what was compared, one line */
-    uint64_t checked;          /* positions (or items) checked */
-    uint64_t mismatches;
+    /* cells of the table compared with the closed form, each once: a
+     * position with the theorem's value, a cell outside the game's domain
+     * with the "not a position" marker; equals t->ncells after a run */
+    uint64_t checked;
+    /* further items compared besides the cells (a-wythoff: the terms
+     * A_n = floor(n alpha); fibonacci-nim: the smallest winning first
+     * moves), counted apart from checked; also_what names them */
+    uint64_t also_checked;
+    char also_what[96];
+    uint64_t mismatches;       /* cells and further items that disagree */
     int nshown;                /* first NS_CHECK_SHOWN mismatches */
     ns_check_mismatch shown[NS_CHECK_SHOWN];
     /* extra facts, one per line, e.g. the P-position count, the sequence
@@ -93,11 +103,22 @@ extern const ns_check_theorem *const ns_check_theorems[];
 /* Find by name; NULL if none. */
 const ns_check_theorem *ns_check_find(const char *name);
 
-/* Applicability and run in one call: NS_EINVAL with the reason in err when
+/* Applicability and run in one call, on the game ns_check_recognise gives
+ * (a note in *r names a recognised rule file): NS_EINVAL with the reason in err when
  * the theorem does not apply (so callers can tell "does not apply" from a
  * mismatch); *applies (may be NULL) gets 0 in that case. */
 ns_err ns_check_run(const ns_check_theorem *th, const ns_game *g, const ns_table *t,
                     ns_check_result *r, int *applies, ns_error *err);
+
+/* The game a theorem is checked against. For a preset, g itself:
+ * *preset = NULL. For a rule file whose text is byte for byte one of
+ * data/rules/ implementing a preset (game/ns_shipped_rules.h): a new game
+ * of that preset with the mapped parameters and g's play and bounds in
+ * *preset (the caller frees it with ns_game_free), and one line in how
+ * naming the file, the preset and the test that proves their tables equal.
+ * Otherwise *preset = NULL and how is "" (or names the unchanged data/rules
+ * file that is not a preset). */
+ns_err ns_check_recognise(const ns_game *g, ns_game **preset, char *how, size_t len, ns_error *err);
 
 /* sprague-grundy-sum with explicit components: comp[i] (k entries, borrowed)
  * holds the Grundy values of the one-pile game of coordinate i, for

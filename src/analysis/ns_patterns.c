@@ -164,192 +164,10 @@ void ns_patterns_fit(const double *x, const double *y, size_t n, ns_fit *out)
     out->sumsq = sumsq;
 }
 
-static ns_i128 gcd128(ns_i128 a, ns_i128 b)
-{
-    if (a < 0)
-        a = -a;
-    if (b < 0)
-        b = -b;
-    while (b) {
-        ns_i128 t = a % b;
-        a = b;
-        b = t;
-    }
-    return a;
-}
-
-static int fits40(ns_i128 v)
-{
-    return v < ((ns_i128)1 << 40) && v > -((ns_i128)1 << 40);
-}
-
-/* x = [cf_0; ..., cf_{pre-1}, (cf_pre ... cf_{pre+per-1}) repeated] as
- * (a + b sqrt(d)) / c; 0 when the numbers grow too large. */
-static int quadratic_from_cf(const int64_t *cf, int pre, int per, ns_recog *r)
-{
-    /* purely periodic part y = (M00 y + M01) / (M10 y + M11) */
-    ns_i128 M00 = 1, M01 = 0, M10 = 0, M11 = 1;
-    for (int i = pre; i < pre + per; i++) {
-        ns_i128 c = cf[i];
-        ns_i128 n00 = M00 * c + M01, n10 = M10 * c + M11;
-        M01 = M00;
-        M11 = M10;
-        M00 = n00;
-        M10 = n10;
-        if (!fits40(M00) || !fits40(M10))
-            return 0;
-    }
-    /* y = (e + sqrt(D)) / f */
-    ns_i128 e = M00 - M11, D = (M11 - M00) * (M11 - M00) + 4 * M10 * M01, f = 2 * M10;
-    /* prefix x = (P y + Q) / (R y + S) */
-    ns_i128 P = 1, Q = 0, R = 0, S = 1;
-    for (int i = 0; i < pre; i++) {
-        ns_i128 c = cf[i];
-        ns_i128 nP = P * c + Q, nR = R * c + S;
-        Q = P;
-        S = R;
-        P = nP;
-        R = nR;
-        if (!fits40(P) || !fits40(R))
-            return 0;
-    }
-    ns_i128 U1 = P * e + Q * f, U2 = R * e + S * f;
-    if (!fits40(U1) || !fits40(U2))
-        return 0;
-    ns_i128 A = U1 * U2 - P * R * D, B = P * U2 - U1 * R, C = U2 * U2 - R * R * D;
-    if (C == 0 || D <= 0)
-        return 0;
-    if (C < 0) {
-        A = -A;
-        B = -B;
-        C = -C;
-    }
-    /* pull square factors out of D */
-    for (ns_i128 s = 2; s <= 100000 && s * s <= D; s++)
-        while (D % (s * s) == 0) {
-            D /= s * s;
-            B *= s;
-        }
-    if (D == 1) { /* rational after all */
-        A += B;
-        B = 0;
-    }
-    ns_i128 g = gcd128(gcd128(A, B), C);
-    if (g > 1) {
-        A /= g;
-        B /= g;
-        C /= g;
-    }
-    if (!fits40(A) || !fits40(B) || !fits40(C) || !fits40(D) || B == 0)
-        return 0;
-    r->qa = (int64_t)A;
-    r->qb = (int64_t)B;
-    r->qc = (int64_t)C;
-    r->qd = (int64_t)D;
-    r->value = ((double)A + (double)B * sqrt((double)D)) / (double)C;
-    char num[64];
-    size_t u = 0;
-    if (A != 0)
-        u += (size_t)snprintf(num + u, sizeof num - u, "%" PRId64, (int64_t)A);
-    if (B < 0)
-        u += (size_t)snprintf(num + u, sizeof num - u, "-");
-    else if (A != 0)
-        u += (size_t)snprintf(num + u, sizeof num - u, "+");
-    int64_t ab = (int64_t)(B < 0 ? -B : B);
-    if (ab != 1)
-        u += (size_t)snprintf(num + u, sizeof num - u, "%" PRId64 "*", ab);
-    snprintf(num + u, sizeof num - u, "sqrt(%" PRId64 ")", (int64_t)D);
-    if (C == 1)
-        snprintf(r->text, sizeof r->text, "%s", num);
-    else if (A != 0)
-        snprintf(r->text, sizeof r->text, "(%s)/%" PRId64, num, (int64_t)C);
-    else
-        snprintf(r->text, sizeof r->text, "%s/%" PRId64, num, (int64_t)C);
-    return 1;
-}
-
-static int find_rational(double x, double tol, int64_t qmax, ns_recog *r)
-{
-    for (int64_t q = 1; q <= qmax; q++) {
-        double p = floor(x * (double)q + 0.5);
-        if (fabs(p / (double)q - x) <= tol) {
-            r->kind = NS_RECOG_RATIONAL;
-            r->p = (int64_t)p;
-            r->q = q;
-            r->value = p / (double)q;
-            if (q == 1)
-                snprintf(r->text, sizeof r->text, "%" PRId64, r->p);
-            else
-                snprintf(r->text, sizeof r->text, "%" PRId64 "/%" PRId64, r->p, q);
-            return 1;
-        }
-    }
-    return 0;
-}
-
-void ns_patterns_recognize_interval(double lo_d, double hi_d, ns_recog *r)
-{
-    memset(r, 0, sizeof *r);
-    if (!isfinite(lo_d) || !isfinite(hi_d) || lo_d > hi_d || fabs(lo_d) > 1e12 || fabs(hi_d) > 1e12)
-        return;
-    const double x = (lo_d + hi_d) / 2, tol = (hi_d - lo_d) / 2;
-    /* continued-fraction terms shared by every number in [lo, hi] */
-    long double lo = lo_d, hi = hi_d;
-    while (r->nterms < 32) {
-        long double fl = floorl(lo), fh = floorl(hi);
-        if (fl != fh || fabsl(fl) > 1e15L)
-            break;
-        r->cf[r->nterms++] = (int64_t)fl;
-        lo -= fl;
-        hi -= fl;
-        if (lo <= 0)
-            break; /* the interval holds the rational where the fraction ends */
-        long double nlo = 1.0L / hi, nhi = 1.0L / lo;
-        lo = nlo;
-        hi = nhi;
-    }
-    /* eventually periodic within the reliable terms (at least five of
-     * them, the period seen twice): smallest pre + per first */
-    const int m = r->nterms;
-    for (int tot = 1; tot <= 12; tot++)
-        for (int per = 1; per <= tot && per <= 6; per++) {
-            int pre = tot - per;
-            if (pre > 4 || m < 5 || m < pre + 2 * per + 1)
-                continue;
-            int ok = 1;
-            for (int i = pre; i + per < m && ok; i++)
-                ok = r->cf[i] == r->cf[i + per];
-            for (int i = 1; i < pre + per && ok; i++)
-                ok = r->cf[i] >= 1 && r->cf[i] <= 100000;
-            if (!ok)
-                continue;
-            ns_recog q = *r;
-            if (!quadratic_from_cf(r->cf, pre, per, &q))
-                continue;
-            if (fabs(q.value - x) > tol * 1.0001 + 1e-12)
-                continue;
-            *r = q;
-            r->kind = NS_RECOG_QUADRATIC;
-            r->pre = pre;
-            r->per = per;
-            return;
-        }
-    find_rational(x, tol, 100, r);
-}
-
-void ns_patterns_recognize(double x, double se, ns_recog *r)
-{
-    double tol = 3.0 * (se > 0 ? se : 0.0);
-    double floor_tol = 1e-9 * (fabs(x) > 1 ? fabs(x) : 1.0);
-    if (tol < floor_tol)
-        tol = floor_tol;
-    ns_patterns_recognize_interval(x - tol, x + tol, r);
-}
-
 /* The alpha with v_i = floor(i alpha) for every i = 1..n form the interval
  * [max v_i / i, min (v_i + 1) / i); 1 when it is not empty. Exact
  * comparisons of the fractions in 128-bit integers. */
-static int beatty_bracket(const int64_t *v, int64_t n, double *lo, double *hi)
+static int beatty_bracket(const int64_t *v, int64_t n, ns_qinterval *iv, double *lo, double *hi)
 {
     int64_t ln = 0, ld = 1, hn = 0, hd = 0; /* lo = ln/ld, hi = hn/hd */
     for (int64_t i = 1; i <= n; i++) {
@@ -363,8 +181,9 @@ static int beatty_bracket(const int64_t *v, int64_t n, double *lo, double *hi)
             hd = i;
         }
     }
+    *iv = (ns_qinterval){ln, ld, hn, hd > 0 ? hd : 1, 0, 1};
     *lo = (double)ln / (double)ld;
-    *hi = (double)hn / (double)hd;
+    *hi = hd > 0 ? (double)hn / (double)hd : *lo;
     return hd > 0 && (ns_i128)ln * hd < (ns_i128)hn * ld;
 }
 
@@ -460,18 +279,18 @@ ns_err ns_patterns_pseq(const ns_table *t, ns_pseq *out, ns_error *err)
     ns_patterns_fit(xs, ya, (size_t)out->n, &out->fit_a);
     ns_patterns_fit(xs, yb, (size_t)out->n, &out->fit_b);
     ns_patterns_fit(ya, yb, (size_t)out->n, &out->fit_line);
-    out->beatty_a = beatty_bracket(out->a, out->n, &out->bracket_a[0], &out->bracket_a[1]);
-    out->beatty_b = beatty_bracket(out->b, out->n, &out->bracket_b[0], &out->bracket_b[1]);
+    out->beatty_a = beatty_bracket(out->a, out->n, &out->exact_a, &out->bracket_a[0], &out->bracket_a[1]);
+    out->beatty_b = beatty_bracket(out->b, out->n, &out->exact_b, &out->bracket_b[0], &out->bracket_b[1]);
     if (out->beatty_a)
-        ns_patterns_recognize_interval(out->bracket_a[0], out->bracket_a[1], &out->rec_a);
+        ns_constant_recognize(&out->exact_a, &out->rec_a);
     else if (out->fit_a.ok)
-        ns_patterns_recognize(out->fit_a.slope, out->fit_a.slope_se, &out->rec_a);
+        ns_constant_recognize_fit(out->fit_a.slope, out->fit_a.slope_se, &out->rec_a);
     if (out->beatty_b)
-        ns_patterns_recognize_interval(out->bracket_b[0], out->bracket_b[1], &out->rec_b);
+        ns_constant_recognize(&out->exact_b, &out->rec_b);
     else if (out->fit_b.ok)
-        ns_patterns_recognize(out->fit_b.slope, out->fit_b.slope_se, &out->rec_b);
+        ns_constant_recognize_fit(out->fit_b.slope, out->fit_b.slope_se, &out->rec_b);
     if (out->fit_line.ok)
-        ns_patterns_recognize(out->fit_line.slope, out->fit_line.slope_se, &out->rec_line);
+        ns_constant_recognize_fit(out->fit_line.slope, out->fit_line.slope_se, &out->rec_line);
     if (out->fit_a.ok && out->fit_b.ok && out->fit_a.slope > 0 && out->fit_b.slope > 0)
         out->beatty_sum = 1.0 / out->fit_a.slope + 1.0 / out->fit_b.slope;
 fail:

@@ -18,8 +18,9 @@
  * G(x, y) + p for y >= y0 (Dress, Flammenkamp, Pink 1999 for Wythoff), as
  * observed in the table. The P-positions off the diagonal, x < y, read as a
  * sequence (a_n, b_n) sorted by a; their differences, complementarity (a
- * Beatty pair), least-squares slopes (GSL) with standard errors, and a
- * continued-fraction guess of each slope. The positions of each value
+ * Beatty pair), least-squares slopes (GSL) with standard errors, the
+ * exact interval of each constant c with a_n = floor(n c), and the
+ * simplest constant inside it (ns_constant.h), or none. The positions of each value
  * g <= K and their distance from the two lines the P-positions lie on. */
 #ifndef NS_PATTERNS_H
 #define NS_PATTERNS_H
@@ -27,6 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analysis/ns_constant.h"
 #include "core/ns_error.h"
 #include "game/ns_game.h"
 #include "game/ns_table.h"
@@ -87,30 +89,6 @@ typedef struct ns_fit {
 /* Least squares y = c0 + c1 x with gsl_fit_linear. */
 void ns_patterns_fit(const double *x, const double *y, size_t n, ns_fit *out);
 
-typedef enum { NS_RECOG_NONE = 0, NS_RECOG_RATIONAL = 1, NS_RECOG_QUADRATIC = 2 } ns_recog_kind;
-
-typedef struct ns_recog {
-    ns_recog_kind kind;
-    int64_t p, q;                /* rational p / q */
-    int64_t qa, qb, qd, qc;      /* quadratic (qa + qb sqrt(qd)) / qc, qd squarefree */
-    double value;                /* of the recognised constant */
-    int nterms;                  /* reliable continued-fraction terms */
-    int64_t cf[32];
-    int pre, per;                /* periodic structure found in cf (quadratic) */
-    char text[96];               /* "(1+sqrt(5))/2", "1+sqrt(2)", "3/2", "" */
-} ns_recog;
-
-/* Recognise a constant known to lie in [lo, hi]: a quadratic irrational
- * whose continued fraction is eventually periodic within the reliable terms
- * (those shared by every number in the interval; at least five, the period
- * seen twice, and the value inside the interval), else a rational with
- * denominator <= 100 inside it, else nothing (the terms are still given). */
-void ns_patterns_recognize_interval(double lo, double hi, ns_recog *out);
-
-/* The same for x known to within se (a standard error; x +- 3 se, at
- * least +- 1e-9 relative). */
-void ns_patterns_recognize(double x, double se, ns_recog *out);
-
 /* ---- two piles: the P-positions as sequences ---- */
 
 typedef struct ns_pseq {
@@ -133,8 +111,10 @@ typedef struct ns_pseq {
      * interval is not empty); the same for b. */
     int beatty_a, beatty_b;
     double bracket_a[2], bracket_b[2];
-    /* the constants: from the bracket when there is one, else from the
-     * fit (slope +- 3 standard errors) */
+    ns_qinterval exact_a, exact_b;  /* the brackets with their exact ends */
+    /* the constants (ns_constant.h): from the exact bracket when there is
+     * one, else from the fit (slope +- 3 standard errors); rec_line from
+     * the fit of b_n against a_n */
     ns_recog rec_a, rec_b, rec_line;
     double beatty_sum;           /* 1/slope_a + 1/slope_b (1 for a Beatty pair) */
 } ns_pseq;

@@ -23,8 +23,15 @@ static void usage(void)
            "\n"
            "Compare a closed-form theorem with every position of a table and list the\n"
            "first ten mismatches. The closed forms use exact integer arithmetic (128-bit\n"
-           "where needed). A theorem applies to tables of its preset (as stored in the\n"
-           "file; rule files never match by name) and says why when it does not.\n"
+           "where needed). A theorem applies to tables of its preset, and says why when\n"
+           "it does not. A table solved from a rule file applies when the rule text\n"
+           "(stored in the file) is byte for byte one of data/rules/ that implements a\n"
+           "preset (its 'game' statement names it: nim, wythoff, a-wythoff, bash,\n"
+           "subtraction, moore, staircase, euclid, fibonacci-nim): it is then checked as\n"
+           "that preset, with the file's parameters mapped (nim's and staircase's k and\n"
+           "moore's n are piles, S is set), because tests/unit/test_rules_presets.c\n"
+           "proves each such file gives the preset's table cell by cell. A variant or\n"
+           "an edited copy is refused.\n"
            "\n"
            "theorems:\n");
     for (const ns_check_theorem *const *t = ns_check_theorems; *t; t++)
@@ -81,7 +88,9 @@ static void print_text(const ns_check_result *r, const char *path, const ns_meta
     printf("claim:       %s\n", r->claim);
     printf("table:       %s: %s%s%s, %s, %s, %s play\n", path, m->rules_text ? "rule file" : m->game, m->params[0] ? " " : "",
            m->params, box, pn_only ? "P/N" : "Grundy values", m->play == NS_PLAY_MISERE ? "misere" : "normal");
-    printf("checked:     %" PRIu64 " position%s\n", r->checked, r->checked == 1 ? "" : "s");
+    printf("checked:     %" PRIu64 " cell%s (every cell of the table once)\n", r->checked, r->checked == 1 ? "" : "s");
+    if (r->also_checked)
+        printf("also:        %" PRIu64 " %s\n", r->also_checked, r->also_what);
     printf("mismatches:  %" PRIu64 "\n", r->mismatches);
     for (int i = 0; i < r->nshown; i++) {
         char pos[256];
@@ -128,7 +137,9 @@ static void print_json(const ns_check_result *r, const char *path, const ns_meta
            pn_only ? "true" : "false");
     for (int d = 0; d < k; d++)
         printf("%s%" PRId64, d ? ", " : "", bounds[d]);
-    printf("], \"checked\": %" PRIu64 ", \"mismatches\": %" PRIu64 ", \"first_mismatches\": [", r->checked, r->mismatches);
+    printf("], \"checked\": %" PRIu64 ", \"also_checked\": %" PRIu64 ", \"also_what\": ", r->checked, r->also_checked);
+    ns_json_string(stdout, r->also_what);
+    printf(", \"mismatches\": %" PRIu64 ", \"first_mismatches\": [", r->mismatches);
     for (int i = 0; i < r->nshown; i++) {
         const ns_check_mismatch *x = &r->shown[i];
         printf("%s{\"position\": [", i ? ", " : "");
@@ -236,6 +247,7 @@ int ns_cmd_check(int argc, char **argv)
     uint32_t *comp[NS_MAX_DIM] = {0};
     int64_t bounds[NS_MAX_DIM], clen[NS_MAX_DIM];
     int k = 0, rc = NS_EXIT_ERROR;
+    char how[300] = "";
     ns_check_result *r = calloc(1, sizeof *r);
     if (!r)
         return ns_cli_error(CMD, "out of memory");
@@ -251,9 +263,21 @@ int ns_cmd_check(int argc, char **argv)
         rc = ns_cli_error(CMD, "%s: cannot rebuild the game: %s", path, err.msg);
         goto fail;
     }
+    /* a rule file that is one of data/rules/ implementing a preset is
+     * checked as that preset (ns_check_recognise) */
+    ns_game *preset = NULL;
+    if (ns_check_recognise(g, &preset, how, sizeof how, &err)) {
+        rc = ns_cli_error(CMD, "%s: %s", path, err.msg);
+        goto fail;
+    }
+    if (preset) {
+        ns_game_free(g);
+        g = preset;
+    }
     char why[256] = "";
     if (!ncomp && !th->applies(g, meta.pn_only, why, sizeof why)) {
-        rc = ns_cli_error(CMD, "%s does not apply to %s: %s", th->name, path, why);
+        rc = ns_cli_error(CMD, "%s does not apply to %s: %s%s%s%s", th->name, path, why, how[0] ? " (the table's game: " : "",
+                          how, how[0] ? ")" : "");
         goto fail;
     }
     if (ns_h5_read(path, &t, &meta2, &err)) {
@@ -277,6 +301,8 @@ int ns_cmd_check(int argc, char **argv)
         rc = ns_cli_error(CMD, "%s: %s", path, err.msg);
         goto fail;
     }
+    if (how[0] && g->rules_text == NULL && r->nnotes < NS_CHECK_NOTES)
+        snprintf(r->notes[r->nnotes++], sizeof r->notes[0], "the table's game: %.230s", how);
     if (json)
         print_json(r, path, &meta, k, bounds, t->pn_only);
     else

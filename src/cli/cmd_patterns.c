@@ -28,10 +28,15 @@ static void usage(void)
            "Two piles: for each row x, additive periodicity G(x, y+p) = G(x, y) + p for\n"
            "  y >= y0 as seen in the table; the P-positions above the diagonal as a\n"
            "  sequence (a_n, b_n): differences, complementarity, GSL least-squares slopes\n"
-           "  with standard errors, the exact interval of alpha with a_n = floor(n alpha),\n"
-           "  and a continued-fraction guess of each constant (quadratic irrationals such\n"
-           "  as (1+sqrt(5))/2, 1+sqrt(2)); the cells of each value g <= K and their\n"
-           "  distance from the two lines the P-positions lie on.\n"
+           "  with standard errors, the exact interval of alpha with a_n = floor(n alpha)\n"
+           "  (its ends as fractions and continued fractions), and the simplest constant\n"
+           "  in it: the rational or quadratic irrational (p + q sqrt(d)) / r of smallest\n"
+           "  height (the largest coefficient of its minimal polynomial; phi: x^2-x-1,\n"
+           "  height 1), checked in exact integers to lie in the interval; 'no simple\n"
+           "  constant found' when none of height <= 100 does, or when an interval this\n"
+           "  wide would hold one that simple by chance (more than 5%%); the cells of\n"
+           "  each value g <= K and their distance from the two lines the P-positions\n"
+           "  lie on.\n"
            "\n"
            "options:\n"
            "  --json           machine-readable output (every row, every pair)\n"
@@ -59,18 +64,89 @@ static void print_seq(const char *label, const int64_t *v, int64_t n, int64_t sh
     printf("%s\n", n > shown ? " ..." : "");
 }
 
-static void print_recog(const char *indent, const ns_recog *r)
+static void print_cf(const int64_t *cf, int n, int more)
 {
-    printf("%scontinued fraction [", indent);
-    for (int i = 0; i < r->nterms; i++)
-        printf("%s%" PRId64, i == 0 ? "" : i == 1 ? "; " : ", ", r->cf[i]);
-    printf("]%s (%d reliable term%s)", r->nterms ? "" : "", r->nterms, r->nterms == 1 ? "" : "s");
-    if (r->kind == NS_RECOG_QUADRATIC)
-        printf(": periodic, %s = %.12g\n", r->text, r->value);
-    else if (r->kind == NS_RECOG_RATIONAL)
-        printf(": consistent with the rational %s\n", r->text);
+    printf("[");
+    for (int i = 0; i < n; i++)
+        printf("%s%" PRId64, i == 0 ? "" : i == 1 ? "; " : ", ", cf[i]);
+    printf("%s]", more ? ", ..." : "");
+}
+
+static void print_poly(const ns_qnumber *x)
+{
+    const int64_t *c = x->poly;
+    int first = 1;
+    for (int i = 0; i < 3; i++) {
+        if (c[i] == 0)
+            continue;
+        int64_t a = c[i] < 0 ? -c[i] : c[i];
+        printf("%s", c[i] < 0 ? (first ? "-" : " - ") : (first ? "" : " + "));
+        if (a != 1 || i == 2)
+            printf("%" PRId64, a);
+        printf("%s", i == 0 ? "x^2" : i == 1 ? "x" : "");
+        first = 0;
+    }
+    printf(" = 0");
+}
+
+/* The constant found in an interval and the evidence: the interval's ends
+ * (exact fractions when exact != 0) with their continued fractions, the
+ * constant's own continued fraction, its height and the chance of a hit. */
+static void print_recog(const char *indent, const ns_recog *r, int exact)
+{
+    if (r->iv.lo_den == 0) {
+        printf("%sconstant: none (no interval: too few points)\n", indent);
+        return;
+    }
+    if (exact) {
+        printf("%sinterval ends: %" PRId64 "/%" PRId64 " = ", indent, r->iv.lo_num, r->iv.lo_den);
+        print_cf(r->cf_lo, r->ncf_lo, r->cf_lo_more);
+        printf(" and %" PRId64 "/%" PRId64 " = ", r->iv.hi_num, r->iv.hi_den);
+        print_cf(r->cf_hi, r->ncf_hi, r->cf_hi_more);
+        printf("; shared terms ");
+        print_cf(r->cf, r->nterms, 0);
+        printf("\n");
+    } else {
+        printf("%sinterval (slope +- 3 standard errors): [%.12g, %.12g]; continued fraction terms shared by its ends ", indent,
+               (double)r->iv.lo_num / (double)r->iv.lo_den, (double)r->iv.hi_num / (double)r->iv.hi_den);
+        print_cf(r->cf, r->nterms, 0);
+        printf("\n");
+    }
+    if (r->kind != NS_RECOG_NONE) {
+        const ns_qnumber *c = &r->c;
+        printf("%sconstant: %s%s = %.12g = ", indent, r->kind == NS_RECOG_RATIONAL ? "observed: the rational " : "", c->text,
+               c->value);
+        if (r->kind == NS_RECOG_QUADRATIC) {
+            printf("[");
+            for (int i = 0; i < r->pre; i++)
+                printf("%s%" PRId64, i == 0 ? "" : i == 1 ? "; " : ", ", r->ccf[i]);
+            printf("%s(", r->pre == 0 ? "" : r->pre == 1 ? "; " : ", ");
+            for (int i = r->pre; i < r->pre + r->per; i++)
+                printf("%s%" PRId64, i == r->pre ? "" : ", ", r->ccf[i]);
+            printf(")]");
+        } else {
+            print_cf(r->ccf, r->ccf_n, 0);
+        }
+        printf(", in the interval (exact); the simplest number there: height %" PRId64 " (", c->height);
+        print_poly(c);
+        printf("); by chance an interval this wide holds %.2g numbers that simple on average\n", r->chance);
+        if (r->rivals > 0)
+            printf("%s  not unique: %d other number%s of height %" PRId64 " also lie%s in the interval, e.g. %s\n", indent,
+                   r->rivals, r->rivals == 1 ? "" : "s", c->height, r->rivals == 1 ? "s" : "", r->rival.text);
+        return;
+    }
+    if (r->have_simplest)
+        printf("%sconstant: no simple constant found: the simplest number in the interval, %s, has height %" PRId64
+               ", but by chance an interval this wide holds %.2g numbers that simple on average (more than %g)\n",
+               indent, r->simplest.text, r->simplest.height, r->chance, NS_CONSTANT_CHANCE);
+    else if (r->chance > NS_CONSTANT_CHANCE)
+        printf("%sconstant: no simple constant found: none of height <= %" PRId64
+               " lies in the interval, and one of greater height would be chance (an interval this wide holds %.2g on average)\n",
+               indent, r->searched_to, r->chance);
     else
-        printf(": no quadratic irrational or small rational recognised\n");
+        printf("%sconstant: no simple constant found (no rational or quadratic irrational of height <= %" PRId64
+               " lies in the interval)\n",
+               indent, r->searched_to);
 }
 
 static void print_fit(const char *name, const ns_fit *f)
@@ -170,13 +246,13 @@ static void text_pseq(const ns_pseq *s)
             printf("    %s = floor(n alpha) for every n exactly when %.12f <= alpha < %.12f\n", nm[i], br[i][0], br[i][1]);
         else
             printf("    %s is not floor(n alpha) for any one alpha\n", nm[i]);
-        print_recog("    ", rc[i]);
+        print_recog("    ", rc[i], beatty[i]);
     }
     if (s->beatty_sum > 0)
         printf("  1/slope(a_n) + 1/slope(b_n) = %.6f%s\n", s->beatty_sum,
                s->complementary && s->beatty_sum > 0.999 && s->beatty_sum < 1.001 ? " (a Beatty pair)" : "");
     print_fit("b_n against a_n (the 0-lines y = l x and y = x / l)", &s->fit_line);
-    print_recog("    ", &s->rec_line);
+    print_recog("    ", &s->rec_line, 0);
 }
 
 static void text_gvalues(const ns_gvalue *gv, int64_t K, double l, int64_t S)
@@ -201,22 +277,38 @@ static void json_fit(const char *key, const ns_fit *f)
     printf(", \"points\": %zu}", f->npoints);
 }
 
+static void json_cf(const char *key, const int64_t *cf, int n)
+{
+    printf(", \"%s\": [", key);
+    for (int i = 0; i < n; i++)
+        printf("%s%" PRId64, i ? ", " : "", cf[i]);
+    printf("]");
+}
+
 static void json_recog(const char *key, const ns_recog *r)
 {
     static const char *const kind[] = {"none", "rational", "quadratic"};
     printf(", \"%s\": {\"kind\": \"%s\", \"text\": ", key, kind[r->kind]);
-    ns_json_string(stdout, r->text);
+    ns_json_string(stdout, r->kind ? r->c.text : "");
     printf(", \"value\": ");
-    ns_json_double(stdout, r->kind ? r->value : 0.0);
-    printf(", \"cf\": [");
-    for (int i = 0; i < r->nterms; i++)
-        printf("%s%" PRId64, i ? ", " : "", r->cf[i]);
-    printf("]");
-    if (r->kind == NS_RECOG_QUADRATIC)
-        printf(", \"a\": %" PRId64 ", \"b\": %" PRId64 ", \"d\": %" PRId64 ", \"c\": %" PRId64 ", \"preperiod\": %d, \"period\": %d",
-               r->qa, r->qb, r->qd, r->qc, r->pre, r->per);
-    if (r->kind == NS_RECOG_RATIONAL)
-        printf(", \"p\": %" PRId64 ", \"q\": %" PRId64, r->p, r->q);
+    ns_json_double(stdout, r->kind ? r->c.value : 0.0);
+    if (r->kind)
+        printf(", \"p\": %" PRId64 ", \"q\": %" PRId64 ", \"d\": %" PRId64 ", \"r\": %" PRId64 ", \"height\": %" PRId64
+               ", \"poly\": [%" PRId64 ", %" PRId64 ", %" PRId64 "], \"cf_preperiod\": %d, \"cf_period\": %d",
+               r->c.p, r->c.q, r->c.d, r->c.r, r->c.height, r->c.poly[0], r->c.poly[1], r->c.poly[2], r->pre, r->per);
+    if (r->kind)
+        json_cf("cf", r->ccf, r->ccf_n);
+    printf(", \"simplest_in_interval\": ");
+    ns_json_string(stdout, r->have_simplest ? r->simplest.text : "");
+    printf(", \"chance\": ");
+    ns_json_double(stdout, r->chance);
+    printf(", \"rivals\": %d, \"searched_to\": %" PRId64, r->rivals, r->searched_to);
+    printf(", \"interval\": {\"lo\": [%" PRId64 ", %" PRId64 "], \"hi\": [%" PRId64 ", %" PRId64 "], \"lo_open\": %s, \"hi_open\": %s}",
+           r->iv.lo_num, r->iv.lo_den, r->iv.hi_num, r->iv.hi_den, r->iv.lo_open ? "true" : "false",
+           r->iv.hi_open ? "true" : "false");
+    json_cf("cf_lo", r->cf_lo, r->ncf_lo);
+    json_cf("cf_hi", r->cf_hi, r->ncf_hi);
+    json_cf("cf_shared", r->cf, r->nterms);
     printf("}");
 }
 
@@ -363,7 +455,7 @@ static int run(const char *path, const pat_opts *o)
             text_pseq(&ps);
         double l = ps.ok && ps.fit_line.ok ? ps.fit_line.slope : 0.0;
         if (ps.ok && ps.rec_line.kind == NS_RECOG_QUADRATIC)
-            l = ps.rec_line.value;
+            l = ps.rec_line.c.value;
         const char *skip = t->pn_only ? "needs Grundy values (this table holds P/N flags only)"
                            : !(l > 1.0) ? "no 0-lines: the P-positions do not form a sequence with slope > 1"
                                         : NULL;

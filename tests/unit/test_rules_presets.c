@@ -3,16 +3,21 @@
  * and P/N, normal and misere play, several parameters and boxes); the
  * variant wythoff-twice equals a naive solver written here from its
  * rules; the files' families have the expected classes (Wythoff's are
- * rays); the stored rule text and parameters rebuild the same game. */
+ * rays); the stored rule text and parameters rebuild the same game; the
+ * preset `check` recognises each file as (game/ns_shipped_rules.h, with its
+ * parameter mapping) gives the same tables, and the built-in texts are the
+ * files. */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/ns_check.h"
 #include "game/ns_params.h"
 #include "game/ns_presets.h"
 #include "game/ns_rules.h"
 #include "engine/ns_engine.h"
+#include "game/ns_shipped_rules.h"
 #include "testutil.h"
 #include "tsolve.h"
 
@@ -111,6 +116,20 @@ static void test_presets(void)
                 CHECKF(g && g->k == pc->k, "%s [%s]: %d piles", pc->file, pc->rparams, g ? g->k : -1);
                 CHECKF(a && b && ns_table_equal(a, b), "%s [%s] vs %s [%s] %s %s: tables differ", pc->file, pc->rparams, pc->preset,
                        pc->pparams, misere ? "misere" : "normal", pn ? "P/N" : "Grundy");
+                /* the preset `check` takes the file for (ns_check_recognise,
+                 * through ns_rules_preset_maps) gives the same table */
+                ns_game *pg = NULL;
+                char how[300];
+                ns_error err = {0};
+                ns_table *c = NULL;
+                if (a && ns_check_recognise(g, &pg, how, sizeof how, &err) == NS_OK && pg)
+                    c = solve(pg, pc->bounds, misere, pn);
+                CHECKF(pg && strcmp(pg->name, pc->preset) == 0 && strstr(how, pc->file) != NULL,
+                       "%s [%s]: not recognised as the preset %s (%s)", pc->file, pc->rparams, pc->preset, err.msg);
+                CHECKF(a && c && ns_table_equal(a, c), "%s [%s] %s %s: the recognised preset's table differs", pc->file,
+                       pc->rparams, misere ? "misere" : "normal", pn ? "P/N" : "Grundy");
+                ns_table_free(c);
+                ns_game_free(pg);
                 ns_table_free(a);
                 ns_table_free(b);
                 ns_game_free(g);
@@ -286,6 +305,74 @@ static void test_all_files(void)
     CHECKF(n >= 10, "only %d rule files in %s", n, dir);
 }
 
+/* ---- the files `check` recognises as presets ---- */
+
+static void test_shipped(void)
+{
+    /* every map entry: the built-in text is the file on disk, its `game`
+     * statement names the preset, and the cases above solve it */
+    int nmaps = 0;
+    for (const ns_rules_preset_map *m = ns_rules_preset_maps; m->file; m++) {
+        nmaps++;
+        const char *text = NULL;
+        for (const ns_shipped_rules_text *st = ns_shipped_rules_texts; st->file; st++)
+            if (strcmp(st->file, m->file) == 0)
+                text = st->text;
+        CHECKF(text != NULL, "%s: not built in", m->file);
+        char path[4200], line[128];
+        rule_path(m->file, path, sizeof path);
+        FILE *f = fopen(path, "rb");
+        static char disk[1 << 16];
+        size_t n = f ? fread(disk, 1, sizeof disk - 1, f) : 0;
+        disk[n] = 0;
+        if (f)
+            fclose(f);
+        CHECKF(text && strcmp(text, disk) == 0, "%s: the built-in text differs from the file", m->file);
+        snprintf(line, sizeof line, "\ngame %s\n", m->preset);
+        CHECKF(text && strstr(text, line) != NULL, "%s: no statement 'game %s'", m->file, m->preset);
+        CHECK(ns_preset_find(m->preset) != NULL);
+        int cased = 0;
+        for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
+            cased += strcmp(cases[c].file, m->file) == 0 && strcmp(cases[c].preset, m->preset) == 0;
+        CHECKF(cased > 0, "%s: no cell-by-cell case", m->file);
+        CHECK(ns_shipped_rules_preset(text, NULL) == m);
+    }
+    CHECK(nmaps == 9);
+    /* a variant among the files is not a preset; an edited copy is not recognised */
+    const char *other = NULL;
+    ns_game *g = load("wythoff-twice.rules", "", 0);
+    CHECK(g && ns_shipped_rules_preset(g->rules_text, &other) == NULL && other && strcmp(other, "wythoff-twice.rules") == 0);
+    ns_game_free(g);
+    g = load("wythoff.rules", "", 0);
+    static char edited[1 << 16];
+    snprintf(edited, sizeof edited, "%s# edited\n", g ? g->rules_text : "");
+    CHECK(ns_shipped_rules_preset(edited, &other) == NULL && other == NULL);
+    ns_game_free(g);
+    /* ns_check_run on rule-file tables: a-wythoff.rules a=3 passes the
+     * preset's theorem; the variant is refused, naming the file */
+    const int64_t b[2] = {60, 60};
+    g = load("a-wythoff.rules", "a=3", 0);
+    ns_table *t = g ? solve(g, b, 0, 1) : NULL;
+    ns_check_result r;
+    ns_error err = {0};
+    int applies = -1;
+    CHECKF(t && ns_check_run(ns_check_find("a-wythoff"), g, t, &r, &applies, &err) == NS_OK && applies == 1 &&
+               r.mismatches == 0 && r.checked == 3600,
+           "a-wythoff.rules a=3: %s", err.msg);
+    int named = 0;
+    for (int i = 0; t && i < r.nnotes; i++)
+        named += strstr(r.notes[i], "data/rules/a-wythoff.rules") != NULL && strstr(r.notes[i], "test_rules_presets") != NULL;
+    CHECK(named == 1);
+    ns_table_free(t);
+    ns_game_free(g);
+    g = load("wythoff-twice.rules", "", 0);
+    t = g ? solve(g, b, 0, 0) : NULL;
+    CHECK(t && ns_check_run(ns_check_find("wythoff-golden"), g, t, &r, &applies, &err) == NS_EINVAL && applies == 0 &&
+          strstr(err.msg, "wythoff-twice.rules (unchanged), which is not a preset") != NULL);
+    ns_table_free(t);
+    ns_game_free(g);
+}
+
 static void test_params_recorded(void)
 {
     ns_game *g = load("nim.rules", "", 5);
@@ -312,5 +399,6 @@ int main(void)
     test_classes();
     test_all_files();
     test_params_recorded();
+    test_shipped();
     return TEST_REPORT();
 }
