@@ -80,16 +80,8 @@ ns_table *ns_tsolve_rules(const char *text, int k, const int64_t *bounds, int mi
     ns_table *t = NULL;
     if (game)
         *game = NULL;
-    if (ns_rules_compile(text, "(test rules)", &ps, k, &g, &err))
-        goto fail;
-    g->play = misere ? NS_PLAY_MISERE : NS_PLAY_NORMAL;
-    if (ns_game_set_bounds(g, bounds, &err))
-        goto fail;
-    t = ns_engine_table_new(g, pn_only, &err);
-    if (!t)
-        goto fail;
-    ns_engine_opts opts = {.threads = threads, .pn_only = pn_only};
-    if (ns_engine_run(g, t, &opts, &err))
+    if (ns_rules_compile(text, "(test rules)", &ps, k, &g, &err) ||
+        !(t = ns_tsolve_built(g, bounds, misere, pn_only, threads, &err)))
         goto fail;
     if (game)
         *game = g;
