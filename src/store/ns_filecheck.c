@@ -133,7 +133,7 @@ static ns_err pp_row(scan *c, int64_t r, int64_t *row, ns_error *err)
     if (r < c->pp_lo || r >= c->pp_lo + c->pp_n) {
         int64_t n = c->pp_rows - r < PP_BLOCK ? c->pp_rows - r : PP_BLOCK;
         int64_t lo[2] = {r, 0}, cnt[2] = {n, c->k};
-        ns_err rc = ns_h5_region_read(c->pp, lo, cnt, NULL, c->ppbuf, err);
+        ns_err rc = ns_h5_region_read_stored(c->pp, lo, cnt, NULL, c->ppbuf, err);
         if (rc)
             return rc;
         c->pp_lo = r;
@@ -262,8 +262,8 @@ ns_err ns_filecheck_run(const char *path, int threads, ns_filecheck *res, ns_err
         cnt[0] = rows;
         for (int d = 1; d < c.k; d++)
             cnt[d] = c.dims[d];
-        if ((rc = ns_h5_region_read(c.pn, lo, cnt, NULL, pbuf, err)) ||
-            (c.g && (rc = ns_h5_region_read(c.g, lo, cnt, NULL, gbuf, err))))
+        if ((rc = ns_h5_region_read_stored(c.pn, lo, cnt, NULL, pbuf, err)) ||
+            (c.g && (rc = ns_h5_region_read_stored(c.g, lo, cnt, NULL, gbuf, err))))
             goto done;
         const uint64_t n = (uint64_t)rows * rowcells, base = (uint64_t)r0 * rowcells;
         /* cell by cell on threads: the first bad cell, the largest value */

@@ -135,6 +135,8 @@ typedef struct ns_h5_dsinfo {
     int has_invalid;            /* some cells are not positions */
     uint32_t invalid;           /* their marker as stored (2 in /pn) */
     uint32_t max_value;         /* root attribute max_value (1 for /pn) */
+    int nsym;                   /* /grundy, /pn of a symmetric game: the root */
+    int sym[NS_MAX_DIM];        /* attribute symmetric (ns_meta); else 0 */
 } ns_h5_dsinfo;
 
 /* Does path hold a dataset called name ("grundy", "pn", "p_positions",
@@ -150,9 +152,17 @@ const ns_h5_dsinfo *ns_h5_region_info(const ns_h5_region *r);
 
 /* Read the cells lo[d] + i*stride[d], 0 <= i < count[d] (d < rank; stride
  * NULL means 1) into buf: prod(count) values of info.elem bytes in native
- * byte order, row-major, as stored (markers not mapped). */
+ * byte order, row-major, markers not mapped. The cells of the whole game:
+ * in a symmetric game's table (info.nsym > 0) a mirrored cell, stored as
+ * the invalid marker, gets the value of its sorted image, as ns_h5_read
+ * gives it. */
 ns_err ns_h5_region_read(ns_h5_region *r, const int64_t *lo, const int64_t *count,
                          const int64_t *stride, void *buf, ns_error *err);
+
+/* The same cells exactly as stored: a symmetric game's mirrored cells hold
+ * the marker (for code that checks the file itself, ns_filecheck.c). */
+ns_err ns_h5_region_read_stored(ns_h5_region *r, const int64_t *lo, const int64_t *count,
+                                const int64_t *stride, void *buf, ns_error *err);
 
 void ns_h5_region_close(ns_h5_region *r);
 

@@ -175,6 +175,43 @@ done:
     return rc;
 }
 
+/* The optional root attribute symmetric of a table file (ns_h5.h, ns_meta):
+ * 2..rank increasing axes of equal sizes, into info.nsym and info.sym. */
+static ns_err symmetric_axes(ns_h5_region *r, ns_error *err)
+{
+    ns_h5_dsinfo *in = &r->info;
+    htri_t ex = H5Aexists(r->file, "symmetric");
+    if (ex < 0)
+        return ns_h5_fail(err, NS_EFORMAT, "%s: cannot look up attribute symmetric", r->path);
+    if (ex == 0)
+        return NS_OK;
+    hid_t a = H5Aopen(r->file, "symmetric", H5P_DEFAULT);
+    hid_t space = a >= 0 ? H5Aget_space(a) : H5I_INVALID_HID;
+    hssize_t np = space >= 0 ? H5Sget_simple_extent_npoints(space) : -1;
+    int64_t axes[NS_MAX_DIM];
+    ns_err rc = NS_OK;
+    if (a < 0 || np < 0)
+        rc = ns_h5_fail(err, NS_EFORMAT, "%s: cannot open attribute symmetric", r->path);
+    else if (np < 2 || np > in->rank)
+        rc = ns_error_set(err, NS_EFORMAT, "%s: attribute symmetric holds %lld axes, expected 2 to %d",
+                          r->path, (long long)np, in->rank);
+    else if (H5Aread(a, H5T_NATIVE_INT64, axes) < 0)
+        rc = ns_h5_fail(err, NS_EFORMAT, "%s: cannot read attribute symmetric", r->path);
+    close_id(&space, H5Sclose);
+    close_id(&a, H5Aclose);
+    if (rc)
+        return rc;
+    for (int i = 0; i < (int)np; i++) {
+        if (axes[i] < 0 || axes[i] >= in->rank || (i && axes[i] <= axes[i - 1]) ||
+            in->dims[axes[i]] != in->dims[axes[0]])
+            return ns_error_set(err, NS_EFORMAT, "%s: attribute symmetric should list increasing axes "
+                                "of equal sizes in 0..%d", r->path, in->rank - 1);
+        in->sym[i] = (int)axes[i];
+    }
+    in->nsym = (int)np;
+    return NS_OK;
+}
+
 /* The markers: /pn marks non-positions with 2; /grundy with the root
  * attribute invalid_value when the file has one. */
 static ns_err markers(ns_h5_region *r, ns_error *err)
@@ -183,6 +220,10 @@ static ns_err markers(ns_h5_region *r, ns_error *err)
     uint32_t v = 0;
     int found = 0;
     ns_err rc;
+    if (strcmp(r->name, "/pn") == 0 || strcmp(r->name, "/grundy") == 0) {
+        if ((rc = symmetric_axes(r, err)))
+            return rc;
+    }
     if (strcmp(r->name, "/pn") == 0) {
         in->has_invalid = 1;
         in->invalid = NS_PN_INVALID;
@@ -305,8 +346,8 @@ void ns_h5_region_close(ns_h5_region *r)
 
 /* ------------------------------------------------------------------ read */
 
-ns_err ns_h5_region_read(ns_h5_region *r, const int64_t *lo, const int64_t *count,
-                         const int64_t *stride, void *buf, ns_error *err)
+ns_err ns_h5_region_read_stored(ns_h5_region *r, const int64_t *lo, const int64_t *count,
+                                const int64_t *stride, void *buf, ns_error *err)
 {
     const ns_h5_dsinfo *in = &r->info;
     hsize_t start[NS_MAX_DIM], cnt[NS_MAX_DIM], str[NS_MAX_DIM], n = 1;
@@ -337,6 +378,117 @@ ns_err ns_h5_region_read(ns_h5_region *r, const int64_t *lo, const int64_t *coun
                      lo[0] + (count[0] - 1) * (stride ? stride[0] : 1), r->name);
     close_id(&mspace, H5Sclose);
     return rc;
+}
+
+/* The permutation that sorts the symmetric coordinates of cell c (stable:
+ * equal values keep their order): the sorted cell has, on axis sym[j], the
+ * coordinate c[sym[p[j]]]. Returns 1 when c is already sorted. */
+static int sorting_perm(const ns_h5_dsinfo *in, const int64_t *c, int *p)
+{
+    int sorted = 1;
+    for (int i = 0; i < in->nsym; i++) {
+        int j = i;
+        for (; j > 0 && c[in->sym[p[j - 1]]] > c[in->sym[i]]; j--) {
+            p[j] = p[j - 1];
+            sorted = 0;
+        }
+        p[j] = i;
+    }
+    return sorted;
+}
+
+static int64_t perm_code(const int *p, int n)
+{
+    int64_t code = 0;
+    for (int i = 0; i < n; i++)
+        code = code * NS_MAX_DIM + p[i];
+    return code;
+}
+
+/* Fill the mirrored cells of a region read from a symmetric table: a cell
+ * whose symmetric coordinates are not sorted takes the value of its sorted
+ * image. The images of the cells that one permutation p sorts form a box
+ * (the region with its symmetric axes permuted by p), read in one go; the
+ * boxes are read one permutation at a time, so the work is the region's
+ * size times the number of orderings it meets (one for two symmetric
+ * axes) and the memory one box. */
+static ns_err fill_mirrored(ns_h5_region *r, const int64_t *lo, const int64_t *count,
+                            const int64_t *stride, void *buf, uint64_t n, ns_error *err)
+{
+    const ns_h5_dsinfo *in = &r->info;
+    const int k = in->rank, es = in->elem;
+    int64_t *code = malloc(n * sizeof *code);
+    uint8_t *box = malloc(n * (uint64_t)es);
+    ns_err rc = NS_OK;
+    if (!code || !box) {
+        rc = ns_error_set(err, NS_ENOMEM, "%s: out of memory filling the mirrored cells of %s", r->path,
+                          r->name);
+        goto done;
+    }
+    /* the ordering each cell needs (-1: sorted, stored as it is) */
+    int64_t idx[NS_MAX_DIM] = {0}, c[NS_MAX_DIM];
+    for (uint64_t i = 0; i < n; i++) {
+        for (int d = 0; d < k; d++)
+            c[d] = lo[d] + idx[d] * (stride ? stride[d] : 1);
+        int p[NS_MAX_DIM];
+        code[i] = sorting_perm(in, c, p) ? -1 : perm_code(p, in->nsym);
+        for (int d = k - 1; d >= 0 && ++idx[d] == count[d]; d--)
+            idx[d] = 0;
+    }
+    for (uint64_t first = 0; first < n; first++) {
+        if (code[first] < 0)
+            continue;
+        const int64_t want = code[first];
+        int p[NS_MAX_DIM];
+        for (int j = in->nsym - 1, v = (int)want; j >= 0; j--, v /= NS_MAX_DIM)
+            p[j] = v % NS_MAX_DIM;
+        /* the box of the images: axis sym[j] takes axis sym[p[j]]'s range */
+        int64_t blo[NS_MAX_DIM], bcount[NS_MAX_DIM], bstride[NS_MAX_DIM], src[NS_MAX_DIM];
+        for (int d = 0; d < k; d++) {
+            src[d] = d;
+            blo[d] = lo[d];
+            bcount[d] = count[d];
+            bstride[d] = stride ? stride[d] : 1;
+        }
+        for (int j = 0; j < in->nsym; j++)
+            src[in->sym[j]] = in->sym[p[j]];
+        for (int d = 0; d < k; d++) {
+            blo[d] = lo[src[d]];
+            bcount[d] = count[src[d]];
+            bstride[d] = stride ? stride[src[d]] : 1;
+        }
+        if ((rc = ns_h5_region_read_stored(r, blo, bcount, bstride, box, err)))
+            goto done;
+        /* every cell of that ordering, from the first on */
+        memset(idx, 0, sizeof idx);
+        for (uint64_t i = 0; i < n; i++) {
+            if (i >= first && code[i] == want) {
+                uint64_t b = 0;
+                for (int d = 0; d < k; d++)
+                    b = b * (uint64_t)bcount[d] + (uint64_t)idx[src[d]];
+                memcpy((uint8_t *)buf + i * (uint64_t)es, box + b * (uint64_t)es, (size_t)es);
+                code[i] = -1;
+            }
+            for (int d = k - 1; d >= 0 && ++idx[d] == count[d]; d--)
+                idx[d] = 0;
+        }
+    }
+done:
+    free(code);
+    free(box);
+    return rc;
+}
+
+ns_err ns_h5_region_read(ns_h5_region *r, const int64_t *lo, const int64_t *count,
+                         const int64_t *stride, void *buf, ns_error *err)
+{
+    ns_err rc = ns_h5_region_read_stored(r, lo, count, stride, buf, err);
+    if (rc || r->info.nsym < 2)
+        return rc;
+    uint64_t n = 1;
+    for (int d = 0; d < r->info.rank; d++)
+        n *= (uint64_t)count[d];
+    return fill_mirrored(r, lo, count, stride, buf, n, err);
 }
 
 ns_err ns_h5_read_region(const char *path, const char *name, const int64_t *lo,
