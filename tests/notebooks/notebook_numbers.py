@@ -269,14 +269,17 @@ def check_variants(nb, t):
             else:
                 print(f"ok: {nb}: all {len(far)} P-positions above the diagonal with x + y > {n // 5} lie within 2% "
                       f"of one of the two fitted lines (shares {shares})")
-        m3 = find(nb, t, r"^patterns: (\d+) pairs \(a_n, b_n\); one line b = ([0-9.]+) a", "patterns' single line")
+        m3 = find(nb, t, r"^patterns: (\d+) pairs \(a_n, b_n\)", "pairs read by patterns")
         if m3:
             same(nb, "pairs read by patterns (above the diagonal)", int(m3.group(1)), len(above))
+        m3 = find(nb, t, r"^one line through all (\d+) pairs above the diagonal: slope ([0-9.]+)", "the single line")
+        if m3:
             s = least_squares(above)
-            if abs(float(m3.group(2)) - s) > 1e-3:
-                fail(nb, f"patterns' single line slope {m3.group(2)}, a least-squares fit of all pairs gives {s:.4f}")
+            if int(m3.group(1)) != len(above) or abs(float(m3.group(2)) - s) > 1e-3:
+                fail(nb, f"single line through {m3.group(1)} pairs, slope {m3.group(2)}: a least-squares fit "
+                         f"of all {len(above)} pairs gives {s:.4f}")
             else:
-                print(f"ok: {nb}: patterns' single line is the least-squares line of all {len(above)} pairs ({s:.4f})")
+                print(f"ok: {nb}: the single line is the least-squares line of all {len(above)} pairs ({s:.4f})")
     m = find(nb, t, r"^our detection: period (\d+), preperiod (\d+)$", "parity subtraction period")
     if m:
         L = 600
