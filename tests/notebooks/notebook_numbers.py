@@ -1,0 +1,306 @@
+"""notebook_numbers.py - the key numbers a notebook prints, checked against
+values computed here by naive solvers and closed forms that share nothing
+with nimsieve or with the notebook's own code.
+
+usage: python3 notebook_numbers.py NOTEBOOK.ipynb ...
+Each notebook is recognised by its file name (wythoff, nim-and-sums,
+variants); the sizes (N, bounds) are read from the printed lines, so the
+checks follow the notebook when its sizes change. Prints one line per check;
+exits 1 with 'FAIL: file: what' lines when a number disagrees or a line is
+missing.
+"""
+
+import itertools
+import json
+import os
+import re
+import sys
+from functools import lru_cache
+from math import isqrt
+
+PHI = (1 + 5 ** 0.5) / 2
+failures = []
+
+
+def fail(nb, what):
+    failures.append(f"FAIL: {nb}: {what}")
+
+
+def text_of(path):
+    """All stream text of the code cells, in order."""
+    nb = json.load(open(path))
+    out = []
+    for c in nb["cells"]:
+        if c["cell_type"] != "code":
+            continue
+        for o in c.get("outputs", []):
+            if o.get("output_type") == "stream":
+                t = o.get("text", "")
+                out.append("".join(t) if isinstance(t, list) else t)
+    return "".join(out)
+
+
+def find(nb, text, pattern, what):
+    m = re.search(pattern, text, re.M)
+    if not m:
+        fail(nb, f"no line matching {pattern!r} ({what})")
+    return m
+
+
+def same(nb, what, got, want):
+    if got == want:
+        print(f"ok: {nb}: {what} = {want}")
+    else:
+        fail(nb, f"{what}: the notebook prints {got}, expected {want}")
+
+
+# ---- naive solvers -------------------------------------------------------
+
+def pn_box(bounds, options):
+    """P/N flags of every position of the box (a dict), by the definition: P when
+    no option is P. Moves only lower coordinates, so lexicographic order works."""
+    P = {}
+    for pos in itertools.product(*(range(b) for b in bounds)):
+        P[pos] = not any(P[q] for q in options(pos))
+    return P
+
+
+def mex(values):
+    m = 0
+    while m in values:
+        m += 1
+    return m
+
+
+@lru_cache(None)
+def wythoff_small(n):
+    """Wythoff Grundy values on [0,n)^2 by the definition."""
+    G = [[0] * n for _ in range(n)]
+    for x in range(n):
+        for y in range(n):
+            opts = {G[x - t][y] for t in range(1, x + 1)} | {G[x][y - t] for t in range(1, y + 1)}
+            opts |= {G[x - t][y - t] for t in range(1, min(x, y) + 1)}
+            G[x][y] = mex(opts)
+    return G
+
+
+@lru_cache(None)
+def wythoff_low_counts(n, k):
+    """How many cells of [0,n)^2 have Wythoff value g, for g <= k. The value of a cell
+    is the mex of the values in its row, column and diagonal below it, so it is g <= k
+    exactly when g is the lowest of 0..k missing there: bit masks of 0..k suffice."""
+    full = (1 << (k + 1)) - 1
+    col = [0] * n
+    diag = [0] * (2 * n)
+    counts = [0] * (k + 1)
+    for x in range(n):
+        row = 0
+        for y in range(n):
+            seen = row | col[y] | diag[y - x + n]
+            if seen != full:
+                bit = (~seen) & (seen + 1)      # lowest missing value
+                counts[bit.bit_length() - 1] += 1
+                row |= bit
+                col[y] |= bit
+                diag[y - x + n] |= bit
+    return counts
+
+
+def wythoff_closed_count(n):
+    """P-positions of Wythoff's game in [0,n)^2: (floor(k phi), floor(k phi) + k) and mirror."""
+    c, k = 0, 0
+    while True:
+        a = (k + isqrt(5 * k * k)) // 2
+        if a >= n:
+            return c
+        if a + k < n:
+            c += 1 if k == 0 else 2
+        k += 1
+
+
+@lru_cache(None)
+def lopsided_p(n):
+    """P-positions of lopsided Wythoff in [0,n)^2. A position is P when no P-position
+    lies on one of its move rays: same x (lower y), same y (lower x), same y - x
+    (lower x), same y - 2x (lower x); every such cell of the box is a legal option."""
+    colP = [False] * n
+    diagP = set()
+    rayP = set()
+    P = []
+    for x in range(n):
+        rowP = False
+        for y in range(n):
+            if rowP or colP[y] or (y - x) in diagP or (y - 2 * x) in rayP:
+                continue
+            P.append((x, y))
+            rowP = True
+            colP[y] = True
+            diagP.add(y - x)
+            rayP.add(y - 2 * x)
+    return P
+
+
+def subtraction(S, n, extra=None):
+    g = []
+    for i in range(n):
+        opts = {g[i - s] for s in S if s <= i}
+        if extra:
+            opts |= {g[i - s] for s in extra(i) if s <= i}
+        g.append(mex(opts))
+    return g
+
+
+def least_squares(pts):
+    """Slope of y = a x + b by least squares."""
+    n = len(pts)
+    sx = sum(x for x, _ in pts)
+    sy = sum(y for _, y in pts)
+    sxx = sum(x * x for x, _ in pts)
+    sxy = sum(x * y for x, y in pts)
+    return (n * sxy - sx * sy) / (n * sxx - sx * sx)
+
+
+# ---- the notebooks -------------------------------------------------------
+
+def check_wythoff(nb, t):
+    m = find(nb, t, r"^P-positions in \[0,(\d+)\)\^2: (\d+)$", "P-position count")
+    if m:
+        n = int(m.group(1))
+        same(nb, f"P-positions of Wythoff in [0,{n})^2 (closed form)", int(m.group(2)), wythoff_closed_count(n))
+        counts = wythoff_low_counts(n, 5)
+        for g, c in re.findall(r"^G = (\d+): +(\d+) positions", t, re.M):
+            same(nb, f"cells with G = {g} in [0,{n})^2 (naive solver)", int(c), counts[int(g)])
+        if not re.search(r"^G = 5: ", t, re.M):
+            fail(nb, "no 'G = g: n positions' lines for g = 0..5")
+    m = find(nb, t, r"G\(x, y\) for x, y < 8:\n((?:.*\n){8})", "the 8 x 8 corner")
+    if m:
+        got = [[int(v) for v in re.findall(r"\d+", line)] for line in m.group(1).splitlines()]
+        same(nb, "G(x, y) for x, y < 8 (definition)", got, wythoff_small(8))
+    m = find(nb, t, r"^upper branch: slope ([0-9.]+) ± ([0-9.e+-]+)", "fitted slope")
+    if m:
+        s = float(m.group(1))
+        if abs(s - PHI) < 1e-3:
+            print(f"ok: {nb}: slope {s} of the upper branch within 1e-3 of phi")
+        else:
+            fail(nb, f"slope of the upper branch {s} is not within 1e-3 of phi = {PHI:.6f}")
+
+
+def check_nim(nb, t):
+    m = find(nb, t, r"^P-positions of 3-pile Nim in \[0,(\d+)\)\^3: (\d+)$", "3-pile Nim")
+    if m:
+        n = int(m.group(1))
+        same(nb, f"P-positions of 3-pile Nim in [0,{n})^3 (naive solver)", int(m.group(2)),
+             sum(pn_box((n, n, n), nim_options).values()))
+    m = find(nb, t, r"^P-positions of 4-pile Nim in ([\d x]+): (\d+)$", "4-pile Nim")
+    if m:
+        b = tuple(int(v) for v in m.group(1).split(" x "))
+        same(nb, f"P-positions of 4-pile Nim in {b} (naive solver)", int(m.group(2)), sum(pn_box(b, nim_options).values()))
+    m = find(nb, t, r"^P-positions of Moore's Nim_2 with 3 piles < (\d+): (\d+)", "Moore's Nim")
+    if m:
+        n = int(m.group(1))
+        same(nb, f"P-positions of Moore's Nim_2, 3 piles < {n} (naive solver)", int(m.group(2)),
+             sum(pn_box((n, n, n), moore2_options).values()))
+    m = find(nb, t, r"^P-positions of the sum in (\d+) x (\d+): (\d+)$", "sum of subtraction games")
+    if m:
+        nx, ny = int(m.group(1)), int(m.group(2))
+        S, T = (1, 3, 4), (2, 5, 6)
+        P = pn_box((nx, ny), lambda p: [(p[0] - s, p[1]) for s in S if s <= p[0]] +
+                                       [(p[0], p[1] - s) for s in T if s <= p[1]])
+        same(nb, f"P-positions of the sum {{1,3,4}} + {{2,5,6}} in {nx} x {ny} (naive solver)", int(m.group(3)), sum(P.values()))
+    m = find(nb, t, r"^P-positions of Wythoff plus a heap in (\d+) x (\d+) x (\d+): (\d+)$", "Wythoff plus a heap")
+    if m:
+        b = (int(m.group(1)), int(m.group(2)), int(m.group(3)))
+        same(nb, f"P-positions of Wythoff plus a heap in {b} (naive solver)", int(m.group(4)),
+             sum(pn_box(b, wythoff_heap_options).values()))
+
+
+def nim_options(p):
+    for i, v in enumerate(p):
+        for t in range(1, v + 1):
+            yield p[:i] + (v - t,) + p[i + 1:]
+
+
+def moore2_options(p):
+    """Moore's Nim_2: take from one pile or from two piles at once."""
+    yield from nim_options(p)
+    for i, j in itertools.combinations(range(len(p)), 2):
+        for a in range(p[i]):
+            for b in range(p[j]):
+                q = list(p)
+                q[i], q[j] = a, b
+                yield tuple(q)
+
+
+def wythoff_heap_options(p):
+    x, y, z = p
+    yield from ((x - t, y, z) for t in range(1, x + 1))
+    yield from ((x, y - t, z) for t in range(1, y + 1))
+    yield from ((x - t, y - t, z) for t in range(1, min(x, y) + 1))
+    yield from ((x, y, z - t) for t in range(1, z + 1))
+
+
+def check_variants(nb, t):
+    m = find(nb, t, r"^P-positions in \[0,(\d+)\)\^2: (\d+)$", "lopsided P-position count")
+    if m:
+        n = int(m.group(1))
+        P = lopsided_p(n)
+        same(nb, f"P-positions of lopsided Wythoff in [0,{n})^2 (naive solver)", int(m.group(2)), len(P))
+        above = [(x, y) for x, y in P if y > x]
+        below = [(x, y) for x, y in P if y < x]
+        m2 = find(nb, t, r"^above the diagonal: (\d+), below: (\d+), on it: (\d+)$", "sides")
+        if m2:
+            same(nb, "P-positions above, below, on the diagonal (naive solver)",
+                 tuple(map(int, m2.groups())), (len(above), len(below), len(P) - len(above) - len(below)))
+        # the lines the notebook fits: every far P-position above the diagonal lies near
+        # one of the two upper lines, and each line has its share of them
+        lines = [(float(s), float(c), int(k), side) for s, c, k, side in re.findall(
+            r"^line y = ([0-9.]+) x ([+-][0-9.]+) .*?; (\d+) P-positions (above|below) the diagonal", t, re.M)]
+        up = [(s, c) for s, c, _, side in lines if side == "above"]
+        same(nb, "lines above the diagonal", len(up), 2)
+        same(nb, "P-positions on the fitted lines (all but (0, 0))", sum(k for *_, k, _ in lines), len(P) - 1)
+        if len(up) == 2:
+            far = [(x, y) for x, y in above if x + y > n / 5]
+            near = [min(range(2), key=lambda i: abs(y - (up[i][0] * x + up[i][1]))) for x, y in far]
+            off = [(x, y) for (x, y), i in zip(far, near) if abs(y - (up[i][0] * x + up[i][1])) > 0.02 * y]
+            shares = [near.count(i) for i in range(2)]
+            if off or min(shares) < len(far) // 10:
+                fail(nb, f"the two upper lines do not carry the P-positions: {len(off)} far from both, "
+                         f"shares {shares}, e.g. {off[:3]}")
+            else:
+                print(f"ok: {nb}: all {len(far)} P-positions above the diagonal with x + y > {n // 5} lie within 2% "
+                      f"of one of the two fitted lines (shares {shares})")
+        m3 = find(nb, t, r"^patterns: (\d+) pairs \(a_n, b_n\)", "pairs read by patterns")
+        if m3:
+            same(nb, "pairs read by patterns (above the diagonal)", int(m3.group(1)), len(above))
+        m3 = find(nb, t, r"^one line through all (\d+) pairs above the diagonal: slope ([0-9.]+)", "the single line")
+        if m3:
+            s = least_squares(above)
+            if int(m3.group(1)) != len(above) or abs(float(m3.group(2)) - s) > 1e-3:
+                fail(nb, f"single line through {m3.group(1)} pairs, slope {m3.group(2)}: a least-squares fit "
+                         f"of all {len(above)} pairs gives {s:.4f}")
+            else:
+                print(f"ok: {nb}: the single line is the least-squares line of all {len(above)} pairs ({s:.4f})")
+    m = find(nb, t, r"^our detection: period (\d+), preperiod (\d+)$", "parity subtraction period")
+    if m:
+        L = 600
+        g = subtraction((2, 4, 7), L, extra=lambda i: (3,) if i % 2 == 1 else ())
+        p = next(p for p in range(1, L // 4) if all(g[i + p] == g[i] for i in range(L // 2, L - p)))
+        pre = min(i0 for i0 in range(L) if all(g[i + p] == g[i] for i in range(i0, L - p)))
+        same(nb, "period, preperiod of parity subtraction (naive mex)", (int(m.group(1)), int(m.group(2))), (p, pre))
+        m2 = find(nb, t, r"^patterns: \{.*'period': (\d+), 'preperiod': (\d+)", "patterns' period")
+        if m2:
+            same(nb, "period, preperiod reported by patterns (naive mex)", (int(m2.group(1)), int(m2.group(2))), (p, pre))
+
+
+CHECKS = {"wythoff": check_wythoff, "nim-and-sums": check_nim, "variants": check_variants}
+
+for path in sys.argv[1:]:
+    name = os.path.basename(path).split(".")[0]
+    if name not in CHECKS:
+        fail(path, f"no number checks for a notebook named {name!r} (add them to {sys.argv[0]})")
+        continue
+    CHECKS[name](path, text_of(path))
+
+for f in failures:
+    print(f, file=sys.stderr)
+sys.exit(1 if failures else 0)
