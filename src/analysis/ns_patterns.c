@@ -164,6 +164,16 @@ void ns_patterns_fit(const double *x, const double *y, size_t n, ns_fit *out)
     out->sumsq = sumsq;
 }
 
+void ns_patterns_fit_line(const double *x, const double *y, size_t n, ns_fit *fit, ns_recog *rec)
+{
+    ns_patterns_fit(x, y, n, fit);
+    if (!rec)
+        return;
+    memset(rec, 0, sizeof *rec);
+    if (fit->ok)
+        ns_constant_recognize_fit(fit->slope, fit->slope_se, rec);
+}
+
 /* The alpha with v_i = floor(i alpha) for every i = 1..n form the interval
  * [max v_i / i, min (v_i + 1) / i); 1 when it is not empty. Exact
  * comparisons of the fractions in 128-bit integers. */
@@ -278,7 +288,7 @@ ns_err ns_patterns_pseq(const ns_table *t, ns_pseq *out, ns_error *err)
     }
     ns_patterns_fit(xs, ya, (size_t)out->n, &out->fit_a);
     ns_patterns_fit(xs, yb, (size_t)out->n, &out->fit_b);
-    ns_patterns_fit(ya, yb, (size_t)out->n, &out->fit_line);
+    ns_patterns_fit_line(ya, yb, (size_t)out->n, &out->fit_line, &out->rec_line);
     out->beatty_a = beatty_bracket(out->a, out->n, &out->exact_a, &out->bracket_a[0], &out->bracket_a[1]);
     out->beatty_b = beatty_bracket(out->b, out->n, &out->exact_b, &out->bracket_b[0], &out->bracket_b[1]);
     if (out->beatty_a)
@@ -289,8 +299,6 @@ ns_err ns_patterns_pseq(const ns_table *t, ns_pseq *out, ns_error *err)
         ns_constant_recognize(&out->exact_b, &out->rec_b);
     else if (out->fit_b.ok)
         ns_constant_recognize_fit(out->fit_b.slope, out->fit_b.slope_se, &out->rec_b);
-    if (out->fit_line.ok)
-        ns_constant_recognize_fit(out->fit_line.slope, out->fit_line.slope_se, &out->rec_line);
     if (out->fit_a.ok && out->fit_b.ok && out->fit_a.slope > 0 && out->fit_b.slope > 0)
         out->beatty_sum = 1.0 / out->fit_a.slope + 1.0 / out->fit_b.slope;
 fail:

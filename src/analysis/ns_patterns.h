@@ -89,6 +89,15 @@ typedef struct ns_fit {
 /* Least squares y = c0 + c1 x with gsl_fit_linear. */
 void ns_patterns_fit(const double *x, const double *y, size_t n, ns_fit *out);
 
+/* The line the points (x_i, y_i) lie along, as `patterns` states it for b_n
+ * against a_n and `plot --kind p-positions` for each line it draws: the
+ * fit with an intercept (ns_patterns_fit; a fit through the origin is
+ * biased by the intercept, which for Wythoff's b_n = a_n phi + {n phi}/phi
+ * is about 0.3 and puts phi dozens of standard errors away), and the
+ * simplest constant within slope +- 3 standard errors
+ * (ns_constant_recognize_fit), or none. rec may be NULL. */
+void ns_patterns_fit_line(const double *x, const double *y, size_t n, ns_fit *fit, ns_recog *rec);
+
 /* ---- two piles: the P-positions as sequences ---- */
 
 typedef struct ns_pseq {

@@ -1,8 +1,10 @@
 /* cmd_plot.c - `nimsieve plot`: figures of a table file through gnuplot.
  *
  * The options and what is known of the file (game, bounds, axis names) go
- * into a ns_plot_ctx; the kind's function (ns_plot_kinds.c) reads what it draws,
+ * into a ns_plot_ctx; the kind's entry in the table of plot_kinds.h says
+ * which tables and options it takes, and its draw reads what it draws,
  * writes the data and the script, and runs gnuplot. */
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -28,42 +30,68 @@ static void usage(void)
            "extension of OUT: PNG (cairo), SVG, or PDF (vector). Only what is drawn is\n"
            "read, in bands, so tables of 16384 x 16384 take seconds.\n"
            "\n"
-           "kinds:\n"
-           "  p-positions  the P-positions of a two-pile table as points, with the lines\n"
-           "               y = phi x and y = x/phi for Wythoff's game, or else the lines\n"
-           "               y = c x fitted by least squares to the points above and below\n"
-           "               the diagonal, one per direction when a side holds several,\n"
-           "               none when its points fill an area (default for two piles)\n"
-           "  grundy       heat map of the Grundy values with a colour bar (P/N map for\n"
-           "               a P/N file); a table larger than the plot is reduced\n"
-           "               faithfully: each pixel is the min, max or mode of its block\n"
-           "  g-values     where the values 0..K lie, one colour each (K: --max-value,\n"
-           "               default 4, at most 31)\n"
-           "  sequence     a one-pile Grundy sequence with its period marked (as found\n"
-           "               by 'nimsieve patterns'; default for one-pile tables)\n"
-           "  histogram    how many positions have each Grundy value (any number of\n"
-           "               piles; default for more than two)\n"
-           "\n"
+           "kinds:\n");
+    for (int i = 0; ns_plot_kinds[i]; i++) {
+        const char *w = ns_plot_kinds[i]->what;
+        printf("  %-12s ", ns_plot_kinds[i]->name);
+        for (const char *l = w; *l;) {
+            size_t n = strcspn(l, "\n");
+            printf("%s%.*s\n", l == w ? "" : "               ", (int)n, l);
+            l += n + (l[n] == '\n');
+        }
+    }
+    printf("\n"
            "options:\n"
            "  -k, --kind KIND         what to draw (see above)\n"
            "  -o, --output OUT        the figure: .png, .svg or .pdf\n"
-           "      --downsample HOW    grundy: min, max (default) or mode per pixel\n"
+           "      --xrange A:B        p-positions, grundy, g-values: draw the cells with\n"
+           "      --yrange C:D        A <= x <= B, C <= y <= D (x: the first pile)\n"
+           "      --range A:B         sequence: draw n = A..B\n"
+           "      --downsample HOW    grundy: min, max or mode per pixel\n"
            "      --max-value K       grundy, sequence: values above K in the top colour or\n"
            "                          cut off; g-values: the values 0..K; histogram: bars\n"
            "                          for 0..K only\n"
            "      --width W           figure width in pixels (default %d; PDF: %d per inch)\n"
            "      --height H          figure height in pixels (default %d)\n"
            "      --title TEXT        the title line (the caption below it stays)\n"
-           "      --keep-script       keep the gnuplot script OUT-stem.gp and its data file\n"
-           "                          beside the figure, to restyle and rerun with gnuplot\n"
+           "      --keep-script       keep the gnuplot script OUT.gp and its data file\n"
+           "                          OUT.dat or OUT.bin beside the figure (fig.png and\n"
+           "                          fig.pdf keep their own), to restyle and rerun\n"
            "  -h, --help              this help\n"
+           "\n"
+           "What was drawn is printed: the window, the slopes with their standard\n"
+           "errors and constants, the period, and a note when the figure came out a\n"
+           "single colour.\n"
            "\n"
            "gnuplot is run as a program (not through a shell): the one on PATH, or\n"
            "$NIMSIEVE_GNUPLOT. The figure appears under OUT only when gnuplot succeeded.\n"
            "\n"
-           "example:\n"
-           "  nimsieve plot wythoff.h5 --kind p-positions -o wythoff-p-positions.png\n",
+           "examples:\n"
+           "  nimsieve plot wythoff.h5 --kind p-positions -o wythoff-p-positions.png\n"
+           "  nimsieve plot wythoff.h5 --kind g-values --xrange 0:99 --yrange 0:99 -o g.pdf\n",
            DEFAULT_WIDTH, NS_PLOT_PDF_PX_PER_INCH, DEFAULT_HEIGHT);
+}
+
+/* "A:B" with 0 <= A <= B into r; an error names the option. */
+static int parse_range(const char *opt, const char *arg, int64_t r[2])
+{
+    const char *colon = strchr(arg, ':');
+    char *end = NULL;
+    if (!colon || colon == arg || !colon[1])
+        return ns_cli_error(CMD, "%s '%s': expected A:B, two whole numbers A <= B (e.g. 0:255)", opt, arg);
+    for (int i = 0; i < 2; i++) {
+        const char *p = i ? colon + 1 : arg;
+        if (*p < '0' || *p > '9')
+            return ns_cli_error(CMD, "%s '%s': expected A:B, two whole numbers A <= B (e.g. 0:255)", opt, arg);
+        errno = 0;
+        long long v = strtoll(p, &end, 10);
+        if (errno || end != (i ? colon + 1 + strlen(colon + 1) : colon))
+            return ns_cli_error(CMD, "%s '%s': expected A:B, two whole numbers A <= B (e.g. 0:255)", opt, arg);
+        r[i] = v;
+    }
+    if (r[0] > r[1])
+        return ns_cli_error(CMD, "%s '%s': the start %" PRId64 " is after the end %" PRId64, opt, arg, r[0], r[1]);
+    return NS_EXIT_OK;
 }
 
 /* Error text that names the file once. */
@@ -151,7 +179,8 @@ static void axis_names(ns_plot_ctx *c, const ns_meta *m)
 
 int ns_cmd_plot(int argc, char **argv)
 {
-    enum { OPT_DOWNSAMPLE = 256, OPT_MAXV, OPT_WIDTH, OPT_HEIGHT, OPT_TITLE, OPT_KEEP };
+    enum { OPT_DOWNSAMPLE = 256, OPT_MAXV, OPT_WIDTH, OPT_HEIGHT, OPT_TITLE, OPT_KEEP, OPT_XRANGE, OPT_YRANGE,
+           OPT_RANGE };
     static const struct option longopts[] = {
         {"kind", required_argument, NULL, 'k'},
         {"output", required_argument, NULL, 'o'},
@@ -161,6 +190,9 @@ int ns_cmd_plot(int argc, char **argv)
         {"height", required_argument, NULL, OPT_HEIGHT},
         {"title", required_argument, NULL, OPT_TITLE},
         {"keep-script", no_argument, NULL, OPT_KEEP},
+        {"xrange", required_argument, NULL, OPT_XRANGE},
+        {"yrange", required_argument, NULL, OPT_YRANGE},
+        {"range", required_argument, NULL, OPT_RANGE},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -169,7 +201,9 @@ int ns_cmd_plot(int argc, char **argv)
     c.width = DEFAULT_WIDTH;
     c.height = DEFAULT_HEIGHT;
     c.max_value = -1;
-    int kind = -1;
+    const ns_plot_kind_def *kind = NULL;
+    int given_range = 0, given_xy = 0;
+    const char *range_arg[2] = {NULL, NULL};
     ns_error err = {0};
     ns_meta meta;
     memset(&meta, 0, sizeof meta);
@@ -184,10 +218,14 @@ int ns_cmd_plot(int argc, char **argv)
             usage();
             return NS_EXIT_OK;
         case 'k':
-            kind = ns_plot_kind_parse(optarg);
-            if (kind < 0)
-                return ns_cli_error(CMD, "--kind '%s': expected p-positions, grundy, g-values, sequence or histogram",
-                                    optarg);
+            kind = ns_plot_kind_find(optarg);
+            if (!kind) {
+                char names[200] = "";
+                for (int i = 0; ns_plot_kinds[i]; i++)
+                    snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? ", " : "",
+                             ns_plot_kinds[i]->name);
+                return ns_cli_error(CMD, "--kind '%s': expected one of %s", optarg, names);
+            }
             break;
         case 'o':
             c.out = optarg;
@@ -214,6 +252,18 @@ int ns_cmd_plot(int argc, char **argv)
         case OPT_KEEP:
             c.keep_script = 1;
             break;
+        case OPT_XRANGE:
+        case OPT_YRANGE:
+        case OPT_RANGE: {
+            const int d = opt == OPT_YRANGE;
+            const char *name = opt == OPT_XRANGE ? "--xrange" : opt == OPT_YRANGE ? "--yrange" : "--range";
+            if ((rc = parse_range(name, optarg, c.range[d])) != NS_EXIT_OK)
+                return rc;
+            c.have_range[d] = 1;
+            range_arg[d] = optarg;
+            *(opt == OPT_RANGE ? &given_range : &given_xy) = 1;
+            break;
+        }
         default:
             return ns_cli_bad_option(CMD, opt, argv);
         }
@@ -232,39 +282,53 @@ int ns_cmd_plot(int argc, char **argv)
         rc = file_error(c.in, &err);
         goto done;
     }
-    if (kind < 0)
-        kind = c.k == 2 ? NS_PLOT_P_POSITIONS : c.k == 1 ? NS_PLOT_SEQUENCE : NS_PLOT_HISTOGRAM;
-    c.kind = (ns_plot_kind)kind;
-    if (c.ds_given && c.kind != NS_PLOT_GRUNDY) {
+    c.kind = kind ? kind : ns_plot_kind_default(c.k);
+    c.is_pn = meta.pn_only;
+    game_label(&meta, c.game_label, sizeof c.game_label);
+    c.is_wythoff = is_wythoff(&meta);
+    axis_names(&c, &meta);
+    {
+        char why[400];
+        if (!ns_plot_kind_applies(c.kind, &c, why, sizeof why)) {
+            rc = ns_cli_error(CMD, "%s", why);
+            goto done;
+        }
+    }
+    if (c.ds_given && !(c.kind->takes & NS_PLOT_TAKES_DOWNSAMPLE)) {
         rc = ns_cli_error(CMD, "--downsample applies to --kind grundy only (g-values shows every value 0..K of "
                                "a pixel's block; the others draw points)");
         goto done;
     }
-    game_label(&meta, c.game_label, sizeof c.game_label);
-    c.is_wythoff = is_wythoff(&meta);
-    axis_names(&c, &meta);
-    c.is_pn = meta.pn_only;
+    if (given_xy && !(c.kind->takes & NS_PLOT_TAKES_XYRANGE)) {
+        rc = ns_cli_error(CMD, "--xrange and --yrange apply to two-pile figures (p-positions, grundy, g-values), "
+                               "not --kind %s%s", c.kind->name,
+                          c.kind->takes & NS_PLOT_TAKES_RANGE ? " (use --range A:B)" : "");
+        goto done;
+    }
+    if (given_range && !(c.kind->takes & NS_PLOT_TAKES_RANGE)) {
+        rc = ns_cli_error(CMD, "--range applies to --kind sequence, not --kind %s%s", c.kind->name,
+                          c.kind->takes & NS_PLOT_TAKES_XYRANGE ? " (use --xrange A:B --yrange C:D)" : "");
+        goto done;
+    }
+    for (int d = 0; d < 2; d++)
+        if (c.have_range[d] && c.range[d][1] >= c.bounds[d]) {
+            const char *name = given_range ? "--range" : d ? "--yrange" : "--xrange";
+            rc = ns_cli_error(CMD, "%s %s: outside the table: %s runs 0..%" PRId64 " in %s", name, range_arg[d],
+                              given_range ? "n" : c.axis[d], c.bounds[d] - 1, c.in);
+            goto done;
+        }
     c.dsname = meta.pn_only ? "pn" : "grundy";
 
-    ns_err (*const draw[NS_PLOT_NKINDS])(ns_plot_ctx *, ns_error *) = {
-        [NS_PLOT_P_POSITIONS] = ns_plot_p_positions, [NS_PLOT_GRUNDY] = ns_plot_grundy, [NS_PLOT_G_VALUES] = ns_plot_g_values,
-        [NS_PLOT_SEQUENCE] = ns_plot_sequence, [NS_PLOT_HISTOGRAM] = ns_plot_histogram,
-    };
     double t0 = ns_cli_now();
-    if (draw[c.kind](&c, &err)) {
+    if (c.kind->draw(&c, &err)) {
         rc = ns_cli_error(CMD, "%s", err.msg[0] ? err.msg : ns_err_name(err.code));
         goto done;
     }
-    printf("%s: %s (%s, %d x %d%s) in %.2f s\n", ns_plot_kind_name(c.kind), c.out, ns_plot_format_name(c.fmt), c.width,
+    printf("%s: %s (%s, %d x %d%s) in %.2f s\n", c.kind->name, c.out, ns_plot_format_name(c.fmt), c.width,
            c.height, c.fmt == NS_PLOT_PDF ? " at 150/in" : "", ns_cli_now() - t0);
     fputs(c.report, stdout);
-    if (c.keep_script) {
-        ns_plot_files pf;
-        if (ns_plot_files_init(&pf, c.out, 1, c.kind == NS_PLOT_GRUNDY || c.kind == NS_PLOT_G_VALUES ? "bin" : "dat", &err) == NS_OK) {
-            printf("script: %s (data: %s); rerun with: gnuplot %s\n", pf.script, pf.data, pf.script);
-            ns_plot_files_free(&pf);
-        }
-    }
+    if (c.keep_script && c.kept_script[0])
+        printf("script: %s (data: %s); rerun with: gnuplot %s\n", c.kept_script, c.kept_data, c.kept_script);
     rc = NS_EXIT_OK;
 done:
     ns_meta_free(&meta);

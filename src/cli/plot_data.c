@@ -6,8 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <gsl/gsl_fit.h>
-
+#include "analysis/ns_patterns.h"
 #include "store/ns_h5.h"
 
 /* Bytes of table data read at once (a band), at least one block row. */
@@ -61,8 +60,9 @@ static ns_err open_table(const char *path, const char *dsname, int rank, ns_h5_r
 
 /* ------------------------------------------------------------------ grid */
 
-ns_err ns_plot_read_grid(const char *path, const char *dsname, ns_ds_kind kind, int64_t max_rows,
-                      int64_t max_cols, ns_ds_plan *plan, uint32_t **grid, ns_error *err)
+ns_err ns_plot_read_grid(const char *path, const char *dsname, ns_ds_kind kind, const int64_t lo[2],
+                         const int64_t count[2], int64_t max_rows, int64_t max_cols, ns_ds_plan *plan,
+                         uint32_t **grid, ns_error *err)
 {
     *grid = NULL;
     ns_h5_region *r = NULL;
@@ -72,7 +72,14 @@ ns_err ns_plot_read_grid(const char *path, const char *dsname, ns_ds_kind kind, 
     if (rc)
         return rc;
     const ns_h5_dsinfo *in = ns_h5_region_info(r);
-    const int64_t rows = in->dims[0], cols = in->dims[1];
+    if (lo[0] < 0 || lo[1] < 0 || count[0] < 1 || count[1] < 1 || lo[0] + count[0] > in->dims[0] ||
+        lo[1] + count[1] > in->dims[1]) {
+        rc = ns_error_set(err, NS_ERANGE, "%s: the window %" PRId64 "..%" PRId64 " x %" PRId64 "..%" PRId64
+                          " lies outside /%s of %" PRId64 " x %" PRId64, path, lo[0], lo[0] + count[0] - 1, lo[1],
+                          lo[1] + count[1] - 1, dsname, in->dims[0], in->dims[1]);
+        goto fail;
+    }
+    const int64_t rows = count[0], cols = count[1];
     if ((rc = ns_ds_plan_for(rows, cols, max_rows, max_cols, plan, err)))
         goto fail;
     d = ns_downsample_new(plan, kind, in->has_invalid, in->invalid, 0, err);
@@ -92,9 +99,9 @@ ns_err ns_plot_read_grid(const char *path, const char *dsname, ns_ds_kind kind, 
         goto fail;
     }
     for (int64_t r0 = 0; r0 < rows; r0 += band) {
-        int64_t lo[2] = {r0, 0}, count[2] = {band < rows - r0 ? band : rows - r0, cols};
-        if ((rc = ns_h5_region_read(r, lo, count, NULL, buf, err)) ||
-            (rc = ns_downsample_feed(d, r0, count[0], buf, in->elem, err)))
+        int64_t at[2] = {lo[0] + r0, lo[1]}, n[2] = {band < rows - r0 ? band : rows - r0, cols};
+        if ((rc = ns_h5_region_read(r, at, n, NULL, buf, err)) ||
+            (rc = ns_downsample_feed(d, r0, n[0], buf, in->elem, err)))
             goto fail;
     }
     size_t n = (size_t)plan->out_rows * (size_t)plan->out_cols;
@@ -159,8 +166,9 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Least squares through the origin on the points of a whose group is g
- * (all points when group is NULL). Returns 0 with fewer than 2 points. */
+/* The line (ns_patterns_fit_line, with an intercept) of the points of a
+ * whose group is g (all points when group is NULL). Returns 0 with fewer
+ * than 3 points. */
 static int fit_group(const fit_acc *a, const int *group, int g, double *tx, double *ty, ns_plot_line *l)
 {
     size_t m = 0;
@@ -170,15 +178,19 @@ static int fit_group(const fit_acc *a, const int *group, int g, double *tx, doub
             ty[m] = a->y[i];
             m++;
         }
-    double c1, cov11, sumsq, ysum = 0;
+    double ysum = 0;
+    ns_fit fit;
+    memset(l, 0, sizeof *l);
     l->n = (uint64_t)m * a->step;
-    if (m < 2 || gsl_fit_mul(tx, 1, ty, 1, m, &c1, &cov11, &sumsq) != 0 || !isfinite(c1))
+    ns_patterns_fit_line(tx, ty, m, &fit, &l->rec);
+    if (!fit.ok || !isfinite(fit.slope) || !isfinite(fit.intercept))
         return 0;
     for (size_t i = 0; i < m; i++)
         ysum += ty[i];
-    l->slope = c1;
-    l->sd = cov11 > 0 ? sqrt(cov11) : 0.0;
-    l->scatter = ysum > 0 ? sqrt(sumsq / (double)m) / (ysum / (double)m) : 0.0;
+    l->slope = fit.slope;
+    l->intercept = fit.intercept;
+    l->sd = fit.slope_se;
+    l->scatter = ysum > 0 ? sqrt(fit.sumsq / (double)m) / (ysum / (double)m) : 0.0;
     return 1;
 }
 
@@ -253,14 +265,10 @@ static void fit_finish(fit_acc *a, ns_plot_fit *f, double far)
     memset(f, 0, sizeof *f);
     f->n = a->seen;
     f->used = a->n;
-    if (a->n >= 2) {
+    if (a->n >= 3) {
         double *tx = malloc(a->n * sizeof *tx), *ty = malloc(a->n * sizeof *ty);
-        ns_plot_line l;
-        if (tx && ty && fit_group(a, NULL, 0, tx, ty, &l)) {
+        if (tx && ty && fit_group(a, NULL, 0, tx, ty, &f->all)) {
             f->ok = 1;
-            f->slope = l.slope;
-            f->sd = l.sd;
-            f->scatter = l.scatter;
             split_branch(a, far, f);
         }
         free(tx);
@@ -278,8 +286,8 @@ void ns_plot_ppos_free(ns_plot_ppos *pp)
     memset(pp, 0, sizeof *pp);
 }
 
-ns_err ns_plot_read_ppos(const char *path, int64_t n1, int64_t n2, int64_t gw_max, int64_t gh_max,
-                      uint64_t limit, ns_plot_ppos *pp, ns_error *err)
+ns_err ns_plot_read_ppos(const char *path, int64_t n1, int64_t n2, const int64_t win[4], int64_t gw_max,
+                         int64_t gh_max, uint64_t limit, ns_plot_ppos *pp, ns_error *err)
 {
     memset(pp, 0, sizeof *pp);
     fit_acc up = {NULL, NULL, 0, 0, 1}, lo = {NULL, NULL, 0, 0, 1};
@@ -294,13 +302,15 @@ ns_err ns_plot_read_ppos(const char *path, int64_t n1, int64_t n2, int64_t gw_ma
         goto fail;
     }
     pp->n = (uint64_t)in->dims[0];
-    if ((rc = ns_ds_plan_for(n1, n2, gw_max, gh_max, &pp->grid, err)))
+    if ((rc = ns_ds_plan_for(win[1] - win[0] + 1, win[3] - win[2] + 1, gw_max, gh_max, &pp->grid, err)))
         goto fail;
-    if (pp->n <= limit) {
-        pp->pts = malloc((pp->n ? pp->n : 1) * 2 * sizeof *pp->pts);
-        if (!pp->pts)
-            goto nomem;
-    } else {
+    /* the points of the window one by one while there are at most limit,
+     * and (when the table holds more) the pixels that hold any */
+    const uint64_t cap = pp->n < limit ? pp->n : limit;
+    pp->pts = malloc((cap ? cap : 1) * 2 * sizeof *pp->pts);
+    if (!pp->pts)
+        goto nomem;
+    if (pp->n > limit) {
         pp->occ = calloc((size_t)(pp->grid.out_rows * pp->grid.out_cols), 1);
         if (!pp->occ)
             goto nomem;
@@ -319,11 +329,14 @@ ns_err ns_plot_read_ppos(const char *path, int64_t n1, int64_t n2, int64_t gw_ma
                                   "), outside the table of %" PRId64 " x %" PRId64, path, r0 + i, x, y, n1, n2);
                 goto fail;
             }
-            if (pp->pts) {
-                pp->pts[2 * (r0 + i)] = x;
-                pp->pts[2 * (r0 + i) + 1] = y;
-            } else {
-                pp->occ[(x / pp->grid.fr) * pp->grid.out_cols + y / pp->grid.fc] = 1;
+            if (x >= win[0] && x <= win[1] && y >= win[2] && y <= win[3]) {
+                if (pp->n_win < cap) {
+                    pp->pts[2 * pp->n_win] = x;
+                    pp->pts[2 * pp->n_win + 1] = y;
+                }
+                if (pp->occ)
+                    pp->occ[((x - win[0]) / pp->grid.fr) * pp->grid.out_cols + (y - win[2]) / pp->grid.fc] = 1;
+                pp->n_win++;
             }
             int ok = 1;
             if (y > x)
@@ -335,6 +348,13 @@ ns_err ns_plot_read_ppos(const char *path, int64_t n1, int64_t n2, int64_t gw_ma
             if (!ok)
                 goto nomem;
         }
+    }
+    if (pp->n_win > cap) {
+        free(pp->pts);
+        pp->pts = NULL;
+    } else {
+        free(pp->occ);
+        pp->occ = NULL;
     }
     fit_finish(&up, &pp->upper, (double)(n1 + n2) / 10.0);
     fit_finish(&lo, &pp->lower, (double)(n1 + n2) / 10.0);

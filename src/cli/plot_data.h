@@ -8,61 +8,69 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analysis/ns_constant.h"
 #include "analysis/ns_downsample.h"
 #include "core/ns_error.h"
 
-/* Reduce the 2-D dataset dsname to at most max_rows x max_cols cells by
- * kind (every cell looked at). *grid: malloc'ed plan->out_rows x
- * plan->out_cols, owned by the caller; values NS_DS_EMPTY where a block
- * holds no position. */
-ns_err ns_plot_read_grid(const char *path, const char *dsname, ns_ds_kind kind, int64_t max_rows,
-                      int64_t max_cols, ns_ds_plan *plan, uint32_t **grid, ns_error *err);
+/* Reduce the window [lo[0], lo[0] + count[0]) x [lo[1], lo[1] + count[1])
+ * of the 2-D dataset dsname to at most max_rows x max_cols cells by kind
+ * (every cell of the window looked at). plan describes the window (rows =
+ * count[0], ...). *grid: malloc'ed plan->out_rows x plan->out_cols, owned
+ * by the caller; values NS_DS_EMPTY where a block holds no position. */
+ns_err ns_plot_read_grid(const char *path, const char *dsname, ns_ds_kind kind, const int64_t lo[2],
+                         const int64_t count[2], int64_t max_rows, int64_t max_cols, ns_ds_plan *plan,
+                         uint32_t **grid, ns_error *err);
 
 #define NS_PLOT_MAX_LINES 4
 
-/* One line y = slope * x fitted by least squares (gsl_fit_mul). */
+/* One line y = intercept + slope x, fitted with ns_patterns_fit_line (the
+ * fit `nimsieve patterns` states for b_n against a_n), and the constant the
+ * slope is recognised as, if any. */
 typedef struct ns_plot_line {
-    double slope;
+    double slope, intercept;
     double sd;       /* standard error of the slope */
-    double scatter;  /* rms of the residuals y - slope x over the mean y */
+    double scatter;  /* rms of the residuals over the mean y */
     uint64_t n;      /* points given to it */
+    ns_recog rec;    /* the simplest constant within slope +- 3 sd, or none */
 } ns_plot_line;
 
 /* Points whose scatter about their line is below this lie on it; above,
  * they fill an area and the line is not drawn. */
 #define NS_PLOT_LINE_SCATTER 0.05
 
-/* The least-squares line through the origin of one branch of the
- * P-positions (y > x or y < x), and, when the branch's points far from the
- * origin fall into separate directions (a gap of more than 0.03 rad between
- * neighbouring angles, each group at least a tenth of them), one line per
- * direction: every point goes to the group nearest in angle. */
+/* The least-squares line of one branch of the P-positions (y > x or
+ * y < x), and, when the branch's points far from the origin fall into
+ * separate directions (a gap of more than 0.03 rad between neighbouring
+ * angles, each group at least a tenth of them), one line per direction:
+ * every point goes to the group nearest in angle. */
 typedef struct ns_plot_fit {
     uint64_t n;      /* points on the branch */
     size_t used;     /* points the fits used (every step-th when there are many) */
-    int ok;          /* fitted: at least 2 points */
-    double slope;
-    double sd;       /* standard error of the slope */
-    double scatter;  /* as in ns_plot_line */
+    int ok;          /* fitted: at least 3 points */
+    ns_plot_line all;   /* the whole branch */
     int nlines;      /* 0, or 2..NS_PLOT_MAX_LINES when the branch splits */
     ns_plot_line line[NS_PLOT_MAX_LINES];   /* by increasing slope */
 } ns_plot_fit;
 
-/* The P-positions of a two-pile table of n1 x n2. */
+/* The P-positions of a two-pile table of n1 x n2; those inside the window
+ * win (x in [win[0], win[1]], y in [win[2], win[3]]) are drawn, all of them
+ * are fitted. */
 typedef struct ns_plot_ppos {
     uint64_t n;          /* rows of /p_positions */
     uint64_t n_diag;     /* with x == y */
-    int64_t *pts;        /* all n points (x, y), when n <= limit; owned */
+    uint64_t n_win;      /* inside the window */
+    int64_t *pts;        /* the n_win points (x, y) of the window, when n_win <= limit; owned */
     /* more than limit: which cells of a grid of gw x gh blocks (fx x fy
-     * table cells each, as ns_ds_plan) hold a P-position; owned */
+     * window cells each, as ns_ds_plan; block (0, 0) starts at (win[0],
+     * win[2])) hold a P-position; owned */
     uint8_t *occ;
     ns_ds_plan grid;
     ns_plot_fit upper;      /* branch y > x */
     ns_plot_fit lower;      /* branch y < x */
 } ns_plot_ppos;
 
-ns_err ns_plot_read_ppos(const char *path, int64_t n1, int64_t n2, int64_t gw_max, int64_t gh_max,
-                      uint64_t limit, ns_plot_ppos *pp, ns_error *err);
+ns_err ns_plot_read_ppos(const char *path, int64_t n1, int64_t n2, const int64_t win[4], int64_t gw_max,
+                         int64_t gh_max, uint64_t limit, ns_plot_ppos *pp, ns_error *err);
 void ns_plot_ppos_free(ns_plot_ppos *pp);
 
 /* The whole 1-D dataset dsname as uint32 values (*seq malloc'ed, owned by

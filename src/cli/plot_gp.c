@@ -39,6 +39,12 @@ const char *ns_plot_format_name(ns_plot_format fmt)
 
 /* --------------------------------------------------------------- geometry */
 
+double ns_plot_point_scale(ns_plot_format fmt)
+{
+    /* a PDF "pixel" is 1/NS_PLOT_PDF_PX_PER_INCH in, a point 1/72 in */
+    return fmt == NS_PLOT_PDF ? 72.0 / NS_PLOT_PDF_PX_PER_INCH : 1.0;
+}
+
 void ns_plot_frame_init(ns_plot_frame *fr, ns_plot_format fmt, int width, int height, int title_lines,
                      int colorbox, double aspect)
 {
@@ -109,14 +115,15 @@ ns_err ns_plot_files_init(ns_plot_files *pf, const char *out, int keep, const ch
     const char *slash = strrchr(out, '/');
     const char *base = slash ? slash + 1 : out;
     const char *dot = strrchr(base, '.');
-    size_t stem_len = dot ? (size_t)(dot - out) : strlen(out);
     size_t base_stem = dot ? (size_t)(dot - base) : strlen(base);
     if (base_stem == 0)
         return ns_error_set(err, NS_EINVAL, "output '%s' has no name before its extension", out);
     if (keep) {
-        pf->script = dup_printf("%.*s.gp", (int)stem_len, out);
-        pf->data = dup_printf("%.*s.%s", (int)stem_len, out, data_ext);
-        pf->data_base = dup_printf("%.*s.%s", (int)base_stem, base, data_ext);
+        /* named by the whole figure name: fig.png and fig.pdf keep their
+         * own fig.png.gp and fig.pdf.gp */
+        pf->script = dup_printf("%s.gp", out);
+        pf->data = dup_printf("%s.%s", out, data_ext);
+        pf->data_base = dup_printf("%s.%s", base, data_ext);
         pf->out_base = strdup(base);
     } else {
         const char *tmp = getenv("TMPDIR");
@@ -219,6 +226,9 @@ void ns_plot_gp_preamble(FILE *f, const ns_plot_frame *fr, ns_plot_format fmt, c
         break;
     }
     fprintf(f, "set output outfile\n");
+    fprintf(f, "# point sizes are multiplied by pscale: pdfcairo draws 'ps 1' with a radius\n"
+               "# of 3 pt, pngcairo and svg with 3 pixels; this makes them the same share\n"
+               "# of the figure\npscale = %.4f\n", ns_plot_point_scale(fmt));
     fprintf(f, "# margins fixed in pixels of %d x %d: the plot area is %d x %d\n", fr->width, fr->height,
             fr->plot_w, fr->plot_h);
     fprintf(f, "set lmargin at screen %.6f\nset rmargin at screen %.6f\n", (double)fr->left / fr->width,

@@ -34,8 +34,15 @@ typedef struct ns_plot_frame {
 void ns_plot_frame_init(ns_plot_frame *fr, ns_plot_format fmt, int width, int height, int title_lines,
                      int colorbox, double aspect);
 
-/* The files of one plot. With keep, "<stem>.gp" and "<stem>.<ext>" beside
- * the figure (stem: the figure's path without its extension); otherwise a
+/* Point sizes for gnuplot's 'ps' are multiplied by this (the script's
+ * variable pscale): pdfcairo draws 'ps 1' with a radius of 3 pt (6.25 PDF
+ * "pixels"), pngcairo and svg with 3 pixels, so without it a PDF marker
+ * is twice the share of the figure a PNG marker is. */
+double ns_plot_point_scale(ns_plot_format fmt);
+
+/* The files of one plot. With keep, "<out>.gp" and "<out>.<ext>" beside
+ * the figure (out: the figure's whole path, so fig.png and fig.pdf keep
+ * files of their own: fig.png.gp, fig.pdf.gp); otherwise a
  * fresh temporary directory holds "plot.gp" and "plot.<ext>". Strings are
  * owned by the struct (ns_plot_files_free). */
 typedef struct ns_plot_files {

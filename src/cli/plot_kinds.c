@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,21 +24,21 @@
 #define PPOS_POINT_LIMIT 200000
 /* Sequences drawn value by value up to this many times the plot width. */
 #define SEQ_POINTS_PER_PX 2
+/* Default window of a sequence with a period: at least this many values. */
+#define SEQ_MIN_VALUES 24
 
-static const char *const kind_names[NS_PLOT_NKINDS] = {"p-positions", "grundy", "g-values", "sequence",
-                                                    "histogram"};
+/* Append to the kind's report (cut at its end when full). */
+static void rep(ns_plot_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-const char *ns_plot_kind_name(ns_plot_kind kind)
+static void rep(ns_plot_ctx *c, const char *fmt, ...)
 {
-    return (unsigned)kind < NS_PLOT_NKINDS ? kind_names[kind] : "?";
-}
-
-int ns_plot_kind_parse(const char *name)
-{
-    for (int i = 0; i < NS_PLOT_NKINDS; i++)
-        if (strcmp(name, kind_names[i]) == 0)
-            return i;
-    return -1;
+    size_t used = strlen(c->report);
+    if (used + 1 >= sizeof c->report)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(c->report + used, sizeof c->report - used, fmt, ap);
+    va_end(ap);
 }
 
 /* Distinct colours for the g-values: ten well-separated hues, then evenly
@@ -74,11 +75,12 @@ typedef struct figure {
     FILE *script;    /* owned while open */
 } figure;
 
-static void fig_init(figure *f, ns_plot_ctx *c, int colorbox, double aspect)
+/* title_lines: 2 (title and caption), 3 with a key line below them */
+static void fig_init(figure *f, ns_plot_ctx *c, int title_lines, int colorbox, double aspect)
 {
     memset(f, 0, sizeof *f);
     f->c = c;
-    ns_plot_frame_init(&f->fr, c->fmt, c->width, c->height, 2, colorbox, aspect);
+    ns_plot_frame_init(&f->fr, c->fmt, c->width, c->height, title_lines, colorbox, aspect);
 }
 
 static void fig_free(figure *f)
@@ -126,7 +128,7 @@ static ns_err fig_open_script(figure *f, const char *main_title, const char *cap
     if (!f->script)
         return ns_error_set(err, NS_EIO, "cannot write %s: %s", f->pf.script, strerror(errno));
     char what[160];
-    snprintf(what, sizeof what, "nimsieve plot --kind %s: %s", ns_plot_kind_name(f->c->kind),
+    snprintf(what, sizeof what, "nimsieve plot --kind %s: %s", f->c->kind->name,
              f->c->title ? "(title given)" : main_title);
     ns_plot_gp_preamble(f->script, &f->fr, f->c->fmt, &f->pf, what, f->c->in);
     FILE *s = f->script;
@@ -147,7 +149,13 @@ static ns_err fig_run(figure *f, ns_error *err)
     ns_err rc = close_checked(&f->script, f->pf.script, err);
     if (rc)
         return rc;
-    return ns_plot_gp_run(f->pf.script, f->c->out, err);
+    if ((rc = ns_plot_gp_run(f->pf.script, f->c->out, err)))
+        return rc;
+    if (f->c->keep_script) {
+        snprintf(f->c->kept_script, sizeof f->c->kept_script, "%s", f->pf.script);
+        snprintf(f->c->kept_data, sizeof f->c->kept_data, "%s", f->pf.data);
+    }
+    return NS_OK;
 }
 
 static void axis_labels(FILE *s, const ns_plot_ctx *c)
@@ -159,64 +167,131 @@ static void axis_labels(FILE *s, const ns_plot_ctx *c)
     fprintf(s, " noenhanced\n");
 }
 
-static double table_aspect(const ns_plot_ctx *c)
+/* The window of a 2-D kind, inclusive: x in [win[0], win[1]], y in
+ * [win[2], win[3]]: --xrange and --yrange, else from 0 and at most the
+ * kind's default window a side. A window smaller than the table is told
+ * in the report, with how to see all of it. */
+static void window_2d(ns_plot_ctx *c, int64_t win[4])
 {
-    return (double)c->bounds[1] / (double)c->bounds[0];
+    const int64_t deflt = c->kind->defaults.window;
+    int cut = 0, part = 0;
+    for (int d = 0; d < 2; d++) {
+        if (c->have_range[d]) {
+            win[2 * d] = c->range[d][0];
+            win[2 * d + 1] = c->range[d][1];
+        } else {
+            win[2 * d] = 0;
+            win[2 * d + 1] = deflt > 0 && c->bounds[d] > deflt ? deflt - 1 : c->bounds[d] - 1;
+            cut |= win[2 * d + 1] < c->bounds[d] - 1;
+        }
+        part |= win[2 * d] > 0 || win[2 * d + 1] < c->bounds[d] - 1;
+    }
+    if (!part)
+        return;
+    rep(c, "window: %s %" PRId64 "..%" PRId64 ", %s %" PRId64 "..%" PRId64 " of the %" PRId64 " x %" PRId64 " table",
+        c->axis[0], win[0], win[1], c->axis[1], win[2], win[3], c->bounds[0], c->bounds[1]);
+    if (cut)
+        rep(c, " (by default at most %" PRId64 " cells a side; the whole table: --xrange 0:%" PRId64
+            " --yrange 0:%" PRId64 ")", deflt, c->bounds[0] - 1, c->bounds[1] - 1);
+    rep(c, "\n");
 }
 
-static void dims_text(const ns_plot_ctx *c, char *buf, size_t len)
+static int64_t win_len(const int64_t win[4], int d)
+{
+    return win[2 * d + 1] - win[2 * d] + 1;
+}
+
+static double win_aspect(const int64_t win[4])
+{
+    return (double)win_len(win, 1) / (double)win_len(win, 0);
+}
+
+/* "4096 × 4096 table", or "cells 0..255 × 0..255 of a 4096 × 4096 table" */
+static void dims_text(const ns_plot_ctx *c, const int64_t *win, char *buf, size_t len)
 {
     size_t used = 0;
     buf[0] = '\0';
+    int part = win && c->k == 2 &&
+               (win[0] > 0 || win[1] < c->bounds[0] - 1 || win[2] > 0 || win[3] < c->bounds[1] - 1);
+    if (part)
+        used = (size_t)snprintf(buf, len, "cells %" PRId64 "..%" PRId64 " × %" PRId64 "..%" PRId64 " of a ", win[0],
+                                win[1], win[2], win[3]);
     for (int d = 0; d < c->k && used < len; d++)
         used += (size_t)snprintf(buf + used, len - used, "%s%" PRId64, d ? " × " : "", c->bounds[d]);
-}
-
-static ns_err need_k(const ns_plot_ctx *c, int k, const char *hint, ns_error *err)
-{
-    if (c->k == k)
-        return NS_OK;
-    return ns_error_set(err, NS_EINVAL, "--kind %s draws a %s table; %s has %d pile%s%s",
-                        ns_plot_kind_name(c->kind), k == 1 ? "one-pile" : "two-pile", c->in, c->k,
-                        c->k == 1 ? "" : "s", hint);
+    if (used < len)
+        snprintf(buf + used, len - used, " table");
 }
 
 /* ------------------------------------------------------------ p-positions */
 
-ns_err ns_plot_p_positions(ns_plot_ctx *c, ns_error *err)
+/* Styles of the lines drawn over the P-positions (dark blue points,
+ * luminance 0.05): told apart by dash type and by luminance (0.16, 0.56,
+ * 0.26, 0.09) as well as by hue, so they survive greyscale print; each is
+ * drawn over a white casing, above the points. */
+static const struct { const char *rgb; int dt; } line_style[] = {
+    {"#d62728", 1}, {"#fdb863", 2}, {"#2ca02c", 4}, {"#7b3294", 5},
+    {"#a6611a", 3}, {"#80cdc1", 6},
+};
+#define NLINE_STYLES (sizeof line_style / sizeof line_style[0])
+
+static void draw_line(FILE *s, int i, const char *expr, const char *title)
 {
-    ns_err rc = need_k(c, 2, c->k == 1 ? " (try --kind sequence)" : " (try --kind histogram)", err);
-    if (rc)
-        return rc;
+    const int st = i % (int)NLINE_STYLES;
+    fprintf(s, ", \\\n     %s with lines lw 4 lc rgb '#ffffff' notitle", expr);
+    fprintf(s, ", \\\n     %s with lines lw 2 dt %d lc rgb '%s' title ", expr, line_style[st].dt, line_style[st].rgb);
+    ns_plot_gp_quote(s, title);
+}
+
+/* "  constant: ..." for a fitted line: the constant recognised within its
+ * slope +- 3 standard errors and the gap to it, or that none is. */
+static void report_constant(ns_plot_ctx *c, const char *indent, const ns_plot_line *l)
+{
+    const ns_recog *r = &l->rec;
+    if (r->kind == NS_RECOG_NONE) {
+        rep(c, "%sconstant: none singled out within slope ± 3 standard errors\n", indent);
+        return;
+    }
+    const double gap = l->slope - r->c.value;
+    rep(c, "%sconstant: %s%s = %.10f; slope - constant = %+.2g = %.2f standard errors\n", indent,
+        r->kind == NS_RECOG_RATIONAL ? "observed: the rational " : "", r->c.text, r->c.value, gap,
+        l->sd > 0 ? fabs(gap) / l->sd : 0.0);
+}
+
+static ns_err draw_p_positions(ns_plot_ctx *c, ns_error *err)
+{
     figure f;
     ns_plot_ppos pp;
+    int64_t win[4];
     memset(&pp, 0, sizeof pp);
-    fig_init(&f, c, 0, table_aspect(c));
+    window_2d(c, win);
+    fig_init(&f, c, 2, 0, win_aspect(win));
     const int64_t n1 = c->bounds[0], n2 = c->bounds[1];
-    if ((rc = ns_plot_read_ppos(c->in, n1, n2, f.fr.plot_w, f.fr.plot_h, PPOS_POINT_LIMIT, &pp, err)) ||
+    ns_err rc;
+    if ((rc = ns_plot_read_ppos(c->in, n1, n2, win, f.fr.plot_w, f.fr.plot_h, PPOS_POINT_LIMIT, &pp, err)) ||
         (rc = fig_open_data(&f, "dat", 0, err)))
         goto done;
 
     /* the points, or one per pixel that holds any */
     uint64_t drawn = 0;
     if (pp.pts) {
-        for (uint64_t i = 0; i < pp.n; i++)
+        for (uint64_t i = 0; i < pp.n_win; i++)
             fprintf(f.data, "%" PRId64 " %" PRId64 "\n", pp.pts[2 * i], pp.pts[2 * i + 1]);
-        drawn = pp.n;
+        drawn = pp.n_win;
     } else {
         const ns_ds_plan *g = &pp.grid;
         for (int64_t X = 0; X < g->out_rows; X++)
             for (int64_t Y = 0; Y < g->out_cols; Y++)
                 if (pp.occ[X * g->out_cols + Y]) {
-                    fprintf(f.data, "%.1f %.1f\n", X * g->fr + (g->fr - 1) / 2.0, Y * g->fc + (g->fc - 1) / 2.0);
+                    fprintf(f.data, "%.1f %.1f\n", win[0] + X * g->fr + (g->fr - 1) / 2.0,
+                            win[2] + Y * g->fc + (g->fc - 1) / 2.0);
                     drawn++;
                 }
     }
 
-    char main_title[400], caption[400], dims[128];
-    dims_text(c, dims, sizeof dims);
+    char main_title[400], caption[400], dims[160];
+    dims_text(c, win, dims, sizeof dims);
     snprintf(main_title, sizeof main_title, "P-positions of %s", c->game_label);
-    int used = snprintf(caption, sizeof caption, "%s table: %" PRIu64 " P-positions", dims, pp.n);
+    int used = snprintf(caption, sizeof caption, "%s: %" PRIu64 " P-positions", dims, pp.n_win);
     if (!pp.pts && used > 0 && (size_t)used < sizeof caption)
         snprintf(caption + used, sizeof caption - (size_t)used, ", one dot per pixel (%" PRId64 " × %" PRId64 " cells) holding any",
                  pp.grid.fr, pp.grid.fc);
@@ -224,34 +299,37 @@ ns_err ns_plot_p_positions(ns_plot_ctx *c, ns_error *err)
         goto done;
 
     FILE *s = f.script;
-    double ps = pp.n > 20000 ? 0.35 : pp.n > 2000 ? 0.5 : pp.n > 200 ? 0.8 : 1.2;
-    fprintf(s, "\n# the plot\n");
+    const uint64_t nd = pp.n_win;
+    double ps = nd > 20000 ? 0.35 : nd > 2000 ? 0.5 : nd > 200 ? 0.8 : 1.2;
+    fprintf(s, "\n# the plot: the points first, the lines over them\n");
     axis_labels(s, c);
-    fprintf(s, "set xrange [-0.5:%" PRId64 ".5]\nset yrange [-0.5:%" PRId64 ".5]\n", n1 - 1, n2 - 1);
+    fprintf(s, "set xrange [%.1f:%.1f]\nset yrange [%.1f:%.1f]\n", win[0] - 0.5, win[1] + 0.5, win[2] - 0.5,
+            win[3] + 0.5);
     /* bottom right: below the lowest line of P-positions of most games */
-    fprintf(s, "set key bottom right opaque box lc rgb '#bbbbbb' samplen 2 spacing 1.2\n");
+    fprintf(s, "set key bottom right opaque box lc rgb '#bbbbbb' samplen 3 spacing 1.2\n");
     fprintf(s, "set grid lc rgb '#e0e0e0' lw 0.5\nset samples 1000\n");
     if (c->is_wythoff)
         fprintf(s, "phi = (1 + sqrt(5)) / 2\n");
-    fprintf(s, "plot datafile using 1:2 with points pt 7 ps %.2f lc rgb '#1f3b73' title \"P-positions\"", ps);
+    fprintf(s, "plot datafile using 1:2 with points pt 7 ps %.2f*pscale lc rgb '#1f3b73' title \"P-positions\"", ps);
+    int nl = 0;
     if (c->is_wythoff) {
-        fprintf(s, ", \\\n     phi * x with lines lw 1.5 dt 2 lc rgb '#d62728' title \"y = φx\""
-                   ", \\\n     x / phi with lines lw 1.5 dt 2 lc rgb '#e6550d' title \"y = x/φ\"");
+        draw_line(s, nl++, "phi * x", "y = φx");
+        draw_line(s, nl++, "x / phi", "y = x/φ");
     } else {
         /* the fitted lines: one per branch, or one per direction of a
          * branch that splits */
-        static const char *const colours[] = {"#d62728", "#2ca02c", "#9467bd", "#e6550d", "#8c564b", "#17becf"};
-        int nl = 0;
         for (int b = 0; b < 2; b++) {
             const ns_plot_fit *fit = b ? &pp.lower : &pp.upper;
             int m = fit->nlines ? fit->nlines : fit->ok ? 1 : 0;
             for (int j = 0; j < m; j++) {
-                double c = fit->nlines ? fit->line[j].slope : fit->slope;
-                if ((fit->nlines ? fit->line[j].scatter : fit->scatter) >= NS_PLOT_LINE_SCATTER)
+                const ns_plot_line *l = fit->nlines ? &fit->line[j] : &fit->all;
+                if (l->scatter >= NS_PLOT_LINE_SCATTER)
                     continue;   /* the points fill an area: no line */
-                nl++;
-                fprintf(s, ", \\\n     %.10g * x with lines lw 1.5 dt 2 lc rgb '%s' title \"fit y = %.4fx\"", c,
-                        colours[(nl - 1) % 6], c);
+                char expr[96], title[96];
+                snprintf(expr, sizeof expr, "(%.10g + %.10g * x)", l->intercept, l->slope);
+                snprintf(title, sizeof title, "fit y = %.4fx %c %.2f", l->slope, l->intercept < 0 ? '-' : '+',
+                         fabs(l->intercept));
+                draw_line(s, nl++, expr, title);
             }
         }
     }
@@ -263,26 +341,33 @@ ns_err ns_plot_p_positions(ns_plot_ctx *c, ns_error *err)
     if (rc)
         goto done;
 
-    used = snprintf(c->report, sizeof c->report, "%" PRIu64 " P-positions (%" PRIu64 " drawn%s), %" PRIu64
-                    " on the diagonal\n", pp.n, drawn, pp.pts ? "" : " as pixels", pp.n_diag);
-    for (int b = 0; b < 2 && used > 0 && (size_t)used < sizeof c->report; b++) {
+    rep(c, "%" PRIu64 " P-positions (%" PRIu64 " drawn%s), %" PRIu64 " on the diagonal\n", pp.n, drawn,
+        pp.pts ? "" : " as pixels", pp.n_diag);
+    if (pp.n_win == 0)
+        rep(c, "the figure shows no point: the window holds no P-position\n");
+    for (int b = 0; b < 2; b++) {
         const ns_plot_fit *fit = b ? &pp.lower : &pp.upper;
         const char *name = b ? "below the diagonal (y < x)" : "above the diagonal (y > x)";
-        if (fit->ok) {
-            used += snprintf(c->report + used, sizeof c->report - (size_t)used,
-                             "%s: %" PRIu64 " points, least-squares slope %.6f ± %.2g, scatter %.2g%%%s%s\n", name,
-                             fit->n, fit->slope, fit->sd, 100 * fit->scatter,
-                             fit->used < fit->n ? " (fitted on an even sample)" : "",
-                             fit->nlines ? "" : fit->scatter >= NS_PLOT_LINE_SCATTER ? " (an area, not a line: not drawn)" : "");
-            for (int j = 0; j < fit->nlines && used > 0 && (size_t)used < sizeof c->report; j++)
-                used += snprintf(c->report + used, sizeof c->report - (size_t)used,
-                                 "  line %d of %d: slope %.6f ± %.2g, scatter %.2g%%%s, %s%" PRIu64 " points\n", j + 1,
-                                 fit->nlines, fit->line[j].slope, fit->line[j].sd, 100 * fit->line[j].scatter,
-                                 fit->line[j].scatter >= NS_PLOT_LINE_SCATTER ? " (not drawn)" : "",
-                                 fit->used < fit->n ? "about " : "", fit->line[j].n);
-        } else
-            used += snprintf(c->report + used, sizeof c->report - (size_t)used, "%s: %" PRIu64 " points, no slope fitted\n",
-                             name, fit->n);
+        if (!fit->ok) {
+            rep(c, "%s: %" PRIu64 " points, no slope fitted\n", name, fit->n);
+            continue;
+        }
+        const ns_plot_line *l = &fit->all;
+        const int area = l->scatter >= NS_PLOT_LINE_SCATTER;
+        rep(c, "%s: %" PRIu64 " points, least-squares slope %.6f ± %.2g (intercept %.3g), scatter %.2g%%%s%s\n", name,
+            fit->n, l->slope, l->sd, l->intercept, 100 * l->scatter,
+            fit->used < fit->n ? " (fitted on an even sample)" : "",
+            fit->nlines ? "" : area ? " (an area, not a line: not drawn)" : "");
+        if (!area && !fit->nlines)
+            report_constant(c, "  ", l);
+        for (int j = 0; j < fit->nlines; j++) {
+            const ns_plot_line *lj = &fit->line[j];
+            rep(c, "  line %d of %d: slope %.6f ± %.2g (intercept %.3g), scatter %.2g%%%s, %s%" PRIu64 " points\n",
+                j + 1, fit->nlines, lj->slope, lj->sd, lj->intercept, 100 * lj->scatter,
+                lj->scatter >= NS_PLOT_LINE_SCATTER ? " (not drawn)" : "", fit->used < fit->n ? "about " : "", lj->n);
+            if (lj->scatter < NS_PLOT_LINE_SCATTER)
+                report_constant(c, "    ", lj);
+        }
     }
 done:
     fig_free(&f);
@@ -312,12 +397,13 @@ static void write_image(FILE *fp, const ns_ds_plan *g, const uint32_t *grid,
     free(row);
 }
 
-static void image_plot_line(FILE *s, const ns_ds_plan *g)
+static void image_plot_line(FILE *s, const ns_ds_plan *g, const int64_t win[4])
 {
-    fprintf(s, "set xrange [-0.5:%" PRId64 ".5]\nset yrange [-0.5:%" PRId64 ".5]\n", g->rows - 1, g->cols - 1);
+    fprintf(s, "set xrange [%.1f:%.1f]\nset yrange [%.1f:%.1f]\n", win[0] - 0.5, win[1] + 0.5, win[2] - 0.5,
+            win[3] + 0.5);
     fprintf(s, "plot datafile binary array=(%" PRId64 ",%" PRId64 ") format='%%float32' dx=%" PRId64 " dy=%" PRId64
                " origin=(%.1f,%.1f) with image notitle\n",
-            g->out_rows, g->out_cols, g->fr, g->fc, (g->fr - 1) / 2.0, (g->fc - 1) / 2.0);
+            g->out_rows, g->out_cols, g->fr, g->fc, win[0] + (g->fr - 1) / 2.0, win[2] + (g->fc - 1) / 2.0);
 }
 
 static void colorbox_at(FILE *s, const ns_plot_frame *fr)
@@ -335,28 +421,53 @@ static float value_or_empty(uint32_t v, const void *user)
     return (float)(v > *cap ? *cap : v);
 }
 
-ns_err ns_plot_grundy(ns_plot_ctx *c, ns_error *err)
+/* The values the pixels of grid show (v_of), counted: 0 when none is
+ * drawn, 1 for a single colour (*only: its value), 2 for more. */
+static int colours_used(const uint32_t *grid, int64_t n, float (*v_of)(uint32_t, const void *), const void *user,
+                        float *only)
 {
-    ns_err rc = need_k(c, 2, c->k == 1 ? " (try --kind sequence)" : " (try --kind histogram)", err);
-    if (rc)
-        return rc;
+    int seen = 0;
+    for (int64_t i = 0; i < n; i++) {
+        float v = v_of(grid[i], user);
+        if (v < 0)
+            continue;
+        if (!seen) {
+            *only = v;
+            seen = 1;
+        } else if (v != *only)
+            return 2;
+    }
+    return seen;
+}
+
+static ns_err draw_grundy(ns_plot_ctx *c, ns_error *err)
+{
     figure f;
     uint32_t *grid = NULL;
     ns_ds_plan g;
-    fig_init(&f, c, 1, table_aspect(c));
-    const ns_ds_kind ds = c->ds_given ? c->ds : NS_DS_MAX;
-    if ((rc = ns_plot_read_grid(c->in, c->dsname, ds, f.fr.plot_w, f.fr.plot_h, &g, &grid, err)))
+    int64_t win[4];
+    window_2d(c, win);
+    fig_init(&f, c, 2, 1, win_aspect(win));
+    /* P/N maps keep P visible: a pixel is P when any cell of its block is
+     * (the minimum; the maximum would show N wherever one cell is N, which
+     * in most games is every block) */
+    const ns_ds_kind ds = c->ds_given ? c->ds : c->is_pn ? NS_DS_MIN : NS_DS_MAX;
+    const int64_t lo[2] = {win[0], win[2]}, count[2] = {win_len(win, 0), win_len(win, 1)};
+    ns_err rc = ns_plot_read_grid(c->in, c->dsname, ds, lo, count, f.fr.plot_w, f.fr.plot_h, &g, &grid, err);
+    if (rc)
         goto done;
     uint32_t vmax = 0;
-    int any = 0;
+    int any = 0, empty = 0;
     for (int64_t i = 0; i < g.out_rows * g.out_cols; i++)
         if (grid[i] != NS_DS_EMPTY) {
             any = 1;
             vmax = grid[i] > vmax ? grid[i] : vmax;
-        }
+        } else
+            empty = 1;
     uint32_t cap = c->is_pn ? 1 : c->max_value >= 0 && (uint64_t)c->max_value < vmax ? (uint32_t)c->max_value : vmax;
     if (!any) {
-        rc = ns_error_set(err, NS_EINVAL, "%s holds no position to draw", c->in);
+        rc = ns_error_set(err, NS_EINVAL, "%s holds no position to draw in the window %" PRId64 "..%" PRId64
+                          " x %" PRId64 "..%" PRId64, c->in, win[0], win[1], win[2], win[3]);
         goto done;
     }
     if ((rc = fig_open_data(&f, "bin", 1, err)))
@@ -365,19 +476,24 @@ ns_err ns_plot_grundy(ns_plot_ctx *c, ns_error *err)
 
     const int reduced = g.fr > 1 || g.fc > 1;
     const char *how = ds == NS_DS_MIN ? "minimum" : ds == NS_DS_MAX ? "maximum" : "most frequent value";
-    char main_title[400], caption[400], dims[128];
-    dims_text(c, dims, sizeof dims);
+    if (c->is_pn)
+        how = ds == NS_DS_MIN ? "P when any of them is P" : ds == NS_DS_MAX ? "N when any of them is N"
+                                                                            : "the more frequent of P and N";
+    char main_title[400], caption[400], dims[160];
+    dims_text(c, win, dims, sizeof dims);
     snprintf(main_title, sizeof main_title, "%s of %s", c->is_pn ? "P/N table" : "Grundy values", c->game_label);
+    int used;
     if (reduced)
-        snprintf(caption, sizeof caption, "%s table; each pixel: the %s of %" PRId64 " × %" PRId64 " cells",
-                 dims, how, g.fr, g.fc);
+        used = snprintf(caption, sizeof caption, "%s; each pixel: %" PRId64 " × %" PRId64 " cells, %s%s", dims, g.fr,
+                        g.fc, c->is_pn ? "" : "the ", how);
     else
-        snprintf(caption, sizeof caption, "%s table; one square per cell%s", dims,
-                 c->is_pn ? "" : ", largest value shown in the colour bar");
+        used = snprintf(caption, sizeof caption, "%s; one square per cell", dims);
+    if (empty && used > 0 && (size_t)used < sizeof caption)
+        snprintf(caption + used, sizeof caption - (size_t)used, "; white: not a position");
     if ((rc = fig_open_script(&f, main_title, caption, err)))
         goto done;
     FILE *s = f.script;
-    fprintf(s, "\n# the plot\n");
+    fprintf(s, "\n# the plot; the colour bar is the legend\n");
     axis_labels(s, c);
     colorbox_at(s, &f.fr);
     if (c->is_pn) {
@@ -398,12 +514,21 @@ ns_err ns_plot_grundy(ns_plot_ctx *c, ns_error *err)
         ns_plot_gp_quote(s, cbl);
         fprintf(s, "\n");
     }
-    image_plot_line(s, &g);
+    image_plot_line(s, &g, win);
     if ((rc = fig_run(&f, err)))
         goto done;
-    snprintf(c->report, sizeof c->report, "%s%" PRId64 " x %" PRId64 " pixels, each the %s of %" PRId64 " x %" PRId64
-             " cells; largest value drawn %" PRIu32 "\n", c->is_pn ? "P/N map, " : "", g.out_rows, g.out_cols,
-             reduced ? how : "value", g.fr, g.fc, vmax);
+    rep(c, "%s%" PRId64 " x %" PRId64 " pixels, each the %s of %" PRId64 " x %" PRId64 " cells; largest value drawn %" PRIu32
+        "\n", c->is_pn ? "P/N map, " : "", g.out_rows, g.out_cols, reduced ? ds == NS_DS_MIN ? "minimum" : ds == NS_DS_MAX ? "maximum" : "most frequent value" : "value",
+        g.fr, g.fc, vmax);
+    float only = 0;
+    if (colours_used(grid, g.out_rows * g.out_cols, value_or_empty, &cap, &only) == 1) {
+        if (c->is_pn)
+            rep(c, "single colour: every pixel drawn is %s%s\n", only == 0 ? "P" : "N",
+                only != 0 && ds != NS_DS_MIN ? " (--downsample min shows a pixel as P when any of its cells is)" : "");
+        else
+            rep(c, "single colour: every pixel drawn shows the value %s%.0f\n", only >= (float)cap && cap < vmax ? ">= " : "",
+                (double)only);
+    }
 done:
     fig_free(&f);
     free(grid);
@@ -421,11 +546,8 @@ static float lowest_bit(uint32_t mask, const void *user)
     return -1.0f;
 }
 
-ns_err ns_plot_g_values(ns_plot_ctx *c, ns_error *err)
+static ns_err draw_g_values(ns_plot_ctx *c, ns_error *err)
 {
-    ns_err rc = need_k(c, 2, c->k == 1 ? " (try --kind sequence)" : " (try --kind histogram)", err);
-    if (rc)
-        return rc;
     if (c->max_value > NS_DS_PRESENCE_MAX)
         return ns_error_set(err, NS_ERANGE, "--max-value %" PRId64 " with --kind g-values: at most %d values get colours",
                             c->max_value, NS_DS_PRESENCE_MAX);
@@ -435,8 +557,13 @@ ns_err ns_plot_g_values(ns_plot_ctx *c, ns_error *err)
     figure f;
     uint32_t *grid = NULL;
     ns_ds_plan g;
-    fig_init(&f, c, 1, table_aspect(c));
-    if ((rc = ns_plot_read_grid(c->in, c->dsname, NS_DS_PRESENCE, f.fr.plot_w, f.fr.plot_h, &g, &grid, err)) ||
+    int64_t win[4];
+    window_2d(c, win);
+    fig_init(&f, c, 2, 1, win_aspect(win));
+    const int64_t lo[2] = {win[0], win[2]}, count[2] = {win_len(win, 0), win_len(win, 1)};
+    ns_err rc;
+    if ((rc = ns_plot_read_grid(c->in, c->dsname, NS_DS_PRESENCE, lo, count, f.fr.plot_w, f.fr.plot_h, &g, &grid,
+                                err)) ||
         (rc = fig_open_data(&f, "bin", 1, err)))
         goto done;
     write_image(f.data, &g, grid, lowest_bit, &K);
@@ -448,18 +575,18 @@ ns_err ns_plot_g_values(ns_plot_ctx *c, ns_error *err)
     }
 
     const int reduced = g.fr > 1 || g.fc > 1;
-    char main_title[400], caption[400], dims[128];
-    dims_text(c, dims, sizeof dims);
+    char main_title[400], caption[400], dims[160];
+    dims_text(c, win, dims, sizeof dims);
     snprintf(main_title, sizeof main_title, "Positions of the values 0..%" PRIu32 " in %s", K, c->game_label);
     if (reduced)
-        snprintf(caption, sizeof caption, "%s table; each pixel: the smallest of these values among its %" PRId64
-                 " × %" PRId64 " cells", dims, g.fr, g.fc);
+        snprintf(caption, sizeof caption, "%s; each pixel: the smallest of these values among its %" PRId64
+                 " × %" PRId64 " cells, white: none of them", dims, g.fr, g.fc);
     else
-        snprintf(caption, sizeof caption, "%s table; one square per cell, blank: value above %" PRIu32, dims, K);
+        snprintf(caption, sizeof caption, "%s; one square per cell, white: value above %" PRIu32, dims, K);
     if ((rc = fig_open_script(&f, main_title, caption, err)))
         goto done;
     FILE *s = f.script;
-    fprintf(s, "\n# the plot: one colour per value, as steps of the palette\n");
+    fprintf(s, "\n# the plot: one colour per value, as steps of the palette; the colour bar is the legend\n");
     axis_labels(s, c);
     colorbox_at(s, &f.fr);
     fprintf(s, "set palette defined (");
@@ -469,15 +596,23 @@ ns_err ns_plot_g_values(ns_plot_ctx *c, ns_error *err)
         fprintf(s, "%s%u '%s', %u '%s'", v ? ", " : "", v, col, v + 1, col);
     }
     fprintf(s, ")\nset cbrange [-0.5:%u.5]\nset cbtics 0, 1, %u scale 0\nset cblabel \"Grundy value\"\n", K, K);
-    image_plot_line(s, &g);
+    image_plot_line(s, &g, win);
     if ((rc = fig_run(&f, err)))
         goto done;
-    int used = snprintf(c->report, sizeof c->report, "%" PRId64 " x %" PRId64 " pixels of %" PRId64 " x %" PRId64
-                        " cells; pixels per value:", g.out_rows, g.out_cols, g.fr, g.fc);
-    for (uint32_t v = 0; v <= K && used > 0 && (size_t)used < sizeof c->report; v++)
-        used += snprintf(c->report + used, sizeof c->report - (size_t)used, " %u:%" PRIu64, v, shown[v]);
-    if (used > 0 && (size_t)used < sizeof c->report - 1)
-        strcat(c->report, "\n");
+    rep(c, "%" PRId64 " x %" PRId64 " pixels of %" PRId64 " x %" PRId64 " cells; pixels per value:", g.out_rows,
+        g.out_cols, g.fr, g.fc);
+    int nvalues = 0;
+    for (uint32_t v = 0; v <= K; v++) {
+        rep(c, " %u:%" PRIu64, v, shown[v]);
+        nvalues += shown[v] > 0;
+    }
+    rep(c, "\n");
+    if (nvalues == 0)
+        rep(c, "single colour: the figure is blank, no cell of the window has a value 0..%u\n", K);
+    else if (nvalues == 1 && K > 0)
+        for (uint32_t v = 0; v <= K; v++)
+            if (shown[v])
+                rep(c, "single colour: of the values 0..%u only %u occurs in the window\n", K, v);
 done:
     fig_free(&f);
     free(grid);
@@ -486,105 +621,166 @@ done:
 
 /* ---------------------------------------------------------------- sequence */
 
-ns_err ns_plot_sequence(ns_plot_ctx *c, ns_error *err)
+static ns_err draw_sequence(ns_plot_ctx *c, ns_error *err)
 {
-    ns_err rc = need_k(c, 1, " (try --kind grundy or p-positions)", err);
-    if (rc)
-        return rc;
     figure f;
     uint32_t *seq = NULL;
     uint8_t *occ = NULL;
     int64_t n = 0, period = 0, pre = 0;
     int has_inv = 0;
     uint32_t inv = 0;
-    fig_init(&f, c, 0, 0.0);
-    if ((rc = ns_plot_read_sequence(c->in, c->dsname, &seq, &n, &has_inv, &inv, err)))
+    fig_init(&f, c, 3, 0, 0.0);
+    ns_err rc = ns_plot_read_sequence(c->in, c->dsname, &seq, &n, &has_inv, &inv, err);
+    if (rc)
         goto done;
     /* the same detection as `nimsieve patterns` (observed, not proven:
-     * the plot does not look at the moves) */
+     * the plot does not look at the moves), over the whole sequence */
     ns_period per;
     ns_patterns_period_seq(seq, n, -1, c->is_pn, 0, &per);
     const int found = per.found;
     period = per.period;
     pre = per.preperiod;
+
+    /* the window [lo, hi]: --range, else the preperiod and a few periods */
+    int64_t lo = 0, hi = n - 1;
+    int cut = 0;
+    if (c->have_range[0]) {
+        lo = c->range[0][0];
+        hi = c->range[0][1];
+    } else if (found && c->kind->defaults.periods > 0) {
+        int64_t want = pre + c->kind->defaults.periods * period;
+        if (want < SEQ_MIN_VALUES)
+            want = SEQ_MIN_VALUES;
+        if (want < n) {
+            hi = want - 1;
+            cut = 1;
+        }
+    }
+    const int64_t len = hi - lo + 1;
     uint32_t vmax = 0;
-    for (int64_t i = 0; i < n; i++)
+    for (int64_t i = lo; i <= hi; i++)
         if (!(has_inv && seq[i] == inv) && seq[i] > vmax)
             vmax = seq[i];
     uint32_t ytop = c->max_value >= 0 && (uint64_t)c->max_value < vmax ? (uint32_t)c->max_value : vmax;
 
     if ((rc = fig_open_data(&f, "dat", 0, err)))
         goto done;
-    const int all_points = n <= (int64_t)SEQ_POINTS_PER_PX * f.fr.plot_w;
+    const int all_points = len <= (int64_t)SEQ_POINTS_PER_PX * f.fr.plot_w;
     ns_ds_plan g;
     memset(&g, 0, sizeof g);
+    uint64_t drawn = 0;
     if (all_points) {
-        for (int64_t i = 0; i < n; i++)
-            if (!(has_inv && seq[i] == inv))
+        for (int64_t i = lo; i <= hi; i++)
+            if (!(has_inv && seq[i] == inv) && seq[i] <= ytop) {
                 fprintf(f.data, "%" PRId64 " %" PRIu32 "\n", i, seq[i]);
+                drawn++;
+            }
     } else {
         /* one dot per pixel of the (n, value) plane that holds a value */
-        if ((rc = ns_ds_plan_for(n, (int64_t)ytop + 1, f.fr.plot_w, f.fr.plot_h, &g, err)))
+        if ((rc = ns_ds_plan_for(len, (int64_t)ytop + 1, f.fr.plot_w, f.fr.plot_h, &g, err)))
             goto done;
         occ = calloc((size_t)(g.out_rows * g.out_cols), 1);
         if (!occ) {
             rc = ns_error_set(err, NS_ENOMEM, "out of memory");
             goto done;
         }
-        for (int64_t i = 0; i < n; i++)
+        for (int64_t i = lo; i <= hi; i++)
             if (!(has_inv && seq[i] == inv) && seq[i] <= ytop)
-                occ[(i / g.fr) * g.out_cols + seq[i] / g.fc] = 1;
+                occ[((i - lo) / g.fr) * g.out_cols + seq[i] / g.fc] = 1;
         for (int64_t X = 0; X < g.out_rows; X++)
             for (int64_t Y = 0; Y < g.out_cols; Y++)
-                if (occ[X * g.out_cols + Y])
-                    fprintf(f.data, "%.1f %.1f\n", X * g.fr + (g.fr - 1) / 2.0, Y * g.fc + (g.fc - 1) / 2.0);
+                if (occ[X * g.out_cols + Y]) {
+                    fprintf(f.data, "%.1f %.1f\n", lo + X * g.fr + (g.fr - 1) / 2.0, Y * g.fc + (g.fc - 1) / 2.0);
+                    drawn++;
+                }
     }
 
     char main_title[400], caption[400];
     snprintf(main_title, sizeof main_title, "Grundy sequence of %s", c->game_label);
     int used;
-    char saltus[64] = "";
+    char saltus[64] = "", shown[96] = "";
     if (found && per.saltus)
         snprintf(saltus, sizeof saltus, " and saltus %" PRId64, per.saltus);
+    if (lo > 0 || hi < n - 1)
+        snprintf(shown, sizeof shown, ", n = %" PRId64 "..%" PRId64 " shown", lo, hi);
     if (found)
-        used = snprintf(caption, sizeof caption, "n < %" PRId64 ": period %" PRId64 "%s from n = %" PRId64
-                        " (shaded: the first period)", n, period, saltus, pre);
+        used = snprintf(caption, sizeof caption, "n < %" PRId64 ": period %" PRId64 "%s from n = %" PRId64 "%s", n,
+                        period, saltus, pre, shown);
     else
-        used = snprintf(caption, sizeof caption, "n < %" PRId64 ": no period p <= %" PRId64 " found", n, n / 2);
+        used = snprintf(caption, sizeof caption, "n < %" PRId64 ": no period p <= %" PRId64 " found%s", n, n / 2, shown);
     if (!all_points && used > 0 && (size_t)used < sizeof caption)
         snprintf(caption + used, sizeof caption - (size_t)used, "; one dot per pixel (%" PRId64 " values of n)", g.fr);
     if ((rc = fig_open_script(&f, main_title, caption, err)))
         goto done;
     FILE *s = f.script;
-    fprintf(s, "\n# the plot\n");
+    const ns_plot_frame *fr = &f.fr;
+    fprintf(s, "\n# the plot; the key (a line below the caption) names every mark and shade\n");
+    fprintf(s, "set key at screen 0.5, screen %.5f center top horizontal samplen 2 spacing 1 width 2 noopaque\n",
+            1.0 - 3.6 * fr->font_px / fr->height);
     fprintf(s, "set xlabel \"n\"\nset ylabel ");
     ns_plot_gp_quote(s, c->is_pn ? "P (0) or N (1)" : "Grundy value G(n)");
-    fprintf(s, "\nset xrange [-0.5:%" PRId64 ".5]\nset yrange [-0.5:%u.5]\n", n - 1, ytop);
+    fprintf(s, "\nset xrange [%.1f:%.1f]\nset yrange [-0.5:%u.5]\n", lo - 0.5, hi + 0.5, ytop);
     if (ytop <= 12)
         fprintf(s, "set ytics 0, 1, %u\nset mytics 1\n", ytop);
+    if (len <= 40)
+        fprintf(s, "set xtics %" PRId64 ", %d\nset mxtics 1\n", lo, len <= 20 ? 1 : 2);
     fprintf(s, "set grid ytics lc rgb '#e8e8e8' lw 0.5\n");
+    /* shades, clipped to the window */
+    const double w0 = lo - 0.5, w1 = hi + 0.5;
+    const double p0 = pre - 0.5 > w0 ? pre - 0.5 : w0, p1 = pre + period - 0.5 < w1 ? pre + period - 0.5 : w1;
+    const int first_shown = found && p0 < p1;
+    const double t0 = pre + period - 0.5 > w0 ? pre + period - 0.5 : w0;
+    const int rest_shown = found && t0 < w1;
+    const int bounds_shown = found && (double)period * fr->plot_w / (double)len >= 6.0;
     if (found) {
-        fprintf(s, "# the detected period: the first one shaded, the periodic part tinted\n");
-        fprintf(s, "set object 1 rect from %.1f, graph 0 to %.1f, graph 1 fc rgb '#eef3fb' fs solid 1.0 noborder behind\n",
-                (double)(pre + period) - 0.5, (double)n - 0.5);
-        fprintf(s, "set object 2 rect from %.1f, graph 0 to %.1f, graph 1 fc rgb '#fdd49e' fs solid 1.0 noborder behind\n",
-                (double)pre - 0.5, (double)(pre + period) - 0.5);
+        fprintf(s, "# the detected period: the first one shaded, the periodic part after it tinted\n");
+        if (rest_shown)
+            fprintf(s, "set object 1 rect from %.1f, graph 0 to %.1f, graph 1 fc rgb '#dce6f5' fs solid 1.0 noborder behind\n",
+                    t0, w1);
+        if (first_shown)
+            fprintf(s, "set object 2 rect from %.1f, graph 0 to %.1f, graph 1 fc rgb '#fdd49e' fs solid 1.0 noborder behind\n",
+                    p0, p1);
         /* the period boundaries, when they are far enough apart to be seen */
-        if ((double)period * f.fr.plot_w / (double)n >= 6.0)
+        if (bounds_shown) {
+            int64_t b0 = pre;
+            if (b0 < lo)
+                b0 = pre + (lo - pre + period - 1) / period * period;
             fprintf(s, "do for [b = %" PRId64 ":%" PRId64 ":%" PRId64 "] {\n"
                        "    set arrow from b - 0.5, graph 0 to b - 0.5, graph 1 nohead dt 3 lw 0.8 lc rgb '#c07000' back\n"
-                       "}\n", pre, n - 1, period);
+                       "}\n", b0, hi, period);
+        }
     }
-    fprintf(s, "plot datafile using 1:2 with points pt 7 ps %.2f lc rgb '#1f3b73' notitle\n",
-            n <= 100 ? 1.0 : n <= 1000 ? 0.6 : 0.4);
+    fprintf(s, "plot datafile using 1:2 with points pt 7 ps %.2f*pscale lc rgb '#1f3b73' title ",
+            len <= 100 ? 1.0 : len <= 1000 ? 0.6 : 0.4);
+    ns_plot_gp_quote(s, c->is_pn ? "P (0) / N (1) of n" : "G(n)");
+    if (first_shown) {
+        char t[96];
+        snprintf(t, sizeof t, "first period, n = %" PRId64 "..%" PRId64, pre, pre + period - 1);
+        fprintf(s, ", \\\n     keyentry with boxes fs solid 1.0 fc rgb '#fdd49e' title ");
+        ns_plot_gp_quote(s, t);
+    }
+    if (rest_shown)
+        fprintf(s, ", \\\n     keyentry with boxes fs solid 1.0 fc rgb '#dce6f5' title \"periodic part\"");
+    if (bounds_shown)
+        fprintf(s, ", \\\n     keyentry with lines dt 3 lw 0.8 lc rgb '#c07000' title \"period boundaries\"");
+    fprintf(s, "\n");
     if ((rc = fig_run(&f, err)))
         goto done;
     if (found)
         /* "%.0d" of 0 prints nothing: the saltus only when there is one */
-        snprintf(c->report, sizeof c->report, "%" PRId64 " values; period %" PRId64 ", preperiod %" PRId64 "%s%.0" PRId64
-                 "\n", n, period, pre, per.saltus ? ", saltus " : "", per.saltus);
+        rep(c, "%" PRId64 " values; period %" PRId64 ", preperiod %" PRId64 "%s%.0" PRId64 "\n", n, period, pre,
+            per.saltus ? ", saltus " : "", per.saltus);
     else
-        snprintf(c->report, sizeof c->report, "%" PRId64 " values; no period p <= %" PRId64 " found\n", n, n / 2);
+        rep(c, "%" PRId64 " values; no period p <= %" PRId64 " found\n", n, n / 2);
+    if (lo > 0 || hi < n - 1) {
+        rep(c, "window: n = %" PRId64 "..%" PRId64 " of 0..%" PRId64, lo, hi, n - 1);
+        if (cut)
+            rep(c, " (by default the preperiod and %d periods, at least %d values; all: --range 0:%" PRId64 ")",
+                c->kind->defaults.periods, SEQ_MIN_VALUES, n - 1);
+        rep(c, "\n");
+    }
+    if (drawn == 0)
+        rep(c, "the figure shows no point: no value of the window is drawn\n");
 done:
     fig_free(&f);
     free(seq);
@@ -594,12 +790,12 @@ done:
 
 /* --------------------------------------------------------------- histogram */
 
-ns_err ns_plot_histogram(ns_plot_ctx *c, ns_error *err)
+static ns_err draw_histogram(ns_plot_ctx *c, ns_error *err)
 {
     figure f;
     uint64_t *counts = NULL, above = 0;
     uint32_t vmax = 0;
-    fig_init(&f, c, 0, 0.0);
+    fig_init(&f, c, 2, 0, 0.0);
     ns_err rc = ns_plot_max_value(c->in, c->dsname, &vmax, err);
     if (rc)
         goto done;
@@ -616,10 +812,10 @@ ns_err ns_plot_histogram(ns_plot_ctx *c, ns_error *err)
     }
 
     char main_title[400], caption[400], dims[128];
-    dims_text(c, dims, sizeof dims);
+    dims_text(c, NULL, dims, sizeof dims);
     snprintf(main_title, sizeof main_title, "%s of %s", c->is_pn ? "P- and N-positions" : "Grundy value histogram",
              c->game_label);
-    int used = snprintf(caption, sizeof caption, "%s table: %" PRIu64 " positions", dims, total);
+    int used = snprintf(caption, sizeof caption, "%s: %" PRIu64 " positions", dims, total);
     if (above && used > 0 && (size_t)used < sizeof caption)
         snprintf(caption + used, sizeof caption - (size_t)used, ", %" PRIu64 " with values above %u not shown", above,
                  vmax);
@@ -641,18 +837,111 @@ ns_err ns_plot_histogram(ns_plot_ctx *c, ns_error *err)
     fprintf(s, "plot datafile using 1:2 with boxes lc rgb '#4c78a8' notitle\n");
     if ((rc = fig_run(&f, err)))
         goto done;
-    used = snprintf(c->report, sizeof c->report, "%" PRIu64 " positions; counts of 0..%u:", total, vmax);
-    for (uint32_t v = 0; v <= vmax && v < 10 && used > 0 && (size_t)used < sizeof c->report; v++)
-        used += snprintf(c->report + used, sizeof c->report - (size_t)used, " %" PRIu64, counts[v]);
-    if (vmax >= 10 && used > 0 && (size_t)used < sizeof c->report)
-        used += snprintf(c->report + used, sizeof c->report - (size_t)used, " ...");
-    if (above && used > 0 && (size_t)used < sizeof c->report)
-        used += snprintf(c->report + used, sizeof c->report - (size_t)used, "; %" PRIu64 " above %u not shown",
-                         above, vmax);
-    if (used > 0 && (size_t)used < sizeof c->report - 1)
-        strcat(c->report, "\n");
+    rep(c, "%" PRIu64 " positions; counts of 0..%u:", total, vmax);
+    for (uint32_t v = 0; v <= vmax && v < 10; v++)
+        rep(c, " %" PRIu64, counts[v]);
+    if (vmax >= 10)
+        rep(c, " ...");
+    if (above)
+        rep(c, "; %" PRIu64 " above %u not shown", above, vmax);
+    rep(c, "\n");
 done:
     fig_free(&f);
     free(counts);
     return rc;
+}
+
+/* ------------------------------------------------------------------ kinds */
+
+static const ns_plot_kind_def kind_p_positions = {
+    .name = "p-positions",
+    .what = "the P-positions of a two-pile table as points, with the\n"
+            "lines y = phi x and y = x/phi for Wythoff's game, else the\n"
+            "lines y = c0 + c1 x fitted by least squares to the points\n"
+            "above and below the diagonal (one per direction when a side\n"
+            "holds several, none when its points fill an area), each\n"
+            "slope with its standard error and the constant it is\n"
+            "recognised as (default for two piles; whole table)",
+    .piles = 2,
+    .takes = NS_PLOT_TAKES_XYRANGE,
+    .defaults = {.piles_from = 2, .piles_to = 2},
+    .draw = draw_p_positions,
+};
+
+static const ns_plot_kind_def kind_grundy = {
+    .name = "grundy",
+    .what = "heat map of the Grundy values with a colour bar (P/N map\n"
+            "for a P/N file); a window larger than the plot is reduced\n"
+            "faithfully: each pixel is the min, max or mode of its block\n"
+            "(default max; P/N maps: min, so a pixel is P when any of\n"
+            "its cells is); at most 256 cells a side unless --xrange,\n"
+            "--yrange say otherwise",
+    .piles = 2,
+    .takes = NS_PLOT_TAKES_XYRANGE | NS_PLOT_TAKES_DOWNSAMPLE,
+    .defaults = {.window = 256},
+    .draw = draw_grundy,
+};
+
+static const ns_plot_kind_def kind_g_values = {
+    .name = "g-values",
+    .what = "where the values 0..K lie, one colour each (K: --max-value,\n"
+            "default 4, at most 31); at most 256 cells a side unless\n"
+            "--xrange, --yrange say otherwise",
+    .piles = 2,
+    .takes = NS_PLOT_TAKES_XYRANGE,
+    .defaults = {.window = 256},
+    .draw = draw_g_values,
+};
+
+static const ns_plot_kind_def kind_sequence = {
+    .name = "sequence",
+    .what = "a one-pile Grundy sequence with its period marked (as found\n"
+            "by 'nimsieve patterns'); by default the preperiod and 4\n"
+            "periods (at least 24 values), or --range (default for one\n"
+            "pile)",
+    .piles = 1,
+    .takes = NS_PLOT_TAKES_RANGE,
+    .defaults = {.piles_from = 1, .piles_to = 1, .periods = 4},
+    .draw = draw_sequence,
+};
+
+static const ns_plot_kind_def kind_histogram = {
+    .name = "histogram",
+    .what = "how many positions have each Grundy value (any number of\n"
+            "piles; default for more than two)",
+    .piles = 0,
+    .takes = 0,
+    .defaults = {.piles_from = 3, .piles_to = NS_MAX_DIM},
+    .draw = draw_histogram,
+};
+
+const ns_plot_kind_def *const ns_plot_kinds[] = {
+    &kind_p_positions, &kind_grundy, &kind_g_values, &kind_sequence, &kind_histogram, NULL,
+};
+
+const ns_plot_kind_def *ns_plot_kind_find(const char *name)
+{
+    for (int i = 0; ns_plot_kinds[i]; i++)
+        if (strcmp(ns_plot_kinds[i]->name, name) == 0)
+            return ns_plot_kinds[i];
+    return NULL;
+}
+
+const ns_plot_kind_def *ns_plot_kind_default(int k)
+{
+    for (int i = 0; ns_plot_kinds[i]; i++)
+        if (k >= ns_plot_kinds[i]->defaults.piles_from && k <= ns_plot_kinds[i]->defaults.piles_to)
+            return ns_plot_kinds[i];
+    return &kind_histogram;
+}
+
+int ns_plot_kind_applies(const ns_plot_kind_def *kind, const ns_plot_ctx *c, char *why, size_t len)
+{
+    if (kind->piles && kind->piles != c->k) {
+        const ns_plot_kind_def *d = ns_plot_kind_default(c->k);
+        snprintf(why, len, "--kind %s draws a %s table; %s has %d pile%s (try --kind %s)", kind->name,
+                 kind->piles == 1 ? "one-pile" : "two-pile", c->in, c->k, c->k == 1 ? "" : "s", d->name);
+        return 0;
+    }
+    return kind->applies ? kind->applies(c, why, len) : 1;
 }

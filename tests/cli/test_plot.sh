@@ -178,10 +178,12 @@ expect_out 'above the diagonal \(y > x\): 0 points, no slope fitted'
 expect_ok "$NS" plot "$WORK/nim2.h5" --kind histogram --max-value 9 -o "$F/nim2h.png" --width 400 --height 300
 expect_out '^4096 positions; counts of 0\.\.9: 64 64 64 64 64 64 64 64 64 64; 3456 above 9 not shown$'
 
-# The slopes reported are least-squares fits through the origin of the
-# P-positions, recomputed here from /p_positions read with h5py: one per
-# branch, and one per direction when a branch splits (angles of the points
-# with x + y > (N1 + N2) / 10 cut at gaps > 0.03 rad). A lopsided Wythoff
+# The slopes reported are least-squares fits y = c0 + c1 x of the
+# P-positions (with an intercept, as `patterns` fits b_n against a_n: a fit
+# through the origin is biased by the intercept), recomputed here with
+# numpy from /p_positions read with h5py: one per branch, and one per
+# direction when a branch splits (angles of the points with
+# x + y > (N1 + N2) / 10 cut at gaps > 0.03 rad). A lopsided Wythoff
 # variant (an extra move: t from the first pile with 2t from the second)
 # has two lines above the diagonal (slopes near 1.47 and 2.23), one below.
 cat >"$WORK/lopsided.rules" <<'RULES'
@@ -201,7 +203,7 @@ with h5py.File(path, "r") as f:
     P = f["p_positions"][...].astype(float)
     far_from = float(sum(f.attrs["bounds"])) / 10
 def ls(q):
-    return np.sum(q[:, 0] * q[:, 1]) / np.sum(q[:, 0] ** 2)
+    return np.polyfit(q[:, 0], q[:, 1], 1)[0]
 want = []
 for name, q in (("above", P[P[:, 1] > P[:, 0]]), ("below", P[P[:, 1] < P[:, 0]])):
     want.append((name, ls(q), len(q)))
@@ -267,20 +269,22 @@ expect_ok "$NS" plot "$WORK/sub.h5" -o "$F/SEQ.PDF"
 expect_eq "pdf magic (upper-case extension)" "$(head -c 5 "$F/SEQ.PDF")" "%PDF-"
 
 # --- --keep-script: a script that reruns from anywhere ------------------------
+# (kept files are named by the whole figure name, kept.png.gp, so that a
+# PNG and a PDF of the same stem keep their own: test_plot_figures.sh)
 expect_ok "$NS" plot "$WORK/w.h5" --kind grundy -o "$F/kept.png" --keep-script --width 480 --height 400
-expect_out 'script: .*kept\.gp'
+expect_out 'script: .*kept\.png\.gp'
 CHECKS=$((CHECKS + 1))
-[ -f "$F/kept.gp" ] && [ -f "$F/kept.bin" ] || fail "--keep-script left no kept.gp and kept.bin"
+[ -f "$F/kept.png.gp" ] && [ -f "$F/kept.png.bin" ] || fail "--keep-script left no kept.png.gp and kept.png.bin"
 expect_ok "$NS" plot "$WORK/sub.h5" -o "$F/keptseq.svg" --keep-script
 CHECKS=$((CHECKS + 1))
-[ -f "$F/keptseq.gp" ] && [ -f "$F/keptseq.dat" ] || fail "--keep-script left no keptseq.gp and keptseq.dat"
+[ -f "$F/keptseq.svg.gp" ] && [ -f "$F/keptseq.svg.dat" ] || fail "--keep-script left no keptseq.svg.gp and keptseq.svg.dat"
 rm -f "$F/kept.png"
 mkdir -p "$WORK/elsewhere"
-(cd "$WORK/elsewhere" && gnuplot "$F/kept.gp") >"$OUT" 2>"$ERR"
+(cd "$WORK/elsewhere" && gnuplot "$F/kept.png.gp") >"$OUT" 2>"$ERR"
 CHECKS=$((CHECKS + 1))
-[ -f "$F/kept.png" ] || { fail "gnuplot $F/kept.gp (from another directory) did not write $F/kept.png"; cat "$ERR" >&2; }
+[ -f "$F/kept.png" ] || { fail "gnuplot $F/kept.png.gp (from another directory) did not write $F/kept.png"; cat "$ERR" >&2; }
 png_ok "$F/kept.png" 480 400
-(cd "$WORK/elsewhere" && gnuplot -e "outfile='again.png'" "$F/kept.gp") >"$OUT" 2>"$ERR"
+(cd "$WORK/elsewhere" && gnuplot -e "outfile='again.png'" "$F/kept.png.gp") >"$OUT" 2>"$ERR"
 png_ok "$WORK/elsewhere/again.png" 480 400
 
 # --- nothing temporary is left behind ----------------------------------------
@@ -291,7 +295,7 @@ CHECKS=$((CHECKS + 1))
 left=$(find "$F" -name '.*' -type f | head -5)
 [ -z "$left" ] || fail "hidden temporary figures left: $left"
 CHECKS=$((CHECKS + 1))
-left=$(find "$F" \( -name 'pp.gp' -o -name 'gr.gp' -o -name '*.dat' ! -name 'keptseq.dat' \) | head -5)
+left=$(find "$F" \( -name 'pp.gp' -o -name 'gr.gp' -o -name '*.dat' ! -name 'keptseq.svg.dat' \) | head -5)
 [ -z "$left" ] || fail "scripts or data left without --keep-script: $left"
 
 # --- a failing gnuplot leaves no figure, and an old one untouched -------------
