@@ -286,6 +286,74 @@ void ns_plot_ppos_free(ns_plot_ppos *pp)
     memset(pp, 0, sizeof *pp);
 }
 
+/* One P-position (x, y): into the window's points (at most cap) or pixels,
+ * and into the fit of its side of the diagonal. 0 when out of memory. */
+static int ppos_add(ns_plot_ppos *pp, fit_acc *up, fit_acc *lo, const int64_t win[4], uint64_t cap,
+                    int64_t x, int64_t y)
+{
+    if (x >= win[0] && x <= win[1] && y >= win[2] && y <= win[3]) {
+        if (pp->n_win < cap) {
+            pp->pts[2 * pp->n_win] = x;
+            pp->pts[2 * pp->n_win + 1] = y;
+        }
+        if (pp->occ)
+            pp->occ[((x - win[0]) / pp->grid.fr) * pp->grid.out_cols + (y - win[2]) / pp->grid.fc] = 1;
+        pp->n_win++;
+    }
+    if (y > x)
+        return fit_add(up, (double)x, (double)y);
+    if (y < x)
+        return fit_add(lo, (double)x, (double)y);
+    pp->n_diag++;
+    return 1;
+}
+
+static int cmp_point(const void *a, const void *b)
+{
+    const int64_t *p = a, *q = b;
+    return p[0] != q[0] ? (p[0] > q[0]) - (p[0] < q[0]) : (p[1] > q[1]) - (p[1] < q[1]);
+}
+
+/* The P-positions of a symmetric two-pile file with their mirror images,
+ * row-major: *out (owned by the caller) holds *m points. */
+static ns_err read_ppos_mirrored(ns_h5_region *r, const char *path, int64_t n1, int64_t n2, int64_t **out,
+                                 uint64_t *m, ns_error *err)
+{
+    const ns_h5_dsinfo *in = ns_h5_region_info(r);
+    const uint64_t stored = (uint64_t)in->dims[0];
+    int64_t *all = malloc((stored ? 2 * stored : 1) * 2 * sizeof *all);
+    if (!all)
+        return ns_error_set(err, NS_ENOMEM, "out of memory reading the P-positions of %s", path);
+    uint64_t n = 0;
+    if (stored) {
+        int64_t start[2] = {0, 0}, count[2] = {in->dims[0], 2};
+        ns_err rc = ns_h5_region_read(r, start, count, NULL, all, err);
+        if (rc) {
+            free(all);
+            return rc;
+        }
+    }
+    n = stored;
+    for (uint64_t i = 0; i < stored; i++) {
+        int64_t x = all[2 * i], y = all[2 * i + 1];
+        if (x < 0 || x >= n1 || y < 0 || y >= n2 || x > y) {
+            free(all);
+            return ns_error_set(err, NS_EFORMAT, "%s: /p_positions row %" PRIu64 " is (%" PRId64 ", %" PRId64
+                                "), expected a sorted cell (x <= y) of the table of %" PRId64 " x %" PRId64
+                                " (attribute symmetric)", path, i, x, y, n1, n2);
+        }
+        if (x != y) {
+            all[2 * n] = y;
+            all[2 * n + 1] = x;
+            n++;
+        }
+    }
+    qsort(all, (size_t)n, 2 * sizeof *all, cmp_point);
+    *out = all;
+    *m = n;
+    return NS_OK;
+}
+
 ns_err ns_plot_read_ppos(const char *path, int64_t n1, int64_t n2, const int64_t win[4], int64_t gw_max,
                          int64_t gh_max, uint64_t limit, ns_plot_ppos *pp, ns_error *err)
 {
@@ -318,6 +386,44 @@ ns_err ns_plot_read_ppos(const char *path, int64_t n1, int64_t n2, const int64_t
     buf = malloc((size_t)PPOS_ROWS * 2 * sizeof *buf);
     if (!buf)
         goto nomem;
+    if (in->nsym == 2) {
+        /* a symmetric game's file lists the sorted P-positions (x <= y):
+         * the figure shows the whole game, so each comes with its mirror
+         * image, all in the order of an unsymmetric file (row-major) */
+        int64_t *all = NULL;
+        uint64_t m = 0;
+        if ((rc = read_ppos_mirrored(r, path, n1, n2, &all, &m, err)))
+            goto fail;
+        pp->n = m;
+        if (m > limit) {
+            if (!pp->occ && !(pp->occ = calloc((size_t)(pp->grid.out_rows * pp->grid.out_cols), 1))) {
+                free(all);
+                goto nomem;
+            }
+        } else if (m > cap) {
+            int64_t *grown = realloc(pp->pts, (size_t)m * 2 * sizeof *grown);
+            if (!grown) {
+                free(all);
+                goto nomem;
+            }
+            pp->pts = grown;
+        }
+        const uint64_t cap2 = m < limit ? m : limit;
+        for (uint64_t i = 0; i < m; i++)
+            if (!ppos_add(pp, &up, &lo, win, cap2, all[2 * i], all[2 * i + 1])) {
+                free(all);
+                goto nomem;
+            }
+        free(all);
+        if (pp->n_win > cap2) {
+            free(pp->pts);
+            pp->pts = NULL;
+        } else {
+            free(pp->occ);
+            pp->occ = NULL;
+        }
+        goto fitted;
+    }
     for (int64_t r0 = 0; r0 < in->dims[0]; r0 += PPOS_ROWS) {
         int64_t start[2] = {r0, 0}, count[2] = {in->dims[0] - r0 < PPOS_ROWS ? in->dims[0] - r0 : PPOS_ROWS, 2};
         if ((rc = ns_h5_region_read(r, start, count, NULL, buf, err)))
@@ -329,23 +435,7 @@ ns_err ns_plot_read_ppos(const char *path, int64_t n1, int64_t n2, const int64_t
                                   "), outside the table of %" PRId64 " x %" PRId64, path, r0 + i, x, y, n1, n2);
                 goto fail;
             }
-            if (x >= win[0] && x <= win[1] && y >= win[2] && y <= win[3]) {
-                if (pp->n_win < cap) {
-                    pp->pts[2 * pp->n_win] = x;
-                    pp->pts[2 * pp->n_win + 1] = y;
-                }
-                if (pp->occ)
-                    pp->occ[((x - win[0]) / pp->grid.fr) * pp->grid.out_cols + (y - win[2]) / pp->grid.fc] = 1;
-                pp->n_win++;
-            }
-            int ok = 1;
-            if (y > x)
-                ok = fit_add(&up, (double)x, (double)y);
-            else if (y < x)
-                ok = fit_add(&lo, (double)x, (double)y);
-            else
-                pp->n_diag++;
-            if (!ok)
+            if (!ppos_add(pp, &up, &lo, win, cap, x, y))
                 goto nomem;
         }
     }
@@ -356,6 +446,7 @@ ns_err ns_plot_read_ppos(const char *path, int64_t n1, int64_t n2, const int64_t
         free(pp->occ);
         pp->occ = NULL;
     }
+fitted:
     fit_finish(&up, &pp->upper, (double)(n1 + n2) / 10.0);
     fit_finish(&lo, &pp->lower, (double)(n1 + n2) / 10.0);
     free(buf);

@@ -135,8 +135,9 @@ typedef struct ns_h5_dsinfo {
     int has_invalid;            /* some cells are not positions */
     uint32_t invalid;           /* their marker as stored (2 in /pn) */
     uint32_t max_value;         /* root attribute max_value (1 for /pn) */
-    int nsym;                   /* /grundy, /pn of a symmetric game: the root */
-    int sym[NS_MAX_DIM];        /* attribute symmetric (ns_meta); else 0 */
+    int nsym;                   /* a symmetric game's file: the root attribute */
+    int sym[NS_MAX_DIM];        /* symmetric (ns_meta); else 0. /p_positions
+                                   lists the sorted P-positions only */
 } ns_h5_dsinfo;
 
 /* Does path hold a dataset called name ("grundy", "pn", "p_positions",

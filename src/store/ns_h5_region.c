@@ -189,12 +189,15 @@ static ns_err symmetric_axes(ns_h5_region *r, ns_error *err)
     hid_t space = a >= 0 ? H5Aget_space(a) : H5I_INVALID_HID;
     hssize_t np = space >= 0 ? H5Sget_simple_extent_npoints(space) : -1;
     int64_t axes[NS_MAX_DIM];
+    /* the table's rank: /p_positions lists one position a row */
+    const int lists = strcmp(r->name, "/p_positions") == 0;
+    const int k = lists ? (in->rank == 2 && in->dims[1] <= NS_MAX_DIM ? (int)in->dims[1] : 0) : in->rank;
     ns_err rc = NS_OK;
     if (a < 0 || np < 0)
         rc = ns_h5_fail(err, NS_EFORMAT, "%s: cannot open attribute symmetric", r->path);
-    else if (np < 2 || np > in->rank)
+    else if (np < 2 || np > k)
         rc = ns_error_set(err, NS_EFORMAT, "%s: attribute symmetric holds %lld axes, expected 2 to %d",
-                          r->path, (long long)np, in->rank);
+                          r->path, (long long)np, k);
     else if (H5Aread(a, H5T_NATIVE_INT64, axes) < 0)
         rc = ns_h5_fail(err, NS_EFORMAT, "%s: cannot read attribute symmetric", r->path);
     close_id(&space, H5Sclose);
@@ -202,10 +205,10 @@ static ns_err symmetric_axes(ns_h5_region *r, ns_error *err)
     if (rc)
         return rc;
     for (int i = 0; i < (int)np; i++) {
-        if (axes[i] < 0 || axes[i] >= in->rank || (i && axes[i] <= axes[i - 1]) ||
-            in->dims[axes[i]] != in->dims[axes[0]])
+        if (axes[i] < 0 || axes[i] >= k || (i && axes[i] <= axes[i - 1]) ||
+            (!lists && in->dims[axes[i]] != in->dims[axes[0]]))
             return ns_error_set(err, NS_EFORMAT, "%s: attribute symmetric should list increasing axes "
-                                "of equal sizes in 0..%d", r->path, in->rank - 1);
+                                "of equal sizes in 0..%d", r->path, k - 1);
         in->sym[i] = (int)axes[i];
     }
     in->nsym = (int)np;
@@ -220,7 +223,8 @@ static ns_err markers(ns_h5_region *r, ns_error *err)
     uint32_t v = 0;
     int found = 0;
     ns_err rc;
-    if (strcmp(r->name, "/pn") == 0 || strcmp(r->name, "/grundy") == 0) {
+    if (strcmp(r->name, "/pn") == 0 || strcmp(r->name, "/grundy") == 0 ||
+        strcmp(r->name, "/p_positions") == 0) {
         if ((rc = symmetric_axes(r, err)))
             return rc;
     }
@@ -483,7 +487,7 @@ ns_err ns_h5_region_read(ns_h5_region *r, const int64_t *lo, const int64_t *coun
                          const int64_t *stride, void *buf, ns_error *err)
 {
     ns_err rc = ns_h5_region_read_stored(r, lo, count, stride, buf, err);
-    if (rc || r->info.nsym < 2)
+    if (rc || r->info.nsym < 2 || strcmp(r->name, "/p_positions") == 0)
         return rc;
     uint64_t n = 1;
     for (int d = 0; d < r->info.rank; d++)
