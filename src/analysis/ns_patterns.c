@@ -1,7 +1,6 @@
 /* ns_patterns.c - see ns_patterns.h */
 #include "analysis/ns_patterns.h"
 
-#include <gsl/gsl_fit.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -146,34 +145,6 @@ ns_err ns_patterns_additive_rows(const ns_table *t, int64_t pmax, ns_row_period 
     return NS_OK;
 }
 
-/* ---- fits and constants ---- */
-
-void ns_patterns_fit(const double *x, const double *y, size_t n, ns_fit *out)
-{
-    memset(out, 0, sizeof *out);
-    out->npoints = n;
-    if (n < 3)
-        return;
-    double c0, c1, cov00, cov01, cov11, sumsq;
-    if (gsl_fit_linear(x, 1, y, 1, n, &c0, &c1, &cov00, &cov01, &cov11, &sumsq))
-        return;
-    out->ok = 1;
-    out->intercept = c0;
-    out->slope = c1;
-    out->slope_se = cov11 > 0 ? sqrt(cov11) : 0.0;
-    out->sumsq = sumsq;
-}
-
-void ns_patterns_fit_line(const double *x, const double *y, size_t n, ns_fit *fit, ns_recog *rec)
-{
-    ns_patterns_fit(x, y, n, fit);
-    if (!rec)
-        return;
-    memset(rec, 0, sizeof *rec);
-    if (fit->ok)
-        ns_constant_recognize_fit(fit->slope, fit->slope_se, rec);
-}
-
 /* The alpha with v_i = floor(i alpha) for every i = 1..n form the interval
  * [max v_i / i, min (v_i + 1) / i); 1 when it is not empty. Exact
  * comparisons of the fractions in 128-bit integers. */
@@ -286,9 +257,9 @@ ns_err ns_patterns_pseq(const ns_table *t, ns_pseq *out, ns_error *err)
         ya[i] = (double)out->a[i];
         yb[i] = (double)out->b[i];
     }
-    ns_patterns_fit(xs, ya, (size_t)out->n, &out->fit_a);
-    ns_patterns_fit(xs, yb, (size_t)out->n, &out->fit_b);
-    ns_patterns_fit_line(ya, yb, (size_t)out->n, &out->fit_line, &out->rec_line);
+    ns_lines_fit(xs, ya, (size_t)out->n, &out->fit_a);
+    ns_lines_fit(xs, yb, (size_t)out->n, &out->fit_b);
+    ns_lines_fit_line(ya, yb, (size_t)out->n, &out->fit_line, &out->rec_line);
     out->beatty_a = beatty_bracket(out->a, out->n, &out->exact_a, &out->bracket_a[0], &out->bracket_a[1]);
     out->beatty_b = beatty_bracket(out->b, out->n, &out->exact_b, &out->bracket_b[0], &out->bracket_b[1]);
     if (out->beatty_a)
@@ -301,6 +272,32 @@ ns_err ns_patterns_pseq(const ns_table *t, ns_pseq *out, ns_error *err)
         ns_constant_recognize_fit(out->fit_b.slope, out->fit_b.slope_se, &out->rec_b);
     if (out->fit_a.ok && out->fit_b.ok && out->fit_a.slope > 0 && out->fit_b.slope > 0)
         out->beatty_sum = 1.0 / out->fit_a.slope + 1.0 / out->fit_b.slope;
+    /* the lines the pairs lie along (one, or one per direction), and the
+     * P-positions below the diagonal: the mirror images, or their own */
+    {
+        ns_lines_acc up = NS_LINES_ACC_INIT, low = NS_LINES_ACC_INIT;
+        int ok = 1;
+        for (int64_t i = 0; i < out->n && ok; i++)
+            ok = ns_lines_add(&up, (double)out->a[i], (double)out->b[i]);
+        out->p_symmetric = 1;
+        for (int64_t x = 1; x < S && ok; x++)
+            for (int64_t y = 0; y < x && ok; y++) {
+                const int p = ns_table_get(t, (uint64_t)x * (uint64_t)N2 + (uint64_t)y) == 0;
+                if (p != (ns_table_get(t, (uint64_t)y * (uint64_t)N2 + (uint64_t)x) == 0))
+                    out->p_symmetric = 0;
+                if (p) {
+                    out->below++;
+                    ok = ns_lines_add(&low, (double)x, (double)y);
+                }
+            }
+        const double far = 2.0 * (double)S / 10.0;
+        ns_lines_finish(&up, far, &out->lines);
+        ns_lines_finish(&low, far, &out->lines_below);
+        if (!ok) {
+            ns_pseq_free(out);
+            rc = ns_error_set(err, NS_ENOMEM, "out of memory");
+        }
+    }
 fail:
     free(seen);
     free(xs);

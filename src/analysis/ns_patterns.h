@@ -29,6 +29,7 @@
 #include <stdint.h>
 
 #include "analysis/ns_constant.h"
+#include "analysis/ns_lines.h"
 #include "core/ns_error.h"
 #include "game/ns_game.h"
 #include "game/ns_table.h"
@@ -78,25 +79,7 @@ ns_err ns_patterns_additive_rows(const ns_table *t, int64_t pmax, ns_row_period 
 
 /* ---- constants ---- */
 
-typedef struct ns_fit {
-    int ok;               /* 0 when there were fewer than 3 points */
-    double slope, intercept;
-    double slope_se;      /* standard error of the slope */
-    double sumsq;         /* residual sum of squares */
-    size_t npoints;
-} ns_fit;
-
-/* Least squares y = c0 + c1 x with gsl_fit_linear. */
-void ns_patterns_fit(const double *x, const double *y, size_t n, ns_fit *out);
-
-/* The line the points (x_i, y_i) lie along, as `patterns` states it for b_n
- * against a_n and `plot --kind p-positions` for each line it draws: the
- * fit with an intercept (ns_patterns_fit; a fit through the origin is
- * biased by the intercept, which for Wythoff's b_n = a_n phi + {n phi}/phi
- * is about 0.3 and puts phi dozens of standard errors away), and the
- * simplest constant within slope +- 3 standard errors
- * (ns_constant_recognize_fit), or none. rec may be NULL. */
-void ns_patterns_fit_line(const double *x, const double *y, size_t n, ns_fit *fit, ns_recog *rec);
+/* ns_fit, ns_lines_fit, ns_lines_fit_line: analysis/ns_lines.h */
 
 /* ---- two piles: the P-positions as sequences ---- */
 
@@ -126,6 +109,16 @@ typedef struct ns_pseq {
      * the fit of b_n against a_n */
     ns_recog rec_a, rec_b, rec_line;
     double beatty_sum;           /* 1/slope_a + 1/slope_b (1 for a Beatty pair) */
+    /* the lines (ns_lines.h) of the points (a_n, b_n): fit_line's line, and
+     * one line per direction when the pairs lie on several (lines.nlines
+     * >= 2: then no single slope describes them) */
+    ns_lines lines;
+    /* below the diagonal: p_symmetric = 1 when (x, y) is P exactly when
+     * (y, x) is, over the square; below: the P-positions (x, y), y < x,
+     * and lines_below their lines (x against y's partner: y against x) */
+    int p_symmetric;
+    int64_t below;
+    ns_lines lines_below;
 } ns_pseq;
 
 /* Read the P-positions of a two-pile table as a sequence. Free with

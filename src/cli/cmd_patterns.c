@@ -159,6 +159,33 @@ static void print_fit(const char *name, const ns_fit *f)
            f->slope_se, f->npoints, f->intercept);
 }
 
+/* The line, or the lines (one per direction), of a set of points. */
+static void print_lines(const char *name, const ns_lines *l)
+{
+    if (!l->ok) {
+        printf("  %s: too few points for a fit\n", name);
+        return;
+    }
+    if (l->nlines < 2) {
+        printf("  %s: one line: slope %.9f +- %.2g, intercept %.4f, scatter %.2g%%, %" PRIu64 " points%s\n", name,
+               l->all.slope, l->all.sd, l->all.intercept, 100 * l->all.scatter, l->all.n,
+               l->all.scatter >= NS_LINES_SCATTER ? " (they fill an area, not a line)" : "");
+        if (l->all.scatter < NS_LINES_SCATTER)
+            print_recog("    ", &l->all.rec, 0);
+        return;
+    }
+    printf("  %s: the points lie on %d lines, not one (one line leaves a scatter of %.2g%%):\n", name, l->nlines,
+           100 * l->all.scatter);
+    for (int j = 0; j < l->nlines; j++) {
+        const ns_line *lj = &l->line[j];
+        printf("    line %d: slope %.9f +- %.2g, intercept %.4f, scatter %.2g%%, %s%" PRIu64 " points%s\n", j + 1,
+               lj->slope, lj->sd, lj->intercept, 100 * lj->scatter, l->used < l->n ? "about " : "", lj->n,
+               lj->scatter >= NS_LINES_SCATTER ? " (they fill an area, not a line)" : "");
+        if (lj->scatter < NS_LINES_SCATTER)
+            print_recog("      ", &lj->rec, 0);
+    }
+}
+
 static void text_one_pile(const ns_table *t, const ns_period *p)
 {
     int64_t n = t->bounds[0];
@@ -251,8 +278,23 @@ static void text_pseq(const ns_pseq *s)
     if (s->beatty_sum > 0)
         printf("  1/slope(a_n) + 1/slope(b_n) = %.6f%s\n", s->beatty_sum,
                s->complementary && s->beatty_sum > 0.999 && s->beatty_sum < 1.001 ? " (a Beatty pair)" : "");
-    print_fit("b_n against a_n (the 0-lines y = l x and y = x / l)", &s->fit_line);
-    print_recog("    ", &s->rec_line, 0);
+    if (s->lines.nlines >= 2) {
+        print_fit("b_n against a_n (one line through all the pairs)", &s->fit_line);
+        print_lines("b_n against a_n", &s->lines);
+    } else {
+        print_fit("b_n against a_n (the 0-lines y = l x and y = x / l)", &s->fit_line);
+        print_recog("    ", &s->rec_line, 0);
+        if (s->lines.ok && s->lines.all.scatter >= NS_LINES_SCATTER)
+            printf("    the pairs fill an area about this line (scatter %.2g%%), they do not lie on it\n",
+                   100 * s->lines.all.scatter);
+    }
+    if (s->p_symmetric)
+        printf("  below the diagonal: the mirror images (y, x) of the pairs, as the table is symmetric in its P-positions\n");
+    else {
+        printf("  below the diagonal: %" PRId64 " P-positions (x, y), y < x, not the mirror images of those above\n", s->below);
+        if (s->lines_below.ok)
+            print_lines("y against x below the diagonal", &s->lines_below);
+    }
 }
 
 static void text_gvalues(const ns_gvalue *gv, int64_t K, double l, int64_t S)
@@ -284,6 +326,8 @@ static void json_cf(const char *key, const int64_t *cf, int n)
         printf("%s%" PRId64, i ? ", " : "", cf[i]);
     printf("]");
 }
+
+static void json_lines(const char *key, const ns_lines *l);
 
 static void json_recog(const char *key, const ns_recog *r)
 {
@@ -352,9 +396,35 @@ static void json_pseq(const ns_pseq *s)
     json_recog("constant_a", &s->rec_a);
     json_recog("constant_b", &s->rec_b);
     json_recog("constant_line", &s->rec_line);
+    json_lines("lines", &s->lines);
+    printf(", \"p_symmetric\": %s, \"below\": %" PRId64, s->p_symmetric ? "true" : "false", s->below);
+    json_lines("lines_below", &s->lines_below);
     printf(", \"beatty_sum\": ");
     ns_json_double(stdout, s->beatty_sum);
     printf("}");
+}
+
+/* "key": [one object per line: slope, slope_se, intercept, scatter, n,
+ * constant]: the one line, or one per direction when the points split. */
+static void json_lines(const char *key, const ns_lines *l)
+{
+    printf(", \"%s\": [", key);
+    const int m = !l->ok ? 0 : l->nlines >= 2 ? l->nlines : 1;
+    for (int j = 0; j < m; j++) {
+        const ns_line *lj = l->nlines >= 2 ? &l->line[j] : &l->all;
+        printf("%s{\"slope\": ", j ? ", " : "");
+        ns_json_double(stdout, lj->slope);
+        printf(", \"slope_se\": ");
+        ns_json_double(stdout, lj->sd);
+        printf(", \"intercept\": ");
+        ns_json_double(stdout, lj->intercept);
+        printf(", \"scatter\": ");
+        ns_json_double(stdout, lj->scatter);
+        printf(", \"n\": %" PRIu64, lj->n);
+        json_recog("constant", &lj->rec);
+        printf("}");
+    }
+    printf("]");
 }
 
 /* ---- main ---- */
@@ -458,6 +528,9 @@ static int run(const char *path, const pat_opts *o)
             l = ps.rec_line.c.value;
         const char *skip = t->pn_only ? "needs Grundy values (this table holds P/N flags only)"
                            : !(l > 1.0) ? "no 0-lines: the P-positions do not form a sequence with slope > 1"
+                           : ps.lines.nlines >= 2 ? "no distances: the P-positions above the diagonal lie on several lines, not on one 0-line y = l x"
+                           : !ps.p_symmetric ? "no distances: the P-positions are not symmetric, so y = x / l is not their line below the diagonal"
+                           : ps.lines.all.scatter >= NS_LINES_SCATTER ? "no distances: the P-positions fill an area, not a line"
                                         : NULL;
         if (!skip) {
             gv = calloc((size_t)o->values + 1, sizeof *gv);

@@ -12,7 +12,6 @@
 /* Bytes of table data read at once (a band), at least one block row. */
 #define BAND_BYTES ((uint64_t)64 << 20)
 /* Points kept per branch for the least-squares fit. */
-#define FIT_CAP ((size_t)1 << 20)
 /* Rows of /p_positions read at once. */
 #define PPOS_ROWS ((int64_t)1 << 16)
 /* Longest sequence plotted. */
@@ -121,164 +120,6 @@ fail:
 
 /* ----------------------------------------------------------- P-positions */
 
-/* Points of one branch for the fit: every step-th point, at most FIT_CAP;
- * when full, every other one is dropped and the step doubles, so the kept
- * points stay evenly spread over the whole branch. */
-typedef struct fit_acc {
-    double *x, *y;
-    size_t n;
-    uint64_t seen, step;
-} fit_acc;
-
-static int fit_add(fit_acc *a, double x, double y)
-{
-    uint64_t i = a->seen++;
-    if (i % a->step != 0)
-        return 1;
-    if (!a->x) {
-        a->x = malloc(FIT_CAP * sizeof *a->x);
-        a->y = malloc(FIT_CAP * sizeof *a->y);
-        if (!a->x || !a->y)
-            return 0;
-    }
-    if (a->n == FIT_CAP) {
-        for (size_t j = 0; j < FIT_CAP / 2; j++) {
-            a->x[j] = a->x[2 * j];
-            a->y[j] = a->y[2 * j];
-        }
-        a->n = FIT_CAP / 2;
-        a->step *= 2;
-        if (i % a->step != 0)
-            return 1;
-    }
-    a->x[a->n] = x;
-    a->y[a->n] = y;
-    a->n++;
-    return 1;
-}
-
-/* Directions further apart than this (radians) are separate lines. */
-#define SPLIT_GAP 0.03
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* The line (ns_patterns_fit_line, with an intercept) of the points of a
- * whose group is g (all points when group is NULL). Returns 0 with fewer
- * than 3 points. */
-static int fit_group(const fit_acc *a, const int *group, int g, double *tx, double *ty, ns_plot_line *l)
-{
-    size_t m = 0;
-    for (size_t i = 0; i < a->n; i++)
-        if (!group || group[i] == g) {
-            tx[m] = a->x[i];
-            ty[m] = a->y[i];
-            m++;
-        }
-    double ysum = 0;
-    ns_fit fit;
-    memset(l, 0, sizeof *l);
-    l->n = (uint64_t)m * a->step;
-    ns_patterns_fit_line(tx, ty, m, &fit, &l->rec);
-    if (!fit.ok || !isfinite(fit.slope) || !isfinite(fit.intercept))
-        return 0;
-    for (size_t i = 0; i < m; i++)
-        ysum += ty[i];
-    l->slope = fit.slope;
-    l->intercept = fit.intercept;
-    l->sd = fit.slope_se;
-    l->scatter = ysum > 0 ? sqrt(fit.sumsq / (double)m) / (ysum / (double)m) : 0.0;
-    return 1;
-}
-
-/* Split the branch into directions (see ns_plot_fit); leaves f->nlines 0 when
- * it does not split or memory is short. */
-static void split_branch(const fit_acc *a, double far, ns_plot_fit *f)
-{
-    double *th = malloc(a->n * sizeof *th), *tx = malloc(a->n * sizeof *tx), *ty = malloc(a->n * sizeof *ty);
-    int *group = malloc(a->n * sizeof *group);
-    size_t nfar = 0;
-    if (!th || !tx || !ty || !group)
-        goto done;
-    for (size_t i = 0; i < a->n; i++)
-        if (a->x[i] + a->y[i] > far)
-            th[nfar++] = atan2(a->y[i], a->x[i]);
-    if (nfar < 16)
-        goto done;
-    qsort(th, nfar, sizeof *th, cmp_double);
-    /* groups [lo[g], lo[g+1]) of the sorted angles, cut at the wide gaps;
-     * too small groups join the neighbour across the narrower gap */
-    size_t lo[64], ng = 1;
-    lo[0] = 0;
-    for (size_t i = 1; i < nfar && ng < 63; i++)
-        if (th[i] - th[i - 1] > SPLIT_GAP)
-            lo[ng++] = i;
-    lo[ng] = nfar;
-    const size_t small = nfar / 10 > 8 ? nfar / 10 : 8;
-    for (;;) {
-        size_t worst = ng;
-        for (size_t g = 0; g < ng; g++)
-            if (lo[g + 1] - lo[g] < small && (worst == ng || lo[g + 1] - lo[g] < lo[worst + 1] - lo[worst]))
-                worst = g;
-        if (worst == ng || ng == 1)
-            break;
-        /* the cut to remove: left (lo[worst]) or right (lo[worst + 1]) */
-        size_t cut;
-        if (worst == 0)
-            cut = 1;
-        else if (worst == ng - 1)
-            cut = worst;
-        else
-            cut = th[lo[worst]] - th[lo[worst] - 1] < th[lo[worst + 1]] - th[lo[worst + 1] - 1] ? worst : worst + 1;
-        memmove(&lo[cut], &lo[cut + 1], (ng - cut) * sizeof lo[0]);
-        ng--;
-    }
-    if (ng < 2 || ng > NS_PLOT_MAX_LINES)
-        goto done;
-    double centre[NS_PLOT_MAX_LINES];
-    for (size_t g = 0; g < ng; g++)
-        centre[g] = th[(lo[g] + lo[g + 1]) / 2];
-    for (size_t i = 0; i < a->n; i++) {
-        double t = atan2(a->y[i], a->x[i]);
-        int best = 0;
-        for (size_t g = 1; g < ng; g++)
-            if (fabs(t - centre[g]) < fabs(t - centre[best]))
-                best = (int)g;
-        group[i] = best;
-    }
-    for (size_t g = 0; g < ng; g++)
-        if (!fit_group(a, group, (int)g, tx, ty, &f->line[g]))
-            goto done;
-    f->nlines = (int)ng;   /* angles ascend, and so do the slopes */
-done:
-    free(th);
-    free(tx);
-    free(ty);
-    free(group);
-}
-
-static void fit_finish(fit_acc *a, ns_plot_fit *f, double far)
-{
-    memset(f, 0, sizeof *f);
-    f->n = a->seen;
-    f->used = a->n;
-    if (a->n >= 3) {
-        double *tx = malloc(a->n * sizeof *tx), *ty = malloc(a->n * sizeof *ty);
-        if (tx && ty && fit_group(a, NULL, 0, tx, ty, &f->all)) {
-            f->ok = 1;
-            split_branch(a, far, f);
-        }
-        free(tx);
-        free(ty);
-    }
-    free(a->x);
-    free(a->y);
-    memset(a, 0, sizeof *a);
-}
-
 void ns_plot_ppos_free(ns_plot_ppos *pp)
 {
     free(pp->pts);
@@ -288,7 +129,7 @@ void ns_plot_ppos_free(ns_plot_ppos *pp)
 
 /* One P-position (x, y): into the window's points (at most cap) or pixels,
  * and into the fit of its side of the diagonal. 0 when out of memory. */
-static int ppos_add(ns_plot_ppos *pp, fit_acc *up, fit_acc *lo, const int64_t win[4], uint64_t cap,
+static int ppos_add(ns_plot_ppos *pp, ns_lines_acc *up, ns_lines_acc *lo, const int64_t win[4], uint64_t cap,
                     int64_t x, int64_t y)
 {
     if (x >= win[0] && x <= win[1] && y >= win[2] && y <= win[3]) {
@@ -301,9 +142,9 @@ static int ppos_add(ns_plot_ppos *pp, fit_acc *up, fit_acc *lo, const int64_t wi
         pp->n_win++;
     }
     if (y > x)
-        return fit_add(up, (double)x, (double)y);
+        return ns_lines_add(up, (double)x, (double)y);
     if (y < x)
-        return fit_add(lo, (double)x, (double)y);
+        return ns_lines_add(lo, (double)x, (double)y);
     pp->n_diag++;
     return 1;
 }
@@ -358,7 +199,7 @@ ns_err ns_plot_read_ppos(const char *path, int64_t n1, int64_t n2, const int64_t
                          int64_t gh_max, uint64_t limit, ns_plot_ppos *pp, ns_error *err)
 {
     memset(pp, 0, sizeof *pp);
-    fit_acc up = {NULL, NULL, 0, 0, 1}, lo = {NULL, NULL, 0, 0, 1};
+    ns_lines_acc up = NS_LINES_ACC_INIT, lo = NS_LINES_ACC_INIT;
     int64_t *buf = NULL;
     ns_h5_region *r = NULL;
     ns_err rc = ns_h5_region_open(path, "p_positions", &r, err);
@@ -447,8 +288,8 @@ ns_err ns_plot_read_ppos(const char *path, int64_t n1, int64_t n2, const int64_t
         pp->occ = NULL;
     }
 fitted:
-    fit_finish(&up, &pp->upper, (double)(n1 + n2) / 10.0);
-    fit_finish(&lo, &pp->lower, (double)(n1 + n2) / 10.0);
+    ns_lines_finish(&up, (double)(n1 + n2) / 10.0, &pp->upper);
+    ns_lines_finish(&lo, (double)(n1 + n2) / 10.0, &pp->lower);
     free(buf);
     ns_h5_region_close(r);
     return NS_OK;

@@ -10,6 +10,7 @@
 
 #include "analysis/ns_constant.h"
 #include "analysis/ns_downsample.h"
+#include "analysis/ns_lines.h"
 #include "core/ns_error.h"
 
 /* Reduce the window [lo[0], lo[0] + count[0]) x [lo[1], lo[1] + count[1])
@@ -21,36 +22,11 @@ ns_err ns_plot_read_grid(const char *path, const char *dsname, ns_ds_kind kind, 
                          const int64_t count[2], int64_t max_rows, int64_t max_cols, ns_ds_plan *plan,
                          uint32_t **grid, ns_error *err);
 
-#define NS_PLOT_MAX_LINES 4
-
-/* One line y = intercept + slope x, fitted with ns_patterns_fit_line (the
- * fit `nimsieve patterns` states for b_n against a_n), and the constant the
- * slope is recognised as, if any. */
-typedef struct ns_plot_line {
-    double slope, intercept;
-    double sd;       /* standard error of the slope */
-    double scatter;  /* rms of the residuals over the mean y */
-    uint64_t n;      /* points given to it */
-    ns_recog rec;    /* the simplest constant within slope +- 3 sd, or none */
-} ns_plot_line;
-
-/* Points whose scatter about their line is below this lie on it; above,
- * they fill an area and the line is not drawn. */
-#define NS_PLOT_LINE_SCATTER 0.05
-
-/* The least-squares line of one branch of the P-positions (y > x or
- * y < x), and, when the branch's points far from the origin fall into
- * separate directions (a gap of more than 0.03 rad between neighbouring
- * angles, each group at least a tenth of them), one line per direction:
- * every point goes to the group nearest in angle. */
-typedef struct ns_plot_fit {
-    uint64_t n;      /* points on the branch */
-    size_t used;     /* points the fits used (every step-th when there are many) */
-    int ok;          /* fitted: at least 3 points */
-    ns_plot_line all;   /* the whole branch */
-    int nlines;      /* 0, or 2..NS_PLOT_MAX_LINES when the branch splits */
-    ns_plot_line line[NS_PLOT_MAX_LINES];   /* by increasing slope */
-} ns_plot_fit;
+/* The fits of the P-positions, shared with `patterns` (analysis/ns_lines.h). */
+#define NS_PLOT_MAX_LINES NS_LINES_MAX
+#define NS_PLOT_LINE_SCATTER NS_LINES_SCATTER
+typedef ns_line ns_plot_line;
+typedef ns_lines ns_plot_fit;   /* one branch of the P-positions (y > x or y < x) */
 
 /* The P-positions of a two-pile table of n1 x n2; those inside the window
  * win (x in [win[0], win[1]], y in [win[2], win[3]]) are drawn, all of them
