@@ -144,6 +144,10 @@ static ns_game *build_subtraction(const ns_params *ps, int k_hint, ns_error *err
     if (only_params("subtraction", ps, known, err) || fixed_piles("subtraction", k_hint, 1, err))
         return NULL;
     const ns_param *p = ns_params_get(ps, "set");
+    if (p && p->n == 0) {
+        ns_error_set(err, NS_EINVAL, "subtraction: set='%s': expected positive integers like 1,3,4", p->text);
+        return NULL;
+    }
     int64_t def[3] = {1, 3, 4};
     const int64_t *s = p ? p->v : def;
     int n = p ? p->n : 3;
