@@ -11,6 +11,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_util.h"
+#include "cli/cli_seq.h"
 #include "game/ns_build.h"
 #include "store/ns_h5.h"
 #include "core/ns_omp.h"
@@ -672,6 +673,8 @@ int ns_cmd_solve(int argc, char **argv)
     meta.threads = threads;
     meta.wall_seconds = ctx.prior + wall;
     meta.complete = 1;
+    if (g->octal && (rc = ns_cli_seq_fill(CMD, g, t, &meta))) /* a heap game's code and period */
+        goto fail;
     ns_table_stats ts;
     if (ns_h5_write_stats(a.out, t, &meta, a.force ? NS_H5_FORCE : 0, &ts, &err)) {
         const char *tail = ctx.units_saved ? "; the last checkpoint is intact: free the space and run again with --resume"
@@ -694,6 +697,8 @@ int ns_cmd_solve(int argc, char **argv)
         char bt[320];
         snprintf(bt, sizeof bt, "%s (%" PRIu64 " cells, %" PRIu64 " positions)", dims, plan.cells, ts.n_valid);
         print_summary(g, &meta, bt, a.pn_only ? "P/N" : "grundy", &ts, !a.pn_only);
+        meta.max_value = ts.max_value;
+        ns_cli_seq_print(&meta, g->bounds[0]);
         printf("time:          %.3f s on %d thread%s", wall, threads, threads == 1 ? "" : "s");
         if (ctx.prior > 0)
             printf(" (%.3f s in all, with the runs before the resume)", ctx.prior + wall);
