@@ -35,8 +35,8 @@ void ns_cli_seq_print(const ns_meta *m, int64_t n)
     printf("largest at:    heap size %" PRId64 " (value %" PRIu32 ", its first occurrence)\n", m->seq_argmax,
            m->max_value);
     if (!m->seq_has_period) {
-        printf("period:        none observed in %" PRId64 " heap sizes (a period p needs two periods "
-               "after its preperiod)\n", n);
+        printf("period:        none observed in %" PRId64 " heap sizes (a period p is reported when its periodic "
+               "tail spans two periods and half the sequence)\n", n);
         return;
     }
     printf("period:        %" PRId64 " from n = %" PRId64 " (preperiod %" PRId64 "), ", m->seq_period, m->seq_preperiod,

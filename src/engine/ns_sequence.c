@@ -201,7 +201,7 @@ static ns_err seq_solve(const ns_game *g, ns_table *t, const ns_engine_plan *pla
             }
             /* early options: parts below b0, every heap of the block in parallel */
             const int par = threads > 1 && b0 >= 512;
-            NS_OMP_FOR_IF(threads, par)
+            NS_OMP_FOR_DYNAMIC_IF(threads, par)
             for (int64_t i = 0; i < nb; i++) {
                 uint64_t *s = early + (uint64_t)i * we;
                 memset(s, 0, we * sizeof *s);
