@@ -39,7 +39,8 @@ static void usage(void)
     }
     printf("\n"
            "options:\n"
-           "  -D, --define name=value  set a game parameter (value: an integer or a list 1,3,4)\n"
+           "  -D, --define name=value  set a game parameter (value: an integer, a list 1,3,4\n"
+           "                           or a code such as 0.77)\n"
            "  -n, --size N             every coordinate in [0,N)\n"
            "  -b, --bounds N1,N2,..    coordinate i in [0,Ni); the count also sets the number\n"
            "                           of piles of games that take it from the bounds\n"
@@ -78,6 +79,7 @@ static void usage(void)
            "  nimsieve solve wythoff --size 4096 -o wythoff.h5\n"
            "  nimsieve solve nim -D piles=4 --size 32 --pn-only -o nim4.h5\n"
            "  nimsieve solve subtraction -D set=1,3,4 --bounds 1000 -o sub.h5\n"
+           "  nimsieve solve octal -D code=0.77 --size 100000 -o kayles.h5   # a heap game's sequence\n"
            "  nimsieve solve data/rules/wythoff.rules --bounds 512,512 -o w.h5\n"
            "  nimsieve solve nim -D piles=3 --size 1024 --checkpoint-every 60 -o n3.h5\n"
            "  nimsieve solve nim -D piles=3 --size 1024 --resume -o n3.h5   # after a stop\n",
