@@ -7,7 +7,8 @@
  * (A002187; Dawson's Kayles 0.07 has the values a(n-1)) and Grundy's game
  * (A002188), and the published periods (Kayles: period 12 from n = 71,
  * last exception at 70; Dawson's chess: period 34, last exception at 51,
- * so from 52, and 0.07 one later). */
+ * so from 52, and 0.07 one later; 0.177, 0.117, 0.115 below). 0.127's
+ * period 4 from 46578 is in test_octal_slow.c. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -358,6 +359,12 @@ static void test_periods(void)
     check_period("0.77", 1000, 12, 71, 1);
     check_period("0.137", 1000, 34, 52, 1);
     check_period("0.07", 1000, 34, 53, 1);
+    /* Winning Ways ch. 4 tables via OEIS: 0.177 period 20, last exception
+     * 496 (A071435); 0.117 period 48, last exception 46 (A071453); 0.115
+     * period 14, the only exception n = 0 (A125829) */
+    check_period("0.177", 1100, 20, 497, 1);
+    check_period("0.117", 1000, 48, 47, 1);
+    check_period("0.115", 1000, 14, 1, 1);
     /* the theorem's range: 2 n0 + 2 p + k heap sizes (Kayles 168) */
     check_period("0.77", 168, 12, 71, 1);
     check_period("0.77", 167, 12, 71, 0);
