@@ -6,6 +6,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_util.h"
+#include "cli/cli_seq.h"
 #include "store/ns_h5.h"
 #include "game/ns_table.h"
 
@@ -110,6 +111,8 @@ int ns_cmd_info(int argc, char **argv)
         if (st.max_value >= HIST_HEAD)
             printf("  >=%2d: %14" PRIu64 "  %8.4f%%\n", HIST_HEAD, st.n_valid - shown, pct(st.n_valid - shown, st.n_valid));
     }
+    if (meta.seq_code[0] && t->k == 1)
+        ns_cli_seq_print(&meta, t->bounds[0]);
     printf("timing:        %.3f s wall on %d thread%s\n", meta.wall_seconds, meta.threads, meta.threads == 1 ? "" : "s");
     printf("engine:        %s\n", meta.engine[0] ? meta.engine : "(not recorded: written before engines had names)");
     printf("complete:      %s\n", meta.complete ? "yes" : "NO (the solve did not finish)");

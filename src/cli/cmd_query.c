@@ -158,6 +158,16 @@ int ns_cmd_query(int argc, char **argv)
         goto fail;
     }
 
+    if (g->octal) { /* a take-and-break heap game: its options are sums of heaps */
+        printf("position:      heap of %s\n", pos);
+        printf("game:          %s%s%s, sequence %s, %s play\n", meta.game, meta.params[0] ? " " : "", meta.params, box,
+               meta.play == NS_PLAY_MISERE ? "misere" : "normal");
+        printf("grundy value:  %" PRIu32 "\n", v);
+        printf("outcome:       %s\n", v == 0 ? "P (the player to move loses)" : "N (the player to move wins)");
+        printf("moves:         not listed (a move takes tokens and may split the heap into several)\n");
+        rc = NS_EXIT_OK;
+        goto fail;
+    }
     opts.k = k;
     int erc = ns_game_foreach_option(g, s, collect, &opts, &err);
     if (opts.oom) {

@@ -11,6 +11,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_util.h"
+#include "cli/cli_seq.h"
 #include "game/ns_build.h"
 #include "store/ns_h5.h"
 #include "core/ns_omp.h"
@@ -38,7 +39,8 @@ static void usage(void)
     }
     printf("\n"
            "options:\n"
-           "  -D, --define name=value  set a game parameter (value: an integer or a list 1,3,4)\n"
+           "  -D, --define name=value  set a game parameter (value: an integer, a list 1,3,4\n"
+           "                           or a code such as 0.77)\n"
            "  -n, --size N             every coordinate in [0,N)\n"
            "  -b, --bounds N1,N2,..    coordinate i in [0,Ni); the count also sets the number\n"
            "                           of piles of games that take it from the bounds\n"
@@ -77,6 +79,7 @@ static void usage(void)
            "  nimsieve solve wythoff --size 4096 -o wythoff.h5\n"
            "  nimsieve solve nim -D piles=4 --size 32 --pn-only -o nim4.h5\n"
            "  nimsieve solve subtraction -D set=1,3,4 --bounds 1000 -o sub.h5\n"
+           "  nimsieve solve octal -D code=0.77 --size 100000 -o kayles.h5   # a heap game's sequence\n"
            "  nimsieve solve data/rules/wythoff.rules --bounds 512,512 -o w.h5\n"
            "  nimsieve solve nim -D piles=3 --size 1024 --checkpoint-every 60 -o n3.h5\n"
            "  nimsieve solve nim -D piles=3 --size 1024 --resume -o n3.h5   # after a stop\n",
@@ -672,6 +675,8 @@ int ns_cmd_solve(int argc, char **argv)
     meta.threads = threads;
     meta.wall_seconds = ctx.prior + wall;
     meta.complete = 1;
+    if (g->octal && (rc = ns_cli_seq_fill(CMD, g, t, &meta))) /* a heap game's code and period */
+        goto fail;
     ns_table_stats ts;
     if (ns_h5_write_stats(a.out, t, &meta, a.force ? NS_H5_FORCE : 0, &ts, &err)) {
         const char *tail = ctx.units_saved ? "; the last checkpoint is intact: free the space and run again with --resume"
@@ -694,6 +699,8 @@ int ns_cmd_solve(int argc, char **argv)
         char bt[320];
         snprintf(bt, sizeof bt, "%s (%" PRIu64 " cells, %" PRIu64 " positions)", dims, plan.cells, ts.n_valid);
         print_summary(g, &meta, bt, a.pn_only ? "P/N" : "grundy", &ts, !a.pn_only);
+        meta.max_value = ts.max_value;
+        ns_cli_seq_print(&meta, g->bounds[0]);
         printf("time:          %.3f s on %d thread%s", wall, threads, threads == 1 ? "" : "s");
         if (ctx.prior > 0)
             printf(" (%.3f s in all, with the runs before the resume)", ctx.prior + wall);

@@ -8,12 +8,14 @@
 /* The engines, each in its own file. */
 extern const ns_engine ns_engine_rows_pn;   /* ns_rows_pn.c */
 extern const ns_engine ns_engine_tiles2d;   /* ns_tiles2d.c */
+extern const ns_engine ns_engine_sequence;  /* ns_sequence.c */
 extern const ns_engine ns_engine_general;   /* ns_general.c */
 
 /* Fastest first: the first that applies runs. */
 const ns_engine *const ns_engines[] = {
     &ns_engine_rows_pn,
     &ns_engine_tiles2d,
+    &ns_engine_sequence,
     &ns_engine_general,
     NULL,
 };

@@ -150,7 +150,8 @@ typedef struct ns_engine {
 } ns_engine;
 
 /* The table: NULL-terminated, fastest first; the last entry applies to
- * every game (not to streaming). */
+ * every game (not to streaming, not to take-and-break heap games, which
+ * only the sequence engine solves). */
 extern const ns_engine *const ns_engines[];
 
 /* The engine named name, or NULL. */

@@ -1226,10 +1226,15 @@ static ns_err general_run(const ns_game *g, ns_table *t, const ns_engine_plan *p
 
 static int general_applies(const ns_game *g, const ns_engine_opts *o, char *why, size_t len)
 {
-    (void)g;
     if (o->tile_sink || o->rows_sink) {
         if (why)
             snprintf(why, len, "cannot stream (it keeps the whole table in memory)");
+        return 0;
+    }
+    if (g->octal) {
+        if (why)
+            snprintf(why, len, "a take-and-break game: its options are sums of heaps, not cells of the table "
+                     "(the sequence engine solves it, Grundy values in normal play)");
         return 0;
     }
     return 1;

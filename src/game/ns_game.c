@@ -1,5 +1,6 @@
 /* ns_game.c - see ns_game.h */
 #include "game/ns_game.h"
+#include "game/ns_octal.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -276,6 +277,8 @@ static uint64_t ray_len_bound(const ns_game *g, const int64_t *d)
 
 uint64_t ns_game_max_options(const ns_game *g)
 {
+    if (g->octal) /* a sum of heaps: the count of a heap's options, not capped by the cells */
+        return ns_octal_max_options(g->octal, g->bounds[0]);
     uint64_t cells = ns_game_cells(g);
     uint64_t sum = 0;
     for (int f = 0; f < g->nfam; f++) {
@@ -394,6 +397,9 @@ int ns_game_family_options(const ns_game *g, const ns_family *f, const int64_t *
 int ns_game_foreach_option(const ns_game *g, const int64_t *s, ns_emit_fn emit,
                            void *user, ns_error *err)
 {
+    if (g->octal)
+        return -(int)ns_error_set(err, NS_EINVAL, "%s is a take-and-break game: its options are sums of heaps, not "
+                                  "single positions (its value is read from the sequence)", g->name);
     for (int f = 0; f < g->nfam; f++) {
         const ns_family *fm = &g->fam[f];
         int rc = 0;

@@ -86,6 +86,8 @@ typedef struct ns_family {
     int axis;
 } ns_family;
 
+struct ns_octal; /* game/ns_octal.h */
+
 typedef struct ns_game {
     char name[NS_NAME_LEN];    /* preset name, or "rules" for a rule file */
     char *rules_text;          /* full rule-file text, or NULL; owned */
@@ -127,6 +129,11 @@ typedef struct ns_game {
      * has prod_i (1 + largest c_i) levels. */
     int rank_nlex;
     int64_t rank_lex[NS_MAX_DIM][NS_MAX_DIM];
+    /* OPTIONAL: a take-and-break heap game (game/ns_octal.h): one pile, the
+     * heap size, no families; its options are sums of heaps, so only the
+     * sequence engine solves it and ns_game_foreach_option refuses it.
+     * Borrowed from the game's owned blocks. NULL for every other game. */
+    const struct ns_octal *octal;
 } ns_game;
 
 /* Create an empty game of k coordinates named name; rank weights 1, normal

@@ -52,6 +52,25 @@ ns_err ns_params_set(ns_params *ps, const char *name, const int64_t *v, int n,
     }
     p->n = n;
     memcpy(p->v, v, (size_t)n * sizeof *v);
+    p->text[0] = '\0';
+    return NS_OK;
+}
+
+ns_err ns_params_set_text(ns_params *ps, const char *name, const char *text, ns_error *err)
+{
+    if (!strchr(text, '.') || strchr(text, ';'))
+        return ns_error_set(err, NS_EINVAL, "parameter '%s' = '%s': a code needs a '.' and no ';'", name, text);
+    if (strlen(text) >= NS_PARAM_TEXT_LEN)
+        return ns_error_set(err, NS_EINVAL, "parameter '%s': the code is longer than %d characters", name,
+                            NS_PARAM_TEXT_LEN - 1);
+    int64_t zero = 0;
+    ns_err rc = ns_params_set(ps, name, &zero, 1, err);
+    if (rc)
+        return rc;
+    ns_param *p = (ns_param *)ns_params_get(ps, name);
+    p->n = 0;
+    p->v[0] = 0;
+    snprintf(p->text, sizeof p->text, "%s", text);
     return NS_OK;
 }
 
@@ -69,6 +88,11 @@ ns_err ns_params_parse(ns_params *ps, const char *assign, ns_error *err)
     int64_t v[NS_PARAM_MAX_VALUES];
     int n = 0;
     const char *s = eq + 1;
+    if (!*s)
+        return ns_error_set(err, NS_EINVAL, "bad value for parameter '%s': empty (expected an integer, a list like 1,3,4 "
+                            "or a code like 0.77)", name);
+    if (strchr(s, '.'))
+        return ns_params_set_text(ps, name, s, err);
     for (;;) {
         const char *comma = strchr(s, ',');
         size_t len = comma ? (size_t)(comma - s) : strlen(s);
@@ -105,6 +129,8 @@ ns_err ns_params_int(const ns_params *ps, const char *name, int64_t def,
         *out = def;
         return NS_OK;
     }
+    if (p->n == 0)
+        return ns_error_set(err, NS_EINVAL, "parameter '%s' = '%s': expected one integer", name, p->text);
     if (p->n != 1)
         return ns_error_set(err, NS_EINVAL, "parameter '%s': expected one integer, got a list of %d", name, p->n);
     if (p->v[0] < lo || p->v[0] > hi)
@@ -124,6 +150,12 @@ void ns_params_format(const ns_params *ps, char *buf, size_t len)
         if (w < 0)
             return;
         used += (size_t)w;
+        if (ps->p[i].n == 0 && used < len) {
+            w = snprintf(buf + used, len - used, "%s", ps->p[i].text);
+            if (w < 0)
+                return;
+            used += (size_t)w;
+        }
         for (int j = 0; j < ps->p[i].n && used < len; j++) {
             w = snprintf(buf + used, len - used, "%s%" PRId64, j ? "," : "", ps->p[i].v[j]);
             if (w < 0)

@@ -1,6 +1,7 @@
 /* ns_presets.c - the built-in games. Each one only describes its moves; the
  * sieve does the rest. */
 #include "game/ns_presets.h"
+#include "game/ns_octal.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -144,6 +145,10 @@ static ns_game *build_subtraction(const ns_params *ps, int k_hint, ns_error *err
     if (only_params("subtraction", ps, known, err) || fixed_piles("subtraction", k_hint, 1, err))
         return NULL;
     const ns_param *p = ns_params_get(ps, "set");
+    if (p && p->n == 0) {
+        ns_error_set(err, NS_EINVAL, "subtraction: set='%s': expected positive integers like 1,3,4", p->text);
+        return NULL;
+    }
     int64_t def[3] = {1, 3, 4};
     const int64_t *s = p ? p->v : def;
     int n = p ? p->n : 3;
@@ -381,9 +386,14 @@ static const ns_preset p_moore = {"moore", "Moore's Nim_k: take positive amounts
 static const ns_preset p_stair = {"staircase", "Staircase Nim: move coins from step i to step i-1 (step 1 to the ground)", "piles=3 (steps)", build_staircase};
 static const ns_preset p_euclid = {"euclid", "Euclid's game: subtract a positive multiple of the smaller pile from the larger", "", build_euclid};
 static const ns_preset p_fib = {"fibonacci-nim", "Fibonacci Nim: state (pile, limit); take t <= limit, next limit 2t; start (n, n-1)", "", build_fibnim};
+static const ns_preset p_octal = {"octal", "take-and-break heap game of an octal or hexadecimal code (Guy-Smith): "
+                                  "0.77 Kayles, 0.07 Dawson's Kayles, 0.137 Dawson's chess", "code=0.77 (required)",
+                                  ns_octal_build_preset};
+static const ns_preset p_grundy = {"grundys-game", "Grundy's game: split one heap into two unequal non-empty heaps", "",
+                                   ns_grundys_game_build_preset};
 
 const ns_preset *const ns_presets[] = {&p_nim, &p_wythoff, &p_awythoff, &p_bash, &p_sub, &p_moore,
-                                       &p_stair, &p_euclid, &p_fib, NULL};
+                                       &p_stair, &p_euclid, &p_fib, &p_octal, &p_grundy, NULL};
 
 const ns_preset *ns_preset_find(const char *name)
 {

@@ -61,6 +61,9 @@ static int el_params(ns_elab *e, const ns_params *ps)
         int overridden = 0;
         const ns_param *o = ps ? ns_params_get(ps, name) : NULL;
         if (o) {
+            if (o->n == 0)
+                return ns_elab_fail_at(e, st->name, "parameter '%s' takes %s but -D gave the code '%s'", name,
+                                       is_set ? "integers" : "an integer", o->text);
             if (!is_set && o->n != 1)
                 return ns_elab_fail_at(e, st->name, "parameter '%s' is a single integer but -D gave a list of %d values", name, o->n);
             memcpy(vals, o->v, (size_t)o->n * sizeof *vals);

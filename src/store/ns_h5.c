@@ -217,6 +217,11 @@ static ns_err attr_u64(writer *w, const char *name, uint64_t value)
     return attr_write(w, name, H5T_STD_U64LE, H5T_NATIVE_UINT64, w->scalar, &value);
 }
 
+static ns_err attr_i64(writer *w, const char *name, int64_t value)
+{
+    return attr_write(w, name, H5T_STD_I64LE, H5T_NATIVE_INT64, w->scalar, &value);
+}
+
 static ns_err attr_f64(writer *w, const char *name, double value)
 {
     return attr_write(w, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, w->scalar, &value);
@@ -274,6 +279,16 @@ static ns_err write_attributes(writer *w, int k, const int64_t *bounds, int pn_o
         for (int i = 0; i < m->nsym && i < NS_MAX_DIM; i++)
             axes[i] = m->sym[i];
         if ((rc = attr_i64_array(w, "symmetric", axes, m->nsym)))
+            return rc;
+    }
+    if (m->seq_code[0]) {
+        char code[sizeof m->seq_code];
+        snprintf(code, sizeof code, "%.*s", (int)sizeof m->seq_code - 1, m->seq_code);
+        if ((rc = attr_str(w, "code", code)) || (rc = attr_i64(w, "argmax", m->seq_argmax)))
+            return rc;
+        if (m->seq_has_period &&
+            ((rc = attr_i64(w, "preperiod", m->seq_preperiod)) || (rc = attr_i64(w, "period", m->seq_period)) ||
+             (rc = attr_i32(w, "period_proven", m->seq_proven ? 1 : 0))))
             return rc;
     }
     return NS_OK;
@@ -1229,7 +1244,12 @@ static ns_err open_reader(reader *r, const char *path, ns_meta *m, ns_error *err
         (rc = read_str_into(r, "hdf5_version", 0, 0, m->hdf5_version, sizeof m->hdf5_version)) ||
         (rc = read_str_into(r, "gsl_version", 0, 0, m->gsl_version, sizeof m->gsl_version)) ||
         (rc = read_str_into(r, "compiler", 0, 0, m->compiler, sizeof m->compiler)) ||
-        (rc = read_symmetric(r, m)))
+        (rc = read_symmetric(r, m)) ||
+        (rc = read_str_into(r, "code", 0, 1, m->seq_code, sizeof m->seq_code)) ||
+        (rc = read_num(r, "argmax", 0, H5T_NATIVE_INT64, &m->seq_argmax, NULL)) ||
+        (rc = read_num(r, "period", 0, H5T_NATIVE_INT64, &m->seq_period, &m->seq_has_period)) ||
+        (rc = read_num(r, "preperiod", 0, H5T_NATIVE_INT64, &m->seq_preperiod, NULL)) ||
+        (rc = read_num(r, "period_proven", 0, H5T_NATIVE_INT, &m->seq_proven, NULL)))
         goto fail;
     if (strcmp(play, "normal") == 0)
         m->play = NS_PLAY_NORMAL;

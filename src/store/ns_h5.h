@@ -37,6 +37,16 @@ typedef struct ns_meta {
      * and list the stored (sorted) P-positions only. */
     int nsym;
     int sym[NS_MAX_DIM];
+    /* a take-and-break game's sequence (game/ns_octal.h), written when
+     * seq_code[0] != '\0' and read back when present: root attributes code
+     * (the canonical code, or "grundy"), argmax (the first heap size of the
+     * largest value), and, when a period was observed, preperiod, period and
+     * period_proven (0/1: the periodicity theorem proves it) */
+    char seq_code[80];
+    int64_t seq_argmax;
+    int seq_has_period;
+    int64_t seq_preperiod, seq_period;
+    int seq_proven;
     /* provenance: filled by the writer from the build, read back by the reader */
     char created_utc[32];
     char nimsieve_version[32];
