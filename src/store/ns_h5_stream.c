@@ -17,6 +17,8 @@
 #include "store/ns_h5_internal.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -460,6 +462,20 @@ void ns_h5_stream_suspend(ns_h5_stream *s)
 {
     if (!s)
         return;
+    /* HDF5's close would flush the metadata of the chunks written since
+     * the last checkpoint, and after a failed write (a full disk) only part
+     * of it: the index could then point past the file's recorded end. The
+     * .part must stay as the checkpoint left it, so the file descriptor
+     * under HDF5 is swapped for a read-only one first: every write of the
+     * close fails, none reaches the file. */
+    void *handle = NULL;
+    if (s->file >= 0 && H5Fget_vfd_handle(s->file, H5P_DEFAULT, &handle) >= 0 && handle) {
+        int ro = open(s->part, O_RDONLY);
+        if (ro >= 0) {
+            dup2(ro, *(int *)handle);
+            close(ro);
+        }
+    }
     close_all(s);
     free_stream(s);
 }
