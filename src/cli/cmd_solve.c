@@ -59,7 +59,7 @@ static void usage(void)
            "                           Nim, such rule files; P/N in normal play only); chosen\n"
            "                           by itself when the table would not fit the budget, and\n"
            "                           for such P/N tables unless --resume or\n"
-           "                           --checkpoint-every is given. No checkpoints. Values are\n"
+           "                           --checkpoint-every is given. Checkpoints too. Values are\n"
            "                           stored in 16 bits when the game's bound allows, else 32\n"
            "  -f, --force              overwrite OUT.h5 if it exists; discard a checkpoint\n"
            "  -q, --quiet              print nothing but errors (no plan, summary or progress)\n"
