@@ -61,7 +61,7 @@ static void usage(void)
            "                           Nim, such rule files; P/N in normal play only); chosen\n"
            "                           by itself when the table would not fit the budget, and\n"
            "                           for such P/N tables unless --resume or\n"
-           "                           --checkpoint-every is given. No checkpoints. Values are\n"
+           "                           --checkpoint-every is given. Checkpoints too. Values are\n"
            "                           stored in 16 bits when the game's bound allows, else 32\n"
            "  -f, --force              overwrite OUT.h5 if it exists; discard a checkpoint\n"
            "  -q, --quiet              print nothing but errors (no plan, summary or progress)\n"
@@ -229,6 +229,7 @@ typedef struct solve_ctx {
     const solve_args *a;
     ns_cli_progress prog;
     const ns_table *t;      /* the table being filled; borrowed */
+    ns_h5_stream *stream;   /* or the stream it goes to; borrowed */
     const ns_meta *meta;    /* game, rules, params, play; borrowed */
     const char *ckpt_path;  /* "<out>.ckpt"; borrowed */
     const char *kernel;     /* the engine's name (ns_engine.name) */
@@ -261,7 +262,8 @@ static int write_checkpoint(solve_ctx *c, uint64_t done, uint64_t total)
     ck.units_total = total;
     const double start = ns_cli_now();
     ck.seconds = c->prior + (start - c->t0);
-    if (ns_h5_ckpt_write(c->ckpt_path, c->t, c->meta, &ck, &c->err)) {
+    if (c->stream ? ns_h5_stream_checkpoint(c->stream, c->ckpt_path, c->meta, &ck, &c->err)
+                  : ns_h5_ckpt_write(c->ckpt_path, c->t, c->meta, &ck, &c->err)) {
         c->failed = 1;
         return -1;
     }
@@ -317,7 +319,7 @@ static const char *ckpt_mismatch(const ns_h5_ckpt_info *ci, const ns_meta *m, co
         return "the play convention (--misere)";
     if (ci->meta.pn_only != pn_only)
         return "the kind (--pn-only)";
-    if (strcmp(ci->ckpt.kernel, kernel) != 0)
+    if (kernel && strcmp(ci->ckpt.kernel, kernel) != 0)
         return "the solver kernel (written by another version of nimsieve?)";
     return NULL;
 }
@@ -348,6 +350,31 @@ static void print_summary(const ns_game *g, const ns_meta *meta, const char *bou
     printf("P-positions:   %" PRIu64 "%s\n", ts->n_p, g->nsym ? " (of the positions stored: the sorted cells of a symmetric game; 'nimsieve info' counts the whole table)" : "");
     if (show_max)
         printf("largest value: %" PRIu32 "\n", ts->max_value);
+}
+
+/* A finished solve removes its checkpoint and what a killed checkpoint
+ * write left. */
+static void remove_checkpoint(const char *ckpt_path, const char *out)
+{
+    struct stat st;
+    if (stat(ckpt_path, &st) == 0 && remove(ckpt_path) != 0)
+        fprintf(stderr, "nimsieve solve: warning: cannot remove the checkpoint %s (the table %s is complete)\n",
+                ckpt_path, out);
+    char tmp[4200];
+    if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp", ckpt_path) < sizeof tmp)
+        remove(tmp);
+}
+
+/* The summary's time and checkpoint lines. */
+static void print_times(const solve_ctx *ctx, double wall, int threads)
+{
+    printf("time:          %.3f s on %d thread%s", wall, threads, threads == 1 ? "" : "s");
+    if (ctx->prior > 0)
+        printf(" (%.3f s in all, with the runs before the resume)", ctx->prior + wall);
+    printf("\n");
+    if (ctx->nwritten)
+        printf("checkpoints:   %d, %.3f s in all (%.1f%% of the time)\n", ctx->nwritten, ctx->write_seconds,
+               wall > 0 ? 100.0 * ctx->write_seconds / wall : 0.0);
 }
 
 /* ---- streaming: tiles go straight to the file ---- */
@@ -386,8 +413,27 @@ static int on_rows(void *user, int64_t x0, int64_t nrows, int64_t words, const u
     return 1;
 }
 
+/* a streamed Grundy resume reads the finished tiles back (worker threads) */
+static int on_tile_source(void *user, int64_t x0, int64_t y0, int64_t nx, int64_t ny, uint32_t *vals)
+{
+    stream_sink *k = user;
+    ns_error e = {0};
+    if (!ns_h5_stream_read_tile(k->s, x0, y0, nx, ny, vals, &e))
+        return 0;
+    NS_PRAGMA(omp critical(solve_stream_fail))
+    {
+        if (!k->failed)
+            k->err = e;
+        k->failed = 1;
+    }
+    return 1;
+}
+
+/* A streamed solve; ci: the checkpoint record it resumes (NULL: from the
+ * start). */
 static int solve_streaming(const solve_args *a, const ns_game *g, ns_meta *meta, const ns_engine_plan *plan,
-                           int threads, int64_t tile, uint64_t line_bytes, solve_ctx *ctx)
+                           int threads, int64_t tile, uint64_t line_bytes, const ns_h5_ckpt_info *ci, int argc,
+                           char **argv, solve_ctx *ctx)
 {
     ns_error err = {0};
     const int elem = a->pn_only ? 1 : plan->max_value <= 0xFFFFu ? 2 : 4;
@@ -396,9 +442,17 @@ static int solve_streaming(const solve_args *a, const ns_game *g, ns_meta *meta,
     ns_cli_format_dims(g->k, g->bounds, dims, sizeof dims);
     ns_cli_format_bytes(line_bytes, lb, sizeof lb);
     ns_cli_format_bytes(plan->table_bytes, tb, sizeof tb);
-    sink.s = ns_h5_stream_open(a->out, g->bounds, elem, tile, threads, a->force ? NS_H5_FORCE : 0, &err);
+    if (ci && (ci->elem != elem || ci->stream_tile != tile))
+        return ns_cli_error(CMD, "%s is a checkpoint of another solve (%d-byte values in units of %" PRId64 ", this one "
+                            "%d in units of %" PRId64 "); use --force to start over", ctx->ckpt_path, ci->elem,
+                            ci->stream_tile, elem, tile);
+    if (ci)
+        sink.s = ns_h5_stream_resume(a->out, ctx->ckpt_path, g->bounds, elem, tile, threads, ci->ckpt.units_done, &err);
+    else
+        sink.s = ns_h5_stream_open(a->out, g->bounds, elem, tile, threads, a->force ? NS_H5_FORCE : 0, &err);
     if (!sink.s)
-        return ns_cli_error(CMD, "%s", err.msg);
+        return ns_cli_error(CMD, "%s%s", err.msg, ci ? "; use --force to start over" : "");
+    ctx->stream = sink.s;
     if (!a->quiet) {
         char what[96];
         if (a->pn_only)
@@ -409,15 +463,27 @@ static int solve_streaming(const solve_args *a, const ns_game *g, ns_meta *meta,
                "would take %s), %s %s, %d thread%s\n",
                g->name, dims, plan->cells, what, a->out, tb, a->pn_only ? "line flags" : "line sets", lb, threads,
                threads == 1 ? "" : "s");
+        if (ci)
+            printf("resuming from %s: %" PRIu64 " of %" PRIu64 " units done (%.1f s of solving)\n", ctx->ckpt_path,
+                   ci->ckpt.units_done, ci->ckpt.units_total, ci->ckpt.seconds);
         fflush(stdout);
     }
-    ns_engine_opts opts = {.threads = threads, .pn_only = a->pn_only, .progress = on_progress, .progress_user = ctx};
+    ns_engine_opts opts = {.threads = threads, .pn_only = a->pn_only, .progress = on_progress, .progress_user = ctx,
+                           .checkpoint = on_checkpoint, .checkpoint_user = ctx};
     if (a->pn_only) {
         opts.rows_sink = on_rows;
         opts.rows_user = &sink;
+        opts.resume_p = ns_h5_stream_p_positions(sink.s, &opts.resume_np);
     } else {
         opts.tile_sink = on_tile;
+        opts.tile_source = on_tile_source;
         opts.tile_user = &sink;
+    }
+    const uint64_t resume_units = ci ? ci->ckpt.units_done : 0;
+    if (ci) {
+        ctx->resume_total = ci->ckpt.units_total;
+        ctx->units_saved = ci->ckpt.units_done;
+        ctx->prior = ci->ckpt.seconds;
     }
     ns_engine_choice choice;
     ns_engine_choose(g, &opts, &choice);
@@ -426,6 +492,12 @@ static int solve_streaming(const solve_args *a, const ns_game *g, ns_meta *meta,
         return ns_cli_error(CMD, "%s cannot be solved streaming", g->name);
     }
     snprintf(meta->engine, sizeof meta->engine, "%s", choice.engine->name);
+    ctx->kernel = choice.engine->name;
+    if (ci && strcmp(ci->ckpt.kernel, ctx->kernel) != 0) {
+        ns_h5_stream_suspend(sink.s);
+        return ns_cli_error(CMD, "%s is a checkpoint of another solve (the solver kernel differs: %s, this one %s); use "
+                            "--force to start over", ctx->ckpt_path, ci->ckpt.kernel, ctx->kernel);
+    }
     if (!a->quiet) {
         ns_cli_print_engine(&choice, "engine:", 7);
         fflush(stdout);
@@ -433,25 +505,48 @@ static int solve_streaming(const solve_args *a, const ns_game *g, ns_meta *meta,
     ns_cli_catch_sigint();
     ns_cli_progress_start(&ctx->prog, !a->quiet);
     ctx->t0 = ns_cli_now();
-    ns_err src = ns_engine_run_with(choice.engine, g, NULL, &opts, &err);
+    ctx->next_due = ctx->t0 + a->ckpt_every;
+    ns_err src = ns_engine_resume_with(choice.engine, g, NULL, &opts, resume_units, &err);
     const double wall = ns_cli_now() - ctx->t0;
     ns_cli_progress_finish(&ctx->prog);
     if (src) {
-        ns_h5_stream_abort(sink.s);
-        if (src == NS_EINTR) {
-            const int sig = ns_cli_interrupted();
-            ns_cli_error(CMD, "interrupted after %.1f s; nothing was written (a streaming solve has no checkpoints)",
-                         wall);
+        /* with a checkpoint (written now or resumed from), the .part stays */
+        const int keep = ctx->units_saved > 0;
+        if (keep)
+            ns_h5_stream_suspend(sink.s);
+        else
+            ns_h5_stream_abort(sink.s);
+        ctx->stream = NULL;
+        const int sig = ns_cli_interrupted();
+        if (ctx->failed)
+            return ns_cli_error(CMD, "%s%s", ctx->err.msg,
+                                keep ? "; the previous checkpoint is intact: resume with --resume" : "");
+        if (src == NS_EINTR && ctx->stopped && keep) {
+            char cmd[2048];
+            format_command(argc, argv, cmd, sizeof cmd);
+            ns_cli_error(CMD, "stopped by %s after %.1f s; checkpoint %s (with %s.part) holds %" PRIu64 " of %" PRIu64
+                         " units (%.0f%%); continue with: %s", sig == SIGTERM ? "SIGTERM" : "SIGINT", wall,
+                         ctx->ckpt_path, a->out, ctx->units_saved, ctx->units_total,
+                         ctx->units_total ? 100.0 * (double)ctx->units_saved / (double)ctx->units_total : 0.0, cmd);
             return 128 + (sig ? sig : SIGINT);
         }
-        return ns_cli_error(CMD, "%s", sink.failed ? sink.err.msg : err.msg);
+        if (src == NS_EINTR) {
+            ns_cli_error(CMD, "interrupted after %.1f s%s", wall,
+                         keep ? "; the checkpoint it resumed from is intact" : "; nothing was written");
+            return 128 + (sig ? sig : SIGINT);
+        }
+        return ns_cli_error(CMD, "%s%s", sink.failed ? sink.err.msg : err.msg,
+                            keep ? "; the last checkpoint is intact: resume with --resume" : "");
     }
     meta->threads = threads;
-    meta->wall_seconds = wall;
+    meta->wall_seconds = ctx->prior + wall;
     meta->complete = 1;
     ns_table_stats ts;
+    ctx->stream = NULL;
     if (ns_h5_stream_close(sink.s, meta, &ts, &err))
-        return ns_cli_error(CMD, "%s", err.msg);
+        return ns_cli_error(CMD, "%s%s", err.msg, ctx->units_saved ? "; the .part and its checkpoint are gone: start "
+                            "over" : "");
+    remove_checkpoint(ctx->ckpt_path, a->out);
     if (!a->quiet) {
         char bt[320], kt[64];
         snprintf(bt, sizeof bt, "%s (%" PRIu64 " cells, streamed)", dims, plan->cells);
@@ -460,7 +555,7 @@ static int solve_streaming(const solve_args *a, const ns_game *g, ns_meta *meta,
         else
             snprintf(kt, sizeof kt, "grundy (%d-byte values)", elem);
         print_summary(g, meta, bt, kt, &ts, !a->pn_only);
-        printf("time:          %.3f s on %d thread%s\n", wall, threads, threads == 1 ? "" : "s");
+        print_times(ctx, wall, threads);
         printf("output:        %s\n", a->out);
     }
     return NS_EXIT_OK;
@@ -546,6 +641,22 @@ int ns_cmd_solve(int argc, char **argv)
     const uint64_t avail = ns_cli_mem_available();
     const uint64_t budget = a.memory ? a.memory : avail;
     const int over = plan.table_bytes == 0 || (budget && need > budget) || (a.memory && avail && need > avail);
+    /* a checkpoint to resume: of a streamed solve, or of one in memory */
+    int ci_streamed = 0, ci_memory = 0;
+    if (a.resume && have_ckpt) {
+        const char *why;
+        if (ns_h5_ckpt_read(ckpt_path, &ci, NULL, &err)) {
+            rc = ns_cli_error(CMD, "%s; remove it or use --force to start over", err.msg);
+            goto fail;
+        }
+        if ((why = ckpt_mismatch(&ci, &meta, g, a.pn_only, NULL))) {
+            rc = ns_cli_error(CMD, "%s is a checkpoint of another solve (%s differs); give the same GAME, -D, bounds "
+                              "and options, or use --force to start over", ckpt_path, why);
+            goto fail;
+        }
+        ci_streamed = ci.streamed;
+        ci_memory = !ci.streamed;
+    }
     {
         /* streaming: asked for, or chosen when the table does not fit */
         int64_t tile = 0;
@@ -564,9 +675,23 @@ int ns_cmd_solve(int argc, char **argv)
          * table in memory, and finishes long before a checkpoint is due;
          * --resume and an explicit --checkpoint-every keep the table */
         const int pn_default = a.pn_only && can && !a.resume && !a.ckpt_given;
-        if (a.stream || (over && can) || pn_default) {
-            if (a.resume) {
-                rc = ns_cli_error(CMD, "--resume: a streaming solve has no checkpoints to resume from");
+        if (ci_streamed && !can) {
+            rc = ns_cli_error(CMD, "%s is the checkpoint of a streamed solve, but %s cannot be solved streaming "
+                              "here; use --force to start over", ckpt_path, g->name);
+            goto fail;
+        }
+        if (ci_memory && a.stream) {
+            rc = ns_cli_error(CMD, "--stream: %s is the checkpoint of a solve in memory; resume it without --stream, "
+                              "or use --force to start over", ckpt_path);
+            goto fail;
+        }
+        if (ci_streamed || (!ci_memory && (a.stream || (over && can) || pn_default))) {
+            char part[4200];
+            snprintf(part, sizeof part, "%s.part", a.out);
+            if (!ci_streamed && !a.force && stat(part, &st) == 0) {
+                rc = ns_cli_error(CMD, "'%s' is left from an unfinished solve and has no checkpoint %s: nothing to "
+                                  "resume%s; use --force to start over", part, ckpt_path,
+                                  a.resume ? "" : " (or it is being written by another run)");
                 goto fail;
             }
             if (slimit && sneed > slimit) {
@@ -576,9 +701,16 @@ int ns_cmd_solve(int argc, char **argv)
                                   "smaller bounds", dims, nb, a.memory ? "--memory allows" : "only", avb);
                 goto fail;
             }
+            /* --force: a record of an earlier run must not pair with the new .part */
+            if (!ci_streamed && have_ckpt && remove(ckpt_path) != 0) {
+                rc = ns_cli_error(CMD, "cannot remove the old checkpoint %s: %s", ckpt_path, strerror(errno));
+                goto fail;
+            }
             ctx.a = &a;
             ctx.meta = &meta;
-            rc = solve_streaming(&a, g, &meta, &plan, threads, tile, sbytes, &ctx);
+            ctx.ckpt_path = ckpt_path;
+            rc = solve_streaming(&a, g, &meta, &plan, threads, tile, sbytes, ci_streamed ? &ci : NULL, argc, argv,
+                                 &ctx);
             goto fail;
         }
     }
@@ -610,10 +742,6 @@ int ns_cmd_solve(int argc, char **argv)
     ctx.t = t;
     if (a.resume && have_ckpt) {
         const char *why;
-        if (ns_h5_ckpt_read(ckpt_path, &ci, NULL, &err)) {
-            rc = ns_cli_error(CMD, "%s; remove it or use --force to start over", err.msg);
-            goto fail;
-        }
         if ((why = ckpt_mismatch(&ci, &meta, g, a.pn_only, ctx.kernel))) {
             rc = ns_cli_error(CMD, "%s is a checkpoint of another solve (%s differs); give the same GAME, -D, bounds "
                               "and options, or use --force to start over", ckpt_path, why);
@@ -685,15 +813,7 @@ int ns_cmd_solve(int argc, char **argv)
                                     : ns_cli_error(CMD, "%s: %s%s", a.out, err.msg, tail);
         goto fail;
     }
-    if (stat(ckpt_path, &st) == 0 && remove(ckpt_path) != 0)
-        fprintf(stderr, "nimsieve solve: warning: cannot remove the checkpoint %s (the table %s is complete)\n",
-                ckpt_path, a.out);
-    {
-        /* and what a killed checkpoint write left */
-        char tmp[4200];
-        if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp", ckpt_path) < sizeof tmp)
-            remove(tmp);
-    }
+    remove_checkpoint(ckpt_path, a.out);
 
     if (!a.quiet) {
         char bt[320];
@@ -701,13 +821,7 @@ int ns_cmd_solve(int argc, char **argv)
         print_summary(g, &meta, bt, a.pn_only ? "P/N" : "grundy", &ts, !a.pn_only);
         meta.max_value = ts.max_value;
         ns_cli_seq_print(&meta, g->bounds[0]);
-        printf("time:          %.3f s on %d thread%s", wall, threads, threads == 1 ? "" : "s");
-        if (ctx.prior > 0)
-            printf(" (%.3f s in all, with the runs before the resume)", ctx.prior + wall);
-        printf("\n");
-        if (ctx.nwritten)
-            printf("checkpoints:   %d, %.3f s in all (%.1f%% of the time)\n", ctx.nwritten, ctx.write_seconds,
-                   wall > 0 ? 100.0 * ctx.write_seconds / wall : 0.0);
+        print_times(&ctx, wall, threads);
         printf("output:        %s\n", a.out);
     }
     rc = NS_EXIT_OK;

@@ -123,8 +123,10 @@ ns_err ns_engine_resume_with(const ns_engine *e, const ns_game *g, ns_table *t, 
     if (!e->applies(g, o, why, sizeof why))
         return ns_error_set(err, NS_EINVAL, "the %s engine cannot solve %s: %s", e->name, g->name, why);
     const int sink = o->tile_sink || o->rows_sink;
-    if (sink && (o->checkpoint || units_done))
-        return ns_error_set(err, NS_EINVAL, "a streaming solve has no checkpoints and cannot resume");
+    if (sink && units_done && o->tile_sink && !o->tile_source)
+        return ns_error_set(err, NS_EINVAL, "a streamed resume of Grundy tiles needs a tile source");
+    if (sink && units_done && o->rows_sink && !o->resume_p && o->resume_np)
+        return ns_error_set(err, NS_EINVAL, "a streamed resume of P/N rows needs the finished rows' P-positions");
     if (units_done && !e->resume)
         return ns_error_set(err, NS_EINVAL, "the %s engine cannot resume", e->name);
     if (!sink && !t)

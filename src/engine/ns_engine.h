@@ -54,8 +54,19 @@ typedef int (*ns_checkpoint_fn)(void *user, uint64_t units_done, uint64_t units_
  * 0 <= i < nx, 0 <= j < ny, with vals[i * ny + j] (borrowed for the call).
  * It is called on the worker threads, several at once, each tile once, in
  * no fixed order. A non-zero return stops the kernel, which fails with
- * NS_EIO (the sink keeps its own message). No checkpoints, no resume. */
+ * NS_EIO (the sink keeps its own message).
+ *
+ * Checkpoints of a streamed solve: checkpoint() is called, as above, when
+ * every tile of the units done has been handed to the sink and no thread
+ * is in the sink (units: tile anti-diagonals, tiles (i, j) with i + j <
+ * units_done). Resume (units_done > 0, t == NULL): the kernel reads the
+ * finished tiles it needs back through tile_source(tile_user, x0, y0, nx,
+ * ny, vals), which fills vals like the sink's argument (called on the
+ * worker threads, several at once; non-zero: NS_EIO), puts their values
+ * into its line sets without recomputing them, and hands only the tiles of
+ * later units to the sink. */
 typedef int (*ns_tile_fn)(void *user, int64_t x0, int64_t y0, int64_t nx, int64_t ny, const uint32_t *vals);
+typedef int (*ns_tile_src_fn)(void *user, int64_t x0, int64_t y0, int64_t nx, int64_t ny, uint32_t *vals);
 
 /* Streaming P/N tables (the rows-pn engine only, see ns_engine_can_stream):
  * with rows_sink set, ns_engine_run takes t == NULL and hands every finished
@@ -63,8 +74,11 @@ typedef int (*ns_tile_fn)(void *user, int64_t x0, int64_t y0, int64_t nx, int64_
  * rows x0 .. x0 + nrows - 1 as bitmaps, bit y of row x0 + i being
  * p[i * words + y / 64] >> (y % 64) & 1 (borrowed for the call). Called on
  * the calling thread, blocks in row order (the sink may run parallel
- * loops of its own); non-zero stops the kernel with NS_EIO. No
- * checkpoints, no resume. */
+ * loops of its own); non-zero stops the kernel with NS_EIO. Checkpoints
+ * come after the sink took the block (units: blocks of stream_unit() rows).
+ * Resume (units_done > 0, t == NULL): resume_p holds the P-positions
+ * (x, y) of the finished rows as resume_np pairs (x at [2i], y at [2i+1],
+ * in any order; borrowed); the kernel rebuilds its line flags from them. */
 typedef int (*ns_rows_fn)(void *user, int64_t x0, int64_t nrows, int64_t words, const uint64_t *p);
 
 /* How the two-pile Grundy kernel (tiles2d) finds a cell's mex; the
@@ -91,6 +105,9 @@ typedef struct ns_engine_opts {
                                benchmark's and the tests' comparisons) */
     ns_rows_fn rows_sink;   /* OPTIONAL: P/N streaming, see ns_rows_fn */
     void *rows_user;
+    ns_tile_src_fn tile_source; /* a streamed Grundy resume: see ns_tile_fn */
+    const int64_t *resume_p;    /* a streamed P/N resume: see ns_rows_fn */
+    uint64_t resume_np;
 } ns_engine_opts;
 
 enum { NS_ENGINE_MAX = 8, NS_ENGINE_WHY = 256 };

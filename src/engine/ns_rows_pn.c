@@ -20,7 +20,9 @@
  * reads the finished rows' P bitmaps back from the table (no knock-outs).
  * Streaming (no table: o->rows_sink): the finished block's bitmaps go to
  * the sink instead; the ring of bitmaps is a whole number of blocks, so a
- * block's rows lie one after another in it. */
+ * block's rows lie one after another in it. A streamed resume rebuilds the
+ * line flags and the ring from the finished rows' P-positions
+ * (o->resume_p): O(P-positions), not O(rows x words). */
 #include "engine/ns_engine.h"
 
 #include <stdio.h>
@@ -242,13 +244,34 @@ static ns_err rows_pn_resume(const ns_game *game, ns_table *t, const ns_engine_p
                           (unsigned long long)resume_units, (unsigned long long)units_total);
         goto fail;
     }
-    if (!t && (!o->rows_sink || resume_units)) {
-        rc = ns_error_set(err, NS_EINTERNAL, "rows-pn: no table, and no rows sink or a resume");
+    if (!t && !o->rows_sink) {
+        rc = ns_error_set(err, NS_EINTERNAL, "rows-pn: no table and no rows sink");
         goto fail;
     }
     uint8_t *out = t ? t->data : NULL;
     const int64_t resume_rows = (int64_t)resume_units * BLOCK_ROWS < n0 ? (int64_t)resume_units * BLOCK_ROWS : n0;
-    for (int64_t x = 0; x < n0; x++) {
+    int64_t x_start = 0;
+    if (!out && resume_rows) {
+        /* a streamed resume: the finished rows' P-positions go into the
+         * line flags of the groups that have taken their row in by row
+         * resume_rows (row x enters group i at row x + lag), and into the
+         * ring (its last rows), as if computed */
+        for (uint64_t k = 0; k < o->resume_np; k++) {
+            const int64_t x = o->resume_p[2 * k], y = o->resume_p[2 * k + 1];
+            if (x < 0 || x >= resume_rows || y < 0 || y >= n1) {
+                rc = ns_error_set(err, NS_EINVAL, "resume: P-position (%lld, %lld) lies outside the %lld finished "
+                                  "rows", (long long)x, (long long)y, (long long)resume_rows);
+                goto fail;
+            }
+            for (int i = 0; i < ng; i++)
+                if (x + gs[i].lag < resume_rows)
+                    set_bit(gs[i].flags, gs[i].a * y + gs[i].dy * x - gs[i].cmin);
+            if (x >= resume_rows - ring)
+                set_bit(rows + (x % ring) * words, y);
+        }
+        x_start = block_start = resume_rows;
+    }
+    for (int64_t x = x_start; x < n0; x++) {
         /* lagging groups take in row x - lag (lag 1: the previous row) */
         for (int i = 0; i < ng; i++) {
             int64_t xr = x - gs[i].lag;

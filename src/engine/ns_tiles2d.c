@@ -46,7 +46,10 @@
  *
  * Streaming (no table: o->tile_sink): the cells of a tile go to a buffer
  * of the thread's (and its mirror tile's to a second one), handed to the
- * sink when the tile is done; only the line sets stay in memory. */
+ * sink when the tile is done; only the line sets stay in memory. A
+ * streamed resume replays the finished tiles read back through
+ * o->tile_source (the line sets are rebuilt, not stored in checkpoints:
+ * they are larger than the table's compressed tiles). */
 #include "engine/ns_engine.h"
 
 #include <stdio.h>
@@ -89,6 +92,7 @@ typedef struct tiles {
     int scan;           /* 0: the summaries' mex; 1: scans, AVX-512 where
                            the processor has it; 2: scans four words a step */
     ns_tile_fn sink;    /* streaming when t == NULL */
+    ns_tile_src_fn source; /* a streamed resume: reads finished tiles back */
     void *sink_user;
     uint32_t *tbuf;     /* streaming: 2 tiles per thread; owned */
     volatile int sink_failed;
@@ -316,6 +320,10 @@ static inline uint32_t cell_mex(const tiles *T, const uint64_t *const *ptr, cons
 static void do_tile(tiles *T, int64_t x0, int64_t x1, int64_t y0, int64_t y1, int replay)
 {
     uint32_t *tb = T->t ? NULL : T->tbuf + (size_t)2 * TILE * TILE * (size_t)ns_omp_thread_num();
+    if (tb && replay && T->source(T->sink_user, x0, y0, x1 - x0, y1 - y0, tb)) {
+        T->sink_failed = 1;
+        return;
+    }
     const uint64_t stride = T->stride, fstride = T->fstride;
     const uint32_t cap = T->cap;
     const uint64_t *ptr[MAXG + 1], *fp[MAXG + 1];
@@ -343,7 +351,8 @@ static void do_tile(tiles *T, int64_t x0, int64_t x1, int64_t y0, int64_t y1, in
             }
             uint32_t m;
             if (replay) {
-                m = ns_table_get(T->t, (uint64_t)x * (uint64_t)T->n1 + (uint64_t)y);
+                m = tb ? tb[(x - x0) * (y1 - y0) + (y - y0)]
+                       : ns_table_get(T->t, (uint64_t)x * (uint64_t)T->n1 + (uint64_t)y);
             } else {
                 m = cell_mex(T, ptr, fp, np, w0);
                 if (T->misere && !any)
@@ -363,7 +372,7 @@ static void do_tile(tiles *T, int64_t x0, int64_t x1, int64_t y0, int64_t y1, in
                 put(&T->g[i], stride, fstride, cap, cidx[i], m);
         }
     }
-    if (tb && T->sink(T->sink_user, x0, y0, x1 - x0, y1 - y0, tb))
+    if (tb && !replay && T->sink(T->sink_user, x0, y0, x1 - x0, y1 - y0, tb))
         T->sink_failed = 1;
 }
 
@@ -380,6 +389,10 @@ static void do_tile_sym(tiles *T, lines *diag, int64_t x0, int64_t x1, int64_t y
     /* streaming: the tile, and its mirror (the same buffer on the diagonal) */
     uint32_t *tb = T->t ? NULL : T->tbuf + (size_t)2 * TILE * TILE * (size_t)ns_omp_thread_num();
     uint32_t *mb = tb && x0 != y0 ? tb + TILE * TILE : tb;
+    if (tb && replay && T->source(T->sink_user, x0, y0, x1 - x0, y1 - y0, tb)) {
+        T->sink_failed = 1;
+        return;
+    }
     for (int64_t x = x0; x < x1; x++) {
         for (int64_t y = y0 > x ? y0 : x; y < y1; y++) {
             /* without a diagonal, the third set is the second again */
@@ -398,7 +411,7 @@ static void do_tile_sym(tiles *T, lines *diag, int64_t x0, int64_t x1, int64_t y
             }
             uint32_t m;
             if (replay) {
-                m = ns_table_get(T->t, (uint64_t)x * n + (uint64_t)y);
+                m = tb ? tb[(x - x0) * (y1 - y0) + (y - y0)] : ns_table_get(T->t, (uint64_t)x * n + (uint64_t)y);
             } else {
                 m = cell_mex(T, ptr, fp, 3, w0);
                 if (T->misere && x == 0 && y == 0)
@@ -422,7 +435,7 @@ static void do_tile_sym(tiles *T, lines *diag, int64_t x0, int64_t x1, int64_t y
                 put(diag, stride, fstride, cap, c, m);
         }
     }
-    if (tb) {
+    if (tb && !replay) {
         if (T->sink(T->sink_user, x0, y0, x1 - x0, y1 - y0, tb))
             T->sink_failed = 1;
         else if (mb != tb && T->sink(T->sink_user, y0, x0, y1 - y0, x1 - x0, mb))
@@ -611,7 +624,12 @@ static ns_err tiles2d_resume(const ns_game *g, ns_table *t, const ns_engine_plan
     const int nthreads = o->threads > 0 ? o->threads : ns_omp_max_threads();
     if (!t) {
         T.sink = o->tile_sink;
+        T.source = o->tile_source;
         T.sink_user = o->tile_user;
+        if (resume_units && !T.source) {
+            rc = ns_error_set(err, NS_EINVAL, "tiles2d: a streamed resume needs a tile source");
+            goto done;
+        }
         if (!T.sink || !(T.tbuf = malloc((size_t)2 * TILE * TILE * sizeof *T.tbuf * (size_t)nthreads)))
             goto oom;
     }
@@ -668,7 +686,7 @@ static ns_err tiles2d_resume(const ns_game *g, ns_table *t, const ns_engine_plan
             goto done;
         }
         if (T.sink_failed) {
-            rc = ns_error_set(err, NS_EIO, "the tile sink failed");
+            rc = ns_error_set(err, NS_EIO, replay ? "the tile source failed" : "the tile sink failed");
             goto done;
         }
         if (o->progress) {

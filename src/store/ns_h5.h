@@ -125,6 +125,45 @@ ns_err ns_h5_stream_close(ns_h5_stream *s, const ns_meta *m, ns_table_stats *sta
 /* Give up: close and remove "<path>.part"; frees s (NULL is a no-op). */
 void ns_h5_stream_abort(ns_h5_stream *s);
 
+/* Checkpoints of a streamed solve. The units of a stream: P/N, blocks of
+ * `tile` rows; Grundy, tile anti-diagonals (the tiles (i, j) with i + j <
+ * units_done, mirrored ones included), as the engines count them.
+ * The .part file's metadata reaches the disk only at a checkpoint or the
+ * close (evictions off), so after a kill it is as the last checkpoint left
+ * it, plus chunks beyond its end that nothing refers to. */
+
+/* Checkpoint (called when every chunk of the units done, and no other, is
+ * stored and no thread writes): flush the .part file and fsync it, then
+ * write ckpt_path (atomically, as ns_h5_ckpt_write) with m's game, c, and
+ * the record the stream needs to go on: cells and chunks stored, the
+ * largest value, the P-positions (dataset /checkpoint_p_positions). A
+ * failure leaves the previous checkpoint (and the .part) usable. */
+struct ns_h5_ckpt;   /* below */
+ns_err ns_h5_stream_checkpoint(ns_h5_stream *s, const char *ckpt_path, const ns_meta *m, const struct ns_h5_ckpt *c,
+                               ns_error *err);
+
+/* Close, keeping "<path>.part" for a resume; frees s (NULL: no-op). */
+void ns_h5_stream_suspend(ns_h5_stream *s);
+
+/* Go on with the stream of "<path>.part" from its checkpoint ckpt_path
+ * (read with ns_h5_ckpt_read, matched to this solve by the caller), which
+ * has units_done units: the chunks of those units are copied as stored
+ * into a new file (and checked against the record's count), which is
+ * synced and renamed over "<path>.part"; later chunks the killed run wrote
+ * are dropped. The stream then takes the later units' tiles or rows like
+ * ns_h5_stream_open's. NULL with err set (the .part untouched) on failure. */
+ns_h5_stream *ns_h5_stream_resume(const char *path, const char *ckpt_path, const int64_t *bounds, int elem,
+                                  int64_t tile, int threads, uint64_t units_done, ns_error *err);
+
+/* The P-positions stored so far, *n pairs (x, y) (borrowed from s, valid
+ * until the next call on s): a resumed P/N stream's finished rows' ones. */
+const int64_t *ns_h5_stream_p_positions(const ns_h5_stream *s, uint64_t *n);
+
+/* Read a stored tile of /grundy back (a resume's replay, ns_tile_src_fn):
+ * vals row-major, nx x ny. Several threads at once (one reads at a time). */
+ns_err ns_h5_stream_read_tile(ns_h5_stream *s, int64_t x0, int64_t y0, int64_t nx, int64_t ny, uint32_t *vals,
+                              ns_error *err);
+
 /* HDF5 library version "1.10.8". */
 const char *ns_h5_library_version(void);
 
@@ -209,6 +248,9 @@ typedef struct ns_h5_ckpt_info {
     int k;
     int64_t bounds[NS_MAX_DIM];
     int elem;                 /* bytes per cell of the stored table */
+    int streamed;             /* 1: the record of a streamed solve (no table;
+                                 see ns_h5_stream_checkpoint) */
+    int64_t stream_tile;      /* its tile (P/N: rows of a block) */
 } ns_h5_ckpt_info;
 
 /* Read a checkpoint's attributes into *info and, when t is not NULL, its

@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <hdf5.h>
@@ -74,13 +75,13 @@ static ns_err put_f64(ckw *w, const char *name, double v)
     return put_attr(w, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, w->scalar, &v);
 }
 
-static ns_err put_bounds(ckw *w, const ns_table *t)
+static ns_err put_bounds(ckw *w, int k, const int64_t *bounds)
 {
-    hsize_t dim = (hsize_t)t->k;
+    hsize_t dim = (hsize_t)k;
     hid_t space = H5Screate_simple(1, &dim, NULL);
     if (space < 0)
         return ns_h5_fail(w->err, NS_EIO, "%s: cannot create the dataspace of attribute bounds", w->path);
-    ns_err rc = put_attr(w, "bounds", H5T_STD_I64LE, H5T_NATIVE_INT64, space, t->bounds);
+    ns_err rc = put_attr(w, "bounds", H5T_STD_I64LE, H5T_NATIVE_INT64, space, bounds);
     H5Sclose(space);
     return rc;
 }
@@ -217,7 +218,7 @@ out:
     return rc;
 }
 
-static ns_err sync_path(const char *path, int dir, ns_error *err)
+ns_err ns_h5_sync_path(const char *path, int dir, ns_error *err)
 {
     int fd = open(path, dir ? O_RDONLY | O_DIRECTORY : O_RDONLY);
     if (fd < 0)
@@ -230,13 +231,41 @@ static ns_err sync_path(const char *path, int dir, ns_error *err)
     return NS_OK;
 }
 
-ns_err ns_h5_ckpt_write(const char *path, const ns_table *t, const ns_meta *m, const ns_h5_ckpt *c,
-                        ns_error *err)
+/* What a checkpoint holds besides the common attributes: the working
+ * table (ns_h5_ckpt_write), or a streamed solve's record (stream_payload). */
+typedef ns_err (*payload_fn)(ckw *w, const void *user);
+
+typedef struct table_job {
+    const ns_table *t;
+    int threads;
+} table_job;
+
+static ns_err table_payload(ckw *w, const void *user)
+{
+    const table_job *j = user;
+    return write_table(w, j->t, j->threads);
+}
+
+/* Test hook: NS_TEST_CKPT_DELAY=S sleeps S seconds with the new checkpoint
+ * written to "<path>.tmp" but not yet renamed (a kill then lands inside a
+ * checkpoint write, reproducibly). */
+static void test_delay(void)
+{
+    const char *d = getenv("NS_TEST_CKPT_DELAY");
+    double secs = d ? atof(d) : 0;
+    if (secs > 0) {
+        struct timespec ts = {(time_t)secs, (long)((secs - (double)(time_t)secs) * 1e9)};
+        nanosleep(&ts, NULL);
+    }
+}
+
+static ns_err write_ckpt(const char *path, int k, const int64_t *bounds, int pn_only, int elem, const ns_meta *m,
+                         const ns_h5_ckpt *c, payload_fn payload, const void *user, ns_error *err)
 {
     ns_h5_quiet();
-    if (t->k < 1 || t->k > NS_MAX_DIM || (t->elem != 1 && t->elem != 2 && t->elem != 4))
+    if (k < 1 || k > NS_MAX_DIM || (elem != 1 && elem != 2 && elem != 4))
         return ns_error_set(err, NS_EINTERNAL, "%s: cannot checkpoint a table of rank %d with %d-byte cells",
-                            path, t->k, t->elem);
+                            path, k, elem);
     size_t len = strlen(path);
     char *tmp = malloc(len + sizeof ".tmp");
     if (!tmp)
@@ -269,16 +298,16 @@ ns_err ns_h5_ckpt_write(const char *path, const ns_table *t, const ns_meta *m, c
     snprintf(game, sizeof game, "%.*s", (int)sizeof m->game - 1, m->game);
     snprintf(params, sizeof params, "%.*s", (int)sizeof m->params - 1, m->params);
     if ((rc = put_str(&w, "game", game)) || (m->rules_text && (rc = put_str(&w, "rules", m->rules_text))) ||
-        (rc = put_str(&w, "params", params)) || (rc = put_bounds(&w, t)) ||
+        (rc = put_str(&w, "params", params)) || (rc = put_bounds(&w, k, bounds)) ||
         (rc = put_str(&w, "play", m->play == NS_PLAY_MISERE ? "misere" : "normal")) ||
-        (rc = put_str(&w, "kind", t->pn_only ? "pn" : "grundy")) ||
+        (rc = put_str(&w, "kind", pn_only ? "pn" : "grundy")) ||
         (rc = put_str(&w, "nimsieve_version", NS_VERSION)) ||
         (rc = put_str(&w, "git_revision", NS_GIT_REVISION)) || (rc = put_i32(&w, "complete", 0)) ||
         (rc = put_str(&w, "checkpoint_kernel", c->kernel)) ||
         (rc = put_u64(&w, "checkpoint_units_done", c->units_done)) ||
         (rc = put_u64(&w, "checkpoint_units_total", c->units_total)) ||
-        (rc = put_f64(&w, "checkpoint_seconds", c->seconds)) || (rc = put_i32(&w, "checkpoint_elem", t->elem)) ||
-        (rc = write_table(&w, t, m->threads)))
+        (rc = put_f64(&w, "checkpoint_seconds", c->seconds)) || (rc = put_i32(&w, "checkpoint_elem", elem)) ||
+        (rc = payload(&w, user)))
         goto fail;
     close_id(&w.scalar, H5Sclose);
     close_id(&w.vstr, H5Tclose);
@@ -288,8 +317,9 @@ ns_err ns_h5_ckpt_write(const char *path, const ns_table *t, const ns_meta *m, c
         rc = ns_h5_fail(err, NS_EIO, "%s: cannot close (flush) %s", path, tmp);
         goto fail;
     }
-    if ((rc = sync_path(tmp, 0, err)))
+    if ((rc = ns_h5_sync_path(tmp, 0, err)))
         goto fail;
+    test_delay();
     if (rename(tmp, path) != 0) {
         rc = ns_error_set(err, NS_EIO, "%s: cannot rename %s to it: %s", path, tmp, strerror(errno));
         goto fail;
@@ -302,7 +332,7 @@ ns_err ns_h5_ckpt_write(const char *path, const ns_table *t, const ns_meta *m, c
             snprintf(dir, sizeof dir, ".");
         else
             snprintf(dir, sizeof dir, "%.*s", slash == path ? 1 : (int)(slash - path), path);
-        rc = sync_path(dir, 1, err);
+        rc = ns_h5_sync_path(dir, 1, err);
     }
     goto out;
 fail:
@@ -315,6 +345,46 @@ out:
     close_id(&fapl, H5Pclose);
     free(tmp);
     return rc;
+}
+
+ns_err ns_h5_ckpt_write(const char *path, const ns_table *t, const ns_meta *m, const ns_h5_ckpt *c,
+                        ns_error *err)
+{
+    const table_job j = {t, m->threads};
+    return write_ckpt(path, t->k, t->bounds, t->pn_only, t->elem, m, c, table_payload, &j, err);
+}
+
+/* ---- the record of a streamed solve (ns_h5_stream.c) ---- */
+
+#define STREAM_PP "/checkpoint_p_positions"
+
+static ns_err stream_payload(ckw *w, const void *user)
+{
+    const ns_h5_stream_rec *r = user;
+    ns_err rc;
+    if ((rc = put_i32(w, "checkpoint_streamed", 1)) || (rc = put_u64(w, "stream_tile", (uint64_t)r->tile)) ||
+        (rc = put_u64(w, "stream_cells", r->cells)) || (rc = put_u64(w, "stream_chunks", r->chunks)) ||
+        (rc = put_u64(w, "stream_max_value", r->max_value)))
+        return rc;
+    /* the P-positions of the finished units, n x 2 (unlimited rows: an
+     * empty list can be chunked too) */
+    hsize_t dims[2] = {r->npp, 2}, maxd[2] = {H5S_UNLIMITED, 2};
+    hsize_t chunk[2] = {r->npp < 65536 ? (r->npp ? r->npp : 1) : 65536, 2};
+    hid_t ds = ns_h5_create_chunked(w->file, w->path, STREAM_PP, H5T_STD_I64LE, 2, dims, maxd, chunk, NULL, w->err);
+    if (ds < 0)
+        return w->err && w->err->code ? w->err->code : NS_EIO;
+    rc = NS_OK;
+    if (r->npp && H5Dwrite(ds, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, r->pp) < 0)
+        rc = ns_h5_fail(w->err, NS_EIO, "%s: cannot write %s", w->path, STREAM_PP);
+    if (H5Dclose(ds) < 0 && !rc)
+        rc = ns_h5_fail(w->err, NS_EIO, "%s: cannot close %s", w->path, STREAM_PP);
+    return rc;
+}
+
+ns_err ns_h5_ckpt_write_stream(const char *path, const int64_t *bounds, int elem, const ns_meta *m,
+                               const ns_h5_ckpt *c, const ns_h5_stream_rec *r, ns_error *err)
+{
+    return write_ckpt(path, 2, bounds, elem == 1, elem, m, c, stream_payload, r, err);
 }
 
 /* ---------------------------------------------------------------- reading */
@@ -342,6 +412,16 @@ out:
     close_id(&sp, H5Sclose);
     close_id(&a, H5Aclose);
     return rc;
+}
+
+/* The same for an attribute that may be absent: *out untouched then. */
+static ns_err get_num_opt(ckr *r, const char *name, hid_t mtype, void *out)
+{
+    if (H5Aexists(r->file, name) <= 0) {
+        H5Eclear2(H5E_DEFAULT);
+        return NS_OK;
+    }
+    return get_num(r, name, mtype, out);
 }
 
 /* A variable-length string attribute into a new malloc'ed string (*out). */
@@ -454,8 +534,20 @@ ns_err ns_h5_ckpt_read(const char *path, ns_h5_ckpt_info *info, ns_table *t, ns_
         (rc = get_num(&r, "checkpoint_units_total", H5T_NATIVE_UINT64, &info->ckpt.units_total)) ||
         (rc = get_num(&r, "checkpoint_seconds", H5T_NATIVE_DOUBLE, &info->ckpt.seconds)) ||
         (rc = get_num(&r, "checkpoint_elem", H5T_NATIVE_INT, &info->elem)) ||
-        (rc = read_bounds(&r, &info->k, info->bounds)))
+        (rc = read_bounds(&r, &info->k, info->bounds)) ||
+        (rc = get_num_opt(&r, "checkpoint_streamed", H5T_NATIVE_INT, &info->streamed)))
         goto out;
+    if (info->streamed) {
+        uint64_t tile = 0;
+        if ((rc = get_num(&r, "stream_tile", H5T_NATIVE_UINT64, &tile)))
+            goto out;
+        info->stream_tile = (int64_t)tile;
+        if (info->k != 2 || tile < 1 || tile > 1024 || t) {
+            rc = ns_error_set(err, NS_EFORMAT, "%s: inconsistent record of a streamed solve (rank %d, tile %llu)%s",
+                              path, info->k, (unsigned long long)tile, t ? "; it holds no table" : "");
+            goto out;
+        }
+    }
     info->meta.pn_only = strcmp(kind, "pn") == 0;
     info->meta.play = strcmp(play, "misere") == 0 ? NS_PLAY_MISERE : NS_PLAY_NORMAL;
     if (complete != 0 || info->ckpt.units_done > info->ckpt.units_total ||
@@ -517,5 +609,57 @@ out:
     H5Eclear2(H5E_DEFAULT);
     if (rc)
         ns_meta_free(&info->meta);
+    return rc;
+}
+
+ns_err ns_h5_ckpt_read_stream(const char *path, ns_h5_stream_rec *rec, ns_error *err)
+{
+    ns_h5_quiet();
+    ckr r = {path, err, H5I_INVALID_HID};
+    hid_t ds = H5I_INVALID_HID, sp = H5I_INVALID_HID;
+    ns_err rc = NS_OK;
+    uint64_t tile = 0, mx = 0;
+    memset(rec, 0, sizeof *rec);
+    r.file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (r.file < 0)
+        return ns_h5_fail(err, NS_EFORMAT, "%s: cannot open the checkpoint", path);
+    if ((rc = get_num(&r, "stream_tile", H5T_NATIVE_UINT64, &tile)) ||
+        (rc = get_num(&r, "stream_cells", H5T_NATIVE_UINT64, &rec->cells)) ||
+        (rc = get_num(&r, "stream_chunks", H5T_NATIVE_UINT64, &rec->chunks)) ||
+        (rc = get_num(&r, "stream_max_value", H5T_NATIVE_UINT64, &mx)))
+        goto out;
+    rec->tile = (int64_t)tile;
+    rec->max_value = (uint32_t)mx;
+    ds = H5Dopen2(r.file, STREAM_PP, H5P_DEFAULT);
+    sp = ds >= 0 ? H5Dget_space(ds) : H5I_INVALID_HID;
+    hsize_t dims[2];
+    if (sp < 0 || H5Sget_simple_extent_ndims(sp) != 2 || H5Sget_simple_extent_dims(sp, dims, NULL) < 0 ||
+        dims[1] != 2 || mx > 0xFFFFFFFFu) {
+        rc = ns_h5_fail(err, NS_EFORMAT, "%s: dataset %s is missing or has the wrong shape", path, STREAM_PP);
+        goto out;
+    }
+    rec->npp = dims[0];
+    if (rec->npp) {
+        int64_t *pp = malloc((size_t)rec->npp * 2 * sizeof *pp);
+        if (!pp) {
+            rc = ns_error_set(err, NS_ENOMEM, "%s: out of memory for %llu P-positions", path,
+                              (unsigned long long)rec->npp);
+            goto out;
+        }
+        rec->pp = pp;
+        if (H5Dread(ds, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, pp) < 0) {
+            rc = ns_h5_fail(err, NS_EFORMAT, "%s: cannot read %s (damaged? checksum)", path, STREAM_PP);
+            goto out;
+        }
+    }
+out:
+    close_id(&sp, H5Sclose);
+    close_id(&ds, H5Dclose);
+    close_id(&r.file, H5Fclose);
+    H5Eclear2(H5E_DEFAULT);
+    if (rc) {
+        free((void *)rec->pp);
+        memset(rec, 0, sizeof *rec);
+    }
     return rc;
 }

@@ -106,4 +106,31 @@ uint64_t ns_h5_chunk_count(const ns_h5_chunk_job *job);
  * others filter the next batch. */
 ns_err ns_h5_write_chunks(const ns_h5_chunk_job *job, ns_error *err);
 
+/* ---- checkpoints (ns_h5_ckpt.c) ---- */
+
+/* fsync path (a directory when dir is set; filesystems that cannot sync a
+ * directory are let off). */
+ns_err ns_h5_sync_path(const char *path, int dir, ns_error *err);
+
+/* The record of a streamed solve (ns_h5_stream.c) that a checkpoint file
+ * holds instead of a table: what the stream had stored when the units done
+ * were finished. */
+typedef struct ns_h5_stream_rec {
+    int64_t tile;           /* the stream's tile (P/N: rows of a block) */
+    uint64_t cells;         /* cells stored */
+    uint64_t chunks;        /* chunks stored (/grundy and /pn together) */
+    uint32_t max_value;     /* largest value stored */
+    const int64_t *pp;      /* the P-positions stored, npp pairs (x, y);
+                               borrowed when written, owned (free) when read */
+    uint64_t npp;
+} ns_h5_stream_rec;
+
+/* Write a checkpoint (atomically, as ns_h5_ckpt_write) holding m's game,
+ * c and r for a bounds[0] x bounds[1] table of elem-byte values (1: P/N). */
+ns_err ns_h5_ckpt_write_stream(const char *path, const int64_t *bounds, int elem, const ns_meta *m,
+                               const ns_h5_ckpt *c, const ns_h5_stream_rec *r, ns_error *err);
+
+/* Read the record back (rec->pp malloc'ed: the caller frees it). */
+ns_err ns_h5_ckpt_read_stream(const char *path, ns_h5_stream_rec *rec, ns_error *err);
+
 #endif

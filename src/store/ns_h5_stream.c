@@ -17,6 +17,8 @@
 #include "store/ns_h5_internal.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -47,6 +49,7 @@ struct ns_h5_stream {
     /* under the critical section */
     int failed;
     uint64_t cells;          /* cells stored */
+    uint64_t chunks;         /* chunks stored (/grundy and /pn) */
     ns_table_stats st;
     int64_t *pp;             /* P-positions, 2 per row; owned */
     uint64_t npp, cappp;
@@ -103,15 +106,11 @@ static char *dup_cat(const char *a, const char *b)
     return p;
 }
 
-ns_h5_stream *ns_h5_stream_open(const char *path, const int64_t *bounds, int elem, int64_t tile, int threads,
-                                int flags, ns_error *err)
+/* The stream of ns_h5_stream_open, its file created under the name
+ * create (the .part file, or a new one that a resume renames over it). */
+static ns_h5_stream *open_as(const char *path, const char *create, const int64_t *bounds, int elem, int64_t tile,
+                             int threads, ns_error *err)
 {
-    ns_h5_quiet();
-    struct stat sb;
-    if (!(flags & NS_H5_FORCE) && stat(path, &sb) == 0) {
-        ns_error_set(err, NS_EINVAL, "%s exists; use --force to overwrite", path);
-        return NULL;
-    }
     if ((elem != 1 && elem != 2 && elem != 4) || tile < 1 || tile > 1024 || threads < 1 || bounds[0] < 1 ||
         bounds[1] < 1 ||
         !ns_h5_direct_ok()) {
@@ -150,13 +149,37 @@ ns_h5_stream *ns_h5_stream_open(const char *path, const int64_t *bounds, int ele
         if (elem > 1 && (!(w->raw = malloc(s->raw_bytes)) || !(w->out = malloc(s->bound))))
             goto nomem;
     }
+    /* Metadata (the chunk index, the superblock) reaches the file only
+     * when flushed (a checkpoint, the close), never evicted in between:
+     * after a kill the .part holds the metadata of its last checkpoint,
+     * and the chunks written since lie beyond the end it records. */
+    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+    H5AC_cache_config_t mdc;
+    memset(&mdc, 0, sizeof mdc);
+    mdc.version = H5AC__CURR_CACHE_CONFIG_VERSION;
+    if (fapl < 0 || H5Pget_mdc_config(fapl, &mdc) < 0) {
+        ns_h5_fail(err, NS_EIO, "%s: cannot set up the file access properties", path);
+        if (fapl >= 0)
+            H5Pclose(fapl);
+        goto fail;
+    }
+    mdc.evictions_enabled = 0;
+    mdc.incr_mode = H5C_incr__off;
+    mdc.flash_incr_mode = H5C_flash_incr__off;
+    mdc.decr_mode = H5C_decr__off;
+    if (H5Pset_mdc_config(fapl, &mdc) < 0) {
+        ns_h5_fail(err, NS_EIO, "%s: cannot configure the metadata cache", path);
+        H5Pclose(fapl);
+        goto fail;
+    }
     errno = 0;
-    s->file = H5Fcreate(s->part, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    s->file = H5Fcreate(create, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+    H5Pclose(fapl);
     if (s->file < 0) {
         if (errno)
-            ns_error_set(err, NS_EIO, "%s: cannot create %s: %s", path, s->part, strerror(errno));
+            ns_error_set(err, NS_EIO, "%s: cannot create %s: %s", path, create, strerror(errno));
         else
-            ns_h5_fail(err, NS_EIO, "%s: cannot create %s", path, s->part);
+            ns_h5_fail(err, NS_EIO, "%s: cannot create %s", path, create);
         goto fail;
     }
     const hsize_t dims[2] = {(hsize_t)bounds[0], (hsize_t)bounds[1]};
@@ -175,8 +198,29 @@ ns_h5_stream *ns_h5_stream_open(const char *path, const int64_t *bounds, int ele
 nomem:
     ns_error_set(err, NS_ENOMEM, "%s: out of memory for the stream buffers", path);
 fail:
-    ns_h5_stream_abort(s);
+    close_all(s);
+    remove(create);
+    free_stream(s);
     return NULL;
+}
+
+ns_h5_stream *ns_h5_stream_open(const char *path, const int64_t *bounds, int elem, int64_t tile, int threads,
+                                int flags, ns_error *err)
+{
+    ns_h5_quiet();
+    struct stat sb;
+    if (!(flags & NS_H5_FORCE) && stat(path, &sb) == 0) {
+        ns_error_set(err, NS_EINVAL, "%s exists; use --force to overwrite", path);
+        return NULL;
+    }
+    char *part = dup_cat(path, ".part");
+    if (!part) {
+        ns_error_set(err, NS_ENOMEM, "%s: out of memory", path);
+        return NULL;
+    }
+    ns_h5_stream *s = open_as(path, part, bounds, elem, tile, threads, err);
+    free(part);
+    return s;
 }
 
 /* Append the P-position (x, y) (under the critical section, or on the
@@ -262,6 +306,7 @@ ns_err ns_h5_stream_tile(ns_h5_stream *s, int64_t x0, int64_t y0, int64_t nx, in
             } else if (np && keep_p(s, x0, y0, nx, ny, vals)) {
                 rc = ns_error_set(err, NS_ENOMEM, "%s: out of memory for the P-positions", s->path);
             } else {
+                s->chunks += 1 + (np != 0);
                 s->cells += (uint64_t)(nx * ny);
                 s->st.n_valid += (uint64_t)(nx * ny);
                 s->st.n_p += np;
@@ -331,6 +376,8 @@ ns_err ns_h5_stream_pn_rows(ns_h5_stream *s, int64_t x0, int64_t nrows, int64_t 
             if (!r && len && H5Dwrite_chunk(s->dpn, H5P_DEFAULT, 0, off, len, w->pnout) < 0)
                 r = ns_h5_fail(&e, NS_EIO, "%s: cannot write the /pn chunk at %lld,%lld", s->path, (long long)x0,
                                (long long)(j * s->c1));
+            else if (!r && len)
+                s->chunks++;
             if (r && !s->failed) {
                 NS_PRAGMA(omp atomic write)
                 s->failed = 1;
@@ -407,4 +454,227 @@ fail:
         H5Dclose(dp);
     ns_h5_stream_abort(s);
     return rc;
+}
+
+/* ---- checkpoints and resume of a streamed solve ---- */
+
+void ns_h5_stream_suspend(ns_h5_stream *s)
+{
+    if (!s)
+        return;
+    /* HDF5's close would flush the metadata of the chunks written since
+     * the last checkpoint, and after a failed write (a full disk) only part
+     * of it: the index could then point past the file's recorded end. The
+     * .part must stay as the checkpoint left it, so the file descriptor
+     * under HDF5 is swapped for a read-only one first: every write of the
+     * close fails, none reaches the file. */
+    void *handle = NULL;
+    if (s->file >= 0 && H5Fget_vfd_handle(s->file, H5P_DEFAULT, &handle) >= 0 && handle) {
+        int ro = open(s->part, O_RDONLY);
+        if (ro >= 0) {
+            dup2(ro, *(int *)handle);
+            close(ro);
+        }
+    }
+    close_all(s);
+    free_stream(s);
+}
+
+ns_err ns_h5_stream_checkpoint(ns_h5_stream *s, const char *ckpt_path, const ns_meta *m, const ns_h5_ckpt *c,
+                               ns_error *err)
+{
+    ns_h5_quiet();
+    if (s->failed)
+        return ns_error_set(err, NS_EIO, "%s: an earlier write failed; no checkpoint", s->path);
+    /* the finished chunks and the index that finds them, on disk first */
+    if (H5Fflush(s->file, H5F_SCOPE_LOCAL) < 0)
+        return ns_h5_fail(err, NS_EIO, "%s: cannot flush %s", s->path, s->part);
+    ns_err rc = ns_h5_sync_path(s->part, 0, err);
+    if (rc)
+        return rc;
+    const ns_h5_stream_rec r = {.tile = s->tile, .cells = s->cells, .chunks = s->chunks,
+                                .max_value = s->st.max_value, .pp = s->pp, .npp = s->npp};
+    return ns_h5_ckpt_write_stream(ckpt_path, s->bounds, s->elem, m, c, &r, err);
+}
+
+/* Is the chunk at (x0, y0) part of the first `units` units (P/N: blocks of
+ * rows; Grundy: tile anti-diagonals)? */
+static int chunk_done(const ns_h5_stream *s, uint64_t units, int64_t x0, int64_t y0)
+{
+    if (s->elem == 1)
+        return (uint64_t)(x0 / s->tile) < units;
+    return (uint64_t)(x0 / s->tile + y0 / s->tile) < units;
+}
+
+/* Copy the chunk at off of dataset name from src to dst as stored (no
+ * filtering); *copied gets 1, or 0 when src has no such chunk. */
+static ns_err copy_chunk(ns_h5_stream *s, hid_t src, hid_t dst, const char *name, const hsize_t *off, void **buf,
+                         size_t *cap, int *copied, ns_error *err)
+{
+    unsigned mask = 0;
+    haddr_t addr = HADDR_UNDEF;
+    hsize_t size = 0;
+    *copied = 0;
+    if (H5Dget_chunk_info_by_coord(src, off, &mask, &addr, &size) < 0)
+        return ns_h5_fail(err, NS_EFORMAT, "%s: cannot look up the %s chunk at %llu,%llu of %s", s->path, name,
+                          (unsigned long long)off[0], (unsigned long long)off[1], s->part);
+    if (addr == HADDR_UNDEF || size == 0)
+        return NS_OK;
+    if (size > *cap) {
+        void *p = realloc(*buf, (size_t)size);
+        if (!p)
+            return ns_error_set(err, NS_ENOMEM, "%s: out of memory", s->path);
+        *buf = p;
+        *cap = (size_t)size;
+    }
+    uint32_t filters = 0;
+    if (H5Dread_chunk(src, H5P_DEFAULT, off, &filters, *buf) < 0)
+        return ns_h5_fail(err, NS_EFORMAT, "%s: cannot read the %s chunk at %llu,%llu of %s", s->path, name,
+                          (unsigned long long)off[0], (unsigned long long)off[1], s->part);
+    if (H5Dwrite_chunk(dst, H5P_DEFAULT, filters, off, (size_t)size, *buf) < 0)
+        return ns_h5_fail(err, NS_EIO, "%s: cannot write the %s chunk at %llu,%llu", s->path, name,
+                          (unsigned long long)off[0], (unsigned long long)off[1]);
+    *copied = 1;
+    return NS_OK;
+}
+
+/* Copy the chunks of the first `units` units from the old .part file into
+ * s's new file; *n gets their number. */
+static ns_err copy_done(ns_h5_stream *s, uint64_t units, uint64_t *n, ns_error *err)
+{
+    ns_err rc = NS_OK;
+    hid_t old = H5I_INVALID_HID, og = H5I_INVALID_HID, opn = H5I_INVALID_HID;
+    void *buf = NULL;
+    size_t cap = 0;
+    *n = 0;
+    old = H5Fopen(s->part, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (old < 0) {
+        rc = ns_h5_fail(err, NS_EFORMAT, "%s: cannot open %s (damaged?)", s->path, s->part);
+        goto out;
+    }
+    opn = H5Dopen2(old, "/pn", H5P_DEFAULT);
+    if (opn < 0 || (s->elem > 1 && (og = H5Dopen2(old, "/grundy", H5P_DEFAULT)) < 0)) {
+        rc = ns_h5_fail(err, NS_EFORMAT, "%s: %s has no %s", s->path, s->part, opn < 0 ? "/pn" : "/grundy");
+        goto out;
+    }
+    for (int64_t x0 = 0; x0 < s->bounds[0] && chunk_done(s, units, x0, 0); x0 += s->c0)
+        for (int64_t y0 = 0; y0 < s->bounds[1] && chunk_done(s, units, x0, y0); y0 += s->c1) {
+            const hsize_t off[2] = {(hsize_t)x0, (hsize_t)y0};
+            int copied = 0;
+            if (og >= 0) {
+                if ((rc = copy_chunk(s, og, s->dg, "/grundy", off, &buf, &cap, &copied, err)))
+                    goto out;
+                *n += (uint64_t)copied;
+            }
+            if ((rc = copy_chunk(s, opn, s->dpn, "/pn", off, &buf, &cap, &copied, err)))
+                goto out;
+            *n += (uint64_t)copied;
+        }
+out:
+    if (og >= 0)
+        H5Dclose(og);
+    if (opn >= 0)
+        H5Dclose(opn);
+    if (old >= 0)
+        H5Fclose(old);
+    H5Eclear2(H5E_DEFAULT);
+    free(buf);
+    return rc;
+}
+
+ns_h5_stream *ns_h5_stream_resume(const char *path, const char *ckpt_path, const int64_t *bounds, int elem,
+                                  int64_t tile, int threads, uint64_t units_done, ns_error *err)
+{
+    ns_h5_quiet();
+    ns_h5_stream_rec rec;
+    ns_h5_stream *s = NULL;
+    char *fresh = NULL;
+    struct stat sb;
+    if (ns_h5_ckpt_read_stream(ckpt_path, &rec, err))
+        return NULL;
+    if (!(fresh = dup_cat(path, ".part.new"))) {
+        ns_error_set(err, NS_ENOMEM, "%s: out of memory", path);
+        goto fail;
+    }
+    if (rec.tile != tile) {
+        ns_error_set(err, NS_EINVAL, "%s: the checkpoint's tile is %lld, this solve's %lld", ckpt_path,
+                     (long long)rec.tile, (long long)tile);
+        goto fail;
+    }
+    if (!(s = open_as(path, fresh, bounds, elem, tile, threads, err)))
+        goto fail;
+    if (stat(s->part, &sb) != 0) {
+        ns_error_set(err, NS_EINVAL, "%s: the table the checkpoint %s goes with is missing: %s", s->part, ckpt_path,
+                     strerror(errno));
+        goto fail;
+    }
+    /* the finished units' chunks, as stored, into a new file: whatever the
+     * killed run wrote after its checkpoint is left behind with the old */
+    uint64_t n = 0;
+    if (copy_done(s, units_done, &n, err))
+        goto fail;
+    if (n != rec.chunks) {
+        ns_error_set(err, NS_EFORMAT, "%s: holds %llu chunks of the finished part, but its checkpoint %s recorded "
+                     "%llu (damaged?)", s->part, (unsigned long long)n, ckpt_path, (unsigned long long)rec.chunks);
+        goto fail;
+    }
+    s->chunks = rec.chunks;
+    s->cells = rec.cells;
+    s->st.n_valid = rec.cells;
+    s->st.n_p = rec.npp;
+    s->st.max_value = rec.max_value;
+    s->pp = (int64_t *)rec.pp;
+    s->npp = s->cappp = rec.npp;
+    rec.pp = NULL;
+    if (H5Fflush(s->file, H5F_SCOPE_LOCAL) < 0) {
+        ns_h5_fail(err, NS_EIO, "%s: cannot flush %s", path, fresh);
+        goto fail;
+    }
+    if (ns_h5_sync_path(fresh, 0, err))
+        goto fail;
+    if (rename(fresh, s->part) != 0) {
+        ns_error_set(err, NS_EIO, "%s: cannot rename %s to %s: %s", path, fresh, s->part, strerror(errno));
+        goto fail;
+    }
+    free(fresh);
+    return s;
+fail:
+    if (s) {
+        close_all(s);
+        free_stream(s);
+    }
+    if (fresh)
+        remove(fresh);
+    free(fresh);
+    free((void *)rec.pp);
+    return NULL;
+}
+
+ns_err ns_h5_stream_read_tile(ns_h5_stream *s, int64_t x0, int64_t y0, int64_t nx, int64_t ny, uint32_t *vals,
+                              ns_error *err)
+{
+    if (s->elem == 1 || nx < 1 || ny < 1 || x0 < 0 || y0 < 0 || x0 + nx > s->bounds[0] || y0 + ny > s->bounds[1])
+        return ns_error_set(err, NS_EINTERNAL, "%s: bad tile %lld,%lld of %lld x %lld to read back", s->path,
+                            (long long)x0, (long long)y0, (long long)nx, (long long)ny);
+    ns_err rc = NS_OK;
+    NS_PRAGMA(omp critical(ns_h5_stream))
+    {
+        const hsize_t start[2] = {(hsize_t)x0, (hsize_t)y0}, count[2] = {(hsize_t)nx, (hsize_t)ny};
+        hid_t fs = H5Dget_space(s->dg), ms = H5Screate_simple(2, count, NULL);
+        if (fs < 0 || ms < 0 || H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL) < 0 ||
+            H5Dread(s->dg, H5T_NATIVE_UINT32, ms, fs, H5P_DEFAULT, vals) < 0)
+            rc = ns_h5_fail(err, NS_EFORMAT, "%s: cannot read back the tile at %lld,%lld of %s (damaged? checksum)",
+                            s->path, (long long)x0, (long long)y0, s->part);
+        if (ms >= 0)
+            H5Sclose(ms);
+        if (fs >= 0)
+            H5Sclose(fs);
+    }
+    return rc;
+}
+
+const int64_t *ns_h5_stream_p_positions(const ns_h5_stream *s, uint64_t *n)
+{
+    *n = s->npp;
+    return s->pp;
 }

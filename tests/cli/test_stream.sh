@@ -147,7 +147,9 @@ expect_error 2 solve "streaming still needs .* of memory" "$NS" solve wythoff --
 # a game that cannot stream
 expect_error 2 solve "--stream: .* cannot be solved streaming" "$NS" solve a-wythoff -D a=2 --size 200 --stream -o "$WORK/no.h5"
 expect_error 2 solve "--stream: .* cannot be solved streaming" "$NS" solve wythoff --size 200 --pn-only --misere --stream -o "$WORK/no.h5"
-expect_error 2 solve "no checkpoints" "$NS" solve wythoff --size 200 --stream --resume -o "$WORK/no.h5"
+# --resume without a checkpoint starts from the beginning, streaming too
+# (streamed checkpoints: tests/cli/test_stream_resume.sh)
+expect_ok "$NS" solve wythoff --size 200 --stream --resume -q -o "$WORK/resumed.h5"
 [ -e "$WORK/no.h5" ] && fail "a refused solve left $WORK/no.h5"
 ls "$WORK"/*.part >/dev/null 2>&1 && fail "a .part file was left behind"
 finish

@@ -1,0 +1,230 @@
+#!/bin/bash
+# test_stream_resume.sh NIMSIEVE SOURCE_DIR WORK_DIR
+#
+# Checkpoints and --resume of streamed solves (issue 16). For a streamed P/N
+# solve (rows-pn) and a streamed Grundy solve (tiles2d, --stream): an
+# uninterrupted solve gives the reference; runs with frequent checkpoints
+# are killed with SIGKILL at seeded random moments after a checkpoint and
+# resumed, alternating 1 and 2 threads; one kill lands inside a checkpoint
+# write (NS_TEST_CKPT_DELAY holds it between its temporary file and the
+# rename). The finished file must equal the reference in every dataset and
+# every root attribute but the run's timing, date and thread count. Also:
+# SIGTERM writes a final checkpoint and prints the command that continues;
+# a .part without its record, or with the record of another solve, is
+# refused and left as it was; a write failure (file size limit, EFBIG)
+# leaves the last checkpoint usable.
+set -u
+nimsieve=$1
+src=$2
+work=$3
+py=/usr/bin/python3
+rm -rf "$work"
+mkdir -p "$work"
+cd "$work" || exit 1
+fails=0
+fail() {
+    echo "FAIL: $*"
+    fails=$((fails + 1))
+}
+
+# same_files A B: every dataset (shape, type, values) and every root
+# attribute but wall_seconds, created_utc and threads equal
+same_files() {
+    "$py" - "$1" "$2" <<'PYEOF'
+import sys, h5py, numpy as np
+a, b = h5py.File(sys.argv[1], "r"), h5py.File(sys.argv[2], "r")
+ok = sorted(a.keys()) == sorted(b.keys())
+for k in a.keys():
+    if k in b and not (a[k].dtype == b[k].dtype and a[k].shape == b[k].shape and a[k].chunks == b[k].chunks
+                       and np.array_equal(a[k][...], b[k][...])):
+        ok = False
+        print("dataset %s differs" % k)
+skip = {"wall_seconds", "created_utc", "threads"}
+ka, kb = set(a.attrs) - skip, set(b.attrs) - skip
+if ka != kb:
+    ok = False
+    print("attributes differ:", ka ^ kb)
+for k in ka & kb:
+    if not np.array_equal(np.asarray(a.attrs[k]), np.asarray(b.attrs[k])):
+        ok = False
+        print("attribute %s differs: %r vs %r" % (k, a.attrs[k], b.attrs[k]))
+sys.exit(0 if ok else 1)
+PYEOF
+}
+
+now_ms() { date +%s%3N; }
+stamp() { stat -c %i.%Y.%s "$1" 2>/dev/null || echo none; }
+
+# wait_change FILE BEFORE PID: until FILE differs from BEFORE or PID ends
+wait_change() {
+    for _ in $(seq 1 2000); do
+        [ "$(stamp "$1")" != "$2" ] && return 0
+        kill -0 "$3" 2>/dev/null || return 1
+        sleep 0.005
+    done
+    return 1
+}
+
+# kill_resume NAME SEED ARGS...
+kill_resume() {
+    local name=$1 seed=$2
+    shift 2
+    RANDOM=$seed
+    local t0 ms
+    t0=$(now_ms)
+    "$nimsieve" solve "$@" --threads 2 --checkpoint-every 0 -q -o "$name-ref.h5" || { fail "$name: reference failed"; return; }
+    ms=$(($(now_ms) - t0))
+    [ "$ms" -lt 50 ] && ms=50
+    local resumed=0 done=0 attempt threads
+    for attempt in 1 2 3 4; do
+        threads=$((attempt % 2 + 1))
+        local before at pid rc
+        before=$(stamp "$name.h5.ckpt")
+        "$nimsieve" solve "$@" --threads "$threads" -o "$name.h5" --checkpoint-every 0.001 --resume \
+            >"$name.out.$attempt" 2>&1 &
+        pid=$!
+        wait_change "$name.h5.ckpt" "$before" "$pid"
+        at=$((ms * (RANDOM % 25) / 100))
+        sleep "$(printf '%d.%03d' $((at / 1000)) $((at % 1000)))"
+        kill -KILL "$pid" 2>/dev/null
+        wait "$pid"
+        rc=$?
+        grep -q '^resuming from' "$name.out.$attempt" && resumed=$((resumed + 1))
+        if [ "$rc" -eq 0 ]; then
+            done=1
+            break
+        fi
+        [ "$rc" -eq 137 ] || { fail "$name: attempt $attempt exited $rc"; cat "$name.out.$attempt"; return; }
+        [ -e "$name.h5" ] && { done=1; rm -f "$name.h5.ckpt"; break; }
+        [ -e "$name.h5.part" ] || fail "$name: killed after a checkpoint, but no $name.h5.part"
+    done
+    # one kill inside a checkpoint write: the new record is written but not
+    # renamed over the old one
+    if [ "$done" -eq 0 ]; then
+        NS_TEST_CKPT_DELAY=30 "$nimsieve" solve "$@" --threads 1 -o "$name.h5" --checkpoint-every 0.001 --resume \
+            >"$name.out.mid" 2>&1 &
+        pid=$!
+        wait_change "$name.h5.ckpt.tmp" none "$pid" || fail "$name: no checkpoint write to kill"
+        kill -KILL "$pid" 2>/dev/null
+        wait "$pid"
+        [ -e "$name.h5.ckpt.tmp" ] || fail "$name: the killed checkpoint write left no temporary file"
+        grep -q '^resuming from' "$name.out.mid" && resumed=$((resumed + 1))
+        if ! "$nimsieve" solve "$@" --threads 2 -o "$name.h5" --resume >"$name.out.last" 2>&1; then
+            fail "$name: the final --resume failed"
+            cat "$name.out.last"
+            return
+        fi
+        grep -q '^resuming from' "$name.out.last" && resumed=$((resumed + 1))
+    fi
+    [ "$resumed" -ge 1 ] || fail "$name: no run resumed from a checkpoint"
+    same_files "$name-ref.h5" "$name.h5" || fail "$name: the resumed file differs from the uninterrupted one"
+    [ -e "$name.h5.ckpt" ] && fail "$name: the checkpoint was not removed after the solve finished"
+    [ -e "$name.h5.ckpt.tmp" ] && fail "$name: the checkpoint's temporary file was not removed"
+    [ -e "$name.h5.part" ] && fail "$name: $name.h5.part left behind"
+    echo "$name: killed and resumed ($resumed resumes), identical to the uninterrupted solve"
+}
+
+pn=(wythoff --size 16384 --pn-only --stream)
+gr=(wythoff --size 2048 --stream)
+kill_resume pn1 11 "${pn[@]}"
+kill_resume pn2 22 wythoff --size 32768 --pn-only --stream
+kill_resume gr1 33 "${gr[@]}"
+kill_resume gr2 44 "${gr[@]}"
+# a rectangle and a non-symmetric rule file (blocks and tiles cut by the bounds)
+cat >knight.rules <<'RULES'
+game knightish
+piles x y
+move x -> x - t                    for t in 1..x
+move y -> y - t                    for t in 1..y
+move (x, y) -> (x - t, y - 2*t)    for t in 1..min(x, y / 2)
+RULES
+kill_resume knpn 55 ./knight.rules --bounds 40000,6000 --pn-only --stream
+kill_resume kngr 66 ./knight.rules --bounds 1500,1100 --stream
+
+# SIGTERM: a final checkpoint, the command that continues, exit 143; with
+# the default interval (a P/N table of a ray game streams by default)
+game=(wythoff --size 65536 --pn-only)
+"$nimsieve" solve "${game[@]}" --stream --threads 2 -q -o ref-term.h5 --checkpoint-every 0
+"$nimsieve" solve "${game[@]}" --threads 2 -o term.h5 >term.out 2>&1 &
+pid=$!
+sleep 0.3
+kill -TERM "$pid"
+wait "$pid"
+rc=$?
+if [ "$rc" -eq 0 ]; then
+    echo "note: the SIGTERM solve finished before the signal; SIGTERM not checked"
+else
+    [ "$rc" -eq 143 ] || fail "SIGTERM: exit $rc, expected 143"
+    grep -q 'stopped by SIGTERM.*continue with: nimsieve solve .*--resume' term.out ||
+        { fail "SIGTERM: no command that continues"; cat term.out; }
+    [ -e term.h5.ckpt ] && [ -e term.h5.part ] || fail "SIGTERM: no checkpoint and .part"
+    [ -e term.h5 ] && fail "SIGTERM: term.h5 exists though the solve stopped"
+    cp term.h5.part term.part.orig
+    # without --resume: refused, the .part untouched
+    "$nimsieve" solve "${game[@]}" -o term.h5 -q 2>err.txt
+    rc=$?
+    [ "$rc" -eq 2 ] && grep -q 'checkpoint.*--resume' err.txt || { fail "no --resume: exit $rc"; cat err.txt; }
+    # the record of another solve: other bounds, other kind
+    "$nimsieve" solve wythoff --size 65000 --pn-only -o term.h5 --resume -q 2>err.txt
+    rc=$?
+    [ "$rc" -eq 2 ] && grep -q 'checkpoint of another solve (the bounds differs)' err.txt ||
+        { fail "record of other bounds: exit $rc"; cat err.txt; }
+    "$nimsieve" solve wythoff --size 65536 --stream -o term.h5 --resume -q 2>err.txt
+    rc=$?
+    [ "$rc" -eq 2 ] && grep -q 'checkpoint of another solve (the kind' err.txt ||
+        { fail "record of another kind: exit $rc"; cat err.txt; }
+    cmp -s term.h5.part term.part.orig || fail "a refused resume changed term.h5.part"
+    "$nimsieve" solve "${game[@]}" --threads 1 -o term.h5 --resume >term2.out 2>&1 || { fail "SIGTERM: resume failed"; cat term2.out; }
+    grep -q '^resuming from' term2.out || fail "SIGTERM: the resume did not use the checkpoint"
+    same_files ref-term.h5 term.h5 || fail "SIGTERM: resumed file differs"
+fi
+
+# a .part without its record: refused with the reason, with or without
+# --resume, and left as it was; --force starts over
+"$nimsieve" solve wythoff --size 2048 --stream -o orphan.h5 --checkpoint-every 0.001 -q &
+pid=$!
+wait_change orphan.h5.ckpt none "$pid"
+kill -KILL "$pid" 2>/dev/null
+wait "$pid"
+if [ -e orphan.h5.part ]; then
+    rm -f orphan.h5.ckpt
+    cp orphan.h5.part orphan.orig
+    for opt in --resume ""; do
+        "$nimsieve" solve wythoff --size 2048 --stream -o orphan.h5 $opt -q 2>err.txt
+        rc=$?
+        [ "$rc" -eq 2 ] && grep -q "orphan.h5.part' is left from an unfinished solve and has no checkpoint" err.txt &&
+            [ "$(wc -l <err.txt)" -eq 1 ] || { fail "orphan .part ($opt): exit $rc"; cat err.txt; }
+    done
+    cmp -s orphan.h5.part orphan.orig || fail "a refused solve changed orphan.h5.part"
+    "$nimsieve" solve wythoff --size 2048 --stream -o orphan.h5 --force -q || fail "--force over an orphan .part"
+    [ -e orphan.h5.part ] && fail "--force left orphan.h5.part"
+    same_files gr1-ref.h5 orphan.h5 || fail "--force: the file differs"
+else
+    echo "note: the orphan solve finished before the kill; not checked"
+fi
+
+# a write failure (file size limit: EFBIG) in a streamed solve with
+# checkpoints: one line, exit 2, the last checkpoint usable
+(
+    ulimit -f 80
+    trap '' XFSZ
+    "$nimsieve" solve wythoff --size 32768 --pn-only --stream --threads 2 -o full.h5 --checkpoint-every 0.001 -q
+) 2>err.txt
+rc=$?
+[ "$rc" -eq 2 ] && [ "$(wc -l <err.txt)" -eq 1 ] && grep -q 'File too large.*checkpoint is intact' err.txt ||
+    { fail "EFBIG: exit $rc"; cat err.txt; }
+[ -e full.h5 ] && fail "EFBIG: full.h5 exists"
+if [ -e full.h5.ckpt ]; then
+    "$nimsieve" solve wythoff --size 32768 --pn-only --threads 1 -o full.h5 --resume >full.out 2>&1 ||
+        { fail "EFBIG: resume failed"; cat full.out; }
+    grep -q '^resuming from' full.out || fail "EFBIG: the resume did not use the checkpoint"
+    same_files pn2-ref.h5 full.h5 || fail "EFBIG: resumed file differs"
+else
+    fail "EFBIG: no checkpoint survived the write failure"
+fi
+
+if [ "$fails" -ne 0 ]; then
+    echo "$fails failure(s)"
+    exit 1
+fi
+echo "all streamed checkpoint checks passed"
