@@ -297,6 +297,7 @@ ns_err ns_h5_stream_tile(ns_h5_stream *s, int64_t x0, int64_t y0, int64_t nx, in
         const hsize_t off[2] = {(hsize_t)x0, (hsize_t)y0};
         NS_PRAGMA(omp critical(ns_h5_stream))
         {
+            ns_h5_quiet();   /* HDF5 keeps its error settings per thread */
             if (s->failed) {
                 rc = ns_error_set(err, NS_EIO, "%s: an earlier tile failed", s->path);
             } else if (H5Dwrite_chunk(s->dg, H5P_DEFAULT, 0, off, glen, w->out) < 0 ||
@@ -372,6 +373,7 @@ ns_err ns_h5_stream_pn_rows(ns_h5_stream *s, int64_t x0, int64_t nrows, int64_t 
         ns_err r = pn_chunk(s, w, nrows, words, p, j * s->c1, &len, &e);
         NS_PRAGMA(omp critical(ns_h5_stream))
         {
+            ns_h5_quiet();   /* HDF5 keeps its error settings per thread */
             const hsize_t off[2] = {(hsize_t)x0, (hsize_t)(j * s->c1)};
             if (!r && len && H5Dwrite_chunk(s->dpn, H5P_DEFAULT, 0, off, len, w->pnout) < 0)
                 r = ns_h5_fail(&e, NS_EIO, "%s: cannot write the /pn chunk at %lld,%lld", s->path, (long long)x0,
@@ -659,6 +661,7 @@ ns_err ns_h5_stream_read_tile(ns_h5_stream *s, int64_t x0, int64_t y0, int64_t n
     ns_err rc = NS_OK;
     NS_PRAGMA(omp critical(ns_h5_stream))
     {
+        ns_h5_quiet();   /* HDF5 keeps its error settings per thread */
         const hsize_t start[2] = {(hsize_t)x0, (hsize_t)y0}, count[2] = {(hsize_t)nx, (hsize_t)ny};
         hid_t fs = H5Dget_space(s->dg), ms = H5Screate_simple(2, count, NULL);
         if (fs < 0 || ms < 0 || H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL) < 0 ||
