@@ -16,4 +16,12 @@ int ns_cli_seq_fill(const char *cmd, const ns_game *g, const ns_table *t, ns_met
  * heap sizes (nothing when m has no code). */
 void ns_cli_seq_print(const ns_meta *m, int64_t n);
 
+/* `query` (move == 0) and `move` (move == 1; all: every winning move) on
+ * a position of several heaps, args[0 .. nargs), of the heap game g whose
+ * sequence is in path (meta read from it). Prints the report; returns the
+ * exit status (move: 0 a winning move, 1 a P-position; 2 on an error,
+ * printed). */
+int ns_cli_seq_heaps(const char *cmd, const char *path, const ns_game *g, const ns_meta *meta, char **args,
+                     int nargs, int move, int all);
+
 #endif

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cli_seq.h"
 #include "cli/cli_util.h"
 #include "game/ns_build.h"
 #include "store/ns_h5.h"
@@ -29,7 +30,9 @@ static void usage(void)
            "that the position is lost (every move leads to an N-position). With a table\n"
            "file the options come from the game's rules and their values from the table;\n"
            "the first winning move in the game's order is shown (along a ray, the\n"
-           "smallest step first). With --game the move comes from the closed form, in\n"
+           "smallest step first). A heap game's sequence (octal code, Grundy's game,\n"
+           "a rule file with 'heap') takes any number of heap sizes: the move names the\n"
+           "heap, the tokens taken and the heaps it leaves. With --game the move comes from the closed form, in\n"
            "exact integer arithmetic, for piles 0 .. 10^18: Wythoff's pairs\n"
            "(floor(n phi), floor(n phi^2)), Bouton's XOR rule, the XOR of the odd steps.\n"
            "\n"
@@ -43,6 +46,7 @@ static void usage(void)
            "\n"
            "examples:\n"
            "  nimsieve move wythoff.h5 4 9\n"
+           "  nimsieve move kayles.h5 3 7 12\n"
            "  nimsieve move --game nim 14 21 39\n"
            "  nimsieve move --game wythoff 1000000000000000000 1\n");
 }
@@ -184,6 +188,10 @@ int ns_cmd_move(int argc, char **argv)
     }
     if (ns_game_from_meta(&meta, k, bounds, &g, &err)) {
         rc = ns_cli_error(CMD, "%s: cannot rebuild the game: %s", path, err.msg);
+        goto fail;
+    }
+    if (g->octal) { /* a sum of heaps of a take-and-break game */
+        rc = ns_cli_seq_heaps(CMD, path, g, &meta, args + 1, nargs - 1, 1, all);
         goto fail;
     }
     if (ns_cli_parse_position(g, args + 1, nargs - 1, s, &err)) {

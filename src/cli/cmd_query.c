@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cli_seq.h"
 #include "cli/cli_util.h"
 #include "game/ns_build.h"
 #include "store/ns_h5.h"
@@ -23,11 +24,16 @@ static void usage(void)
            "moves are enumerated from the game's rules (rebuilt from the file) and their\n"
            "values read from the table. Give exactly one coordinate per pile.\n"
            "\n"
+           "A heap game's sequence (octal codes, Grundy's game, rule files with 'heap'):\n"
+           "give any number of heap sizes; the value is the XOR of their values and\n"
+           "every winning move is listed (the heap, the tokens taken, the heaps left).\n"
+           "\n"
            "options:\n"
            "  -h, --help   this help\n"
            "\n"
            "example:\n"
-           "  nimsieve query wythoff.h5 4 5\n");
+           "  nimsieve query wythoff.h5 4 5\n"
+           "  nimsieve query kayles.h5 3 7 12\n");
 }
 
 /* One option; coordinates past k stay 0 so that whole records compare. */
@@ -136,6 +142,10 @@ int ns_cmd_query(int argc, char **argv)
         rc = ns_cli_error(CMD, "%s: cannot rebuild the game: %s", path, err.msg);
         goto fail;
     }
+    if (g->octal) { /* a take-and-break heap game: a sum of heaps, moves that take and split */
+        rc = ns_cli_seq_heaps(CMD, path, g, &meta, argv + optind + 1, argc - optind - 1, 0, 1);
+        goto fail;
+    }
     if (ns_cli_parse_position(g, argv + optind + 1, argc - optind - 1, s, &err)) {
         rc = ns_cli_error(CMD, "%s", err.msg);
         goto fail;
@@ -158,16 +168,6 @@ int ns_cmd_query(int argc, char **argv)
         goto fail;
     }
 
-    if (g->octal) { /* a take-and-break heap game: its options are sums of heaps */
-        printf("position:      heap of %s\n", pos);
-        printf("game:          %s%s%s, sequence %s, %s play\n", meta.game, meta.params[0] ? " " : "", meta.params, box,
-               meta.play == NS_PLAY_MISERE ? "misere" : "normal");
-        printf("grundy value:  %" PRIu32 "\n", v);
-        printf("outcome:       %s\n", v == 0 ? "P (the player to move loses)" : "N (the player to move wins)");
-        printf("moves:         not listed (a move takes tokens and may split the heap into several)\n");
-        rc = NS_EXIT_OK;
-        goto fail;
-    }
     opts.k = k;
     int erc = ns_game_foreach_option(g, s, collect, &opts, &err);
     if (opts.oom) {

@@ -19,7 +19,10 @@
  * count: tmax is the last non-zero digit.
  *
  * Grundy's game: split one heap into two non-empty heaps of different
- * sizes (no digits). */
+ * sizes (no digits).
+ *
+ * Rule files with a 'heap' statement (data/rules/README.md) give
+ * NS_TB_RULE: their moves are enumerated by the rule's compiled code. */
 #ifndef NS_OCTAL_H
 #define NS_OCTAL_H
 
@@ -31,7 +34,19 @@
 
 #define NS_OCTAL_MAX_DIGITS 64 /* d_0 .. d_63 */
 
-typedef enum { NS_TB_CODE = 0, NS_TB_GRUNDY = 1 } ns_tb_kind;
+typedef enum { NS_TB_CODE = 0, NS_TB_GRUNDY = 1, NS_TB_RULE = 2 } ns_tb_kind;
+
+#define NS_HEAP_MAX_PARTS 8 /* most heaps one move may leave (rule files) */
+
+/* One option of a heap of n: take tokens go, the heaps parts[0 .. np)
+ * (non-empty, in increasing order) stay. Return non-zero to stop. */
+typedef int (*ns_heap_opt_fn)(void *user, int64_t take, const int64_t *parts, int np);
+
+/* A rule file's split moves (game/ns_rules_heap.c): call fn on every
+ * option of a heap of n. Returns 0, 1 when fn stopped it, or -1 with err
+ * set (a run-time fault of the rule: a part outside [0, n), a division by
+ * zero, ...). Safe from many threads at once. */
+typedef int (*ns_heap_rule_fn)(const void *rule, int64_t n, ns_heap_opt_fn fn, void *user, ns_error *err);
 
 typedef struct ns_octal {
     ns_tb_kind kind;
@@ -39,7 +54,13 @@ typedef struct ns_octal {
                                      trailing zeros), or "grundy" */
     int tmax;                     /* last t with d[t] != 0 (0 when none) */
     uint8_t d[NS_OCTAL_MAX_DIGITS];/* d[t]: bits 1, 2, 4, 8 as above */
-    int max_heaps;                /* most heaps one move leaves: 0..3 */
+    int max_heaps;                /* most heaps one move leaves: 0..3
+                                     (rule files: up to NS_HEAP_MAX_PARTS) */
+    /* NS_TB_RULE only: the compiled split moves of a rule file (borrowed:
+     * the game owns them), and a bound on the options of a heap of n */
+    const void *rule;
+    ns_heap_rule_fn rule_options;
+    uint64_t (*rule_max_options)(const void *rule, int64_t n);
 } ns_octal;
 
 /* Parse a code. On error, one line naming the code, the character and its
@@ -52,6 +73,11 @@ void ns_octal_grundy(ns_octal *out);
 /* An upper bound on the number of options of any heap smaller than n (so
  * on any of their Grundy values), saturated at UINT64_MAX / 4. */
 uint64_t ns_octal_max_options(const ns_octal *o, int64_t n);
+
+/* Every option of a heap of n, in a fixed order (codes: by tokens taken,
+ * then by the smallest part; rule files: as the file enumerates them).
+ * Returns 0, 1 when fn stopped, -1 with err set (rule files only). */
+int ns_octal_foreach_option(const ns_octal *o, int64_t n, ns_heap_opt_fn fn, void *user, ns_error *err);
 
 /* A one-pile game named name with a copy of *o as its descriptor (owned by
  * the game). Bounds are not set. NULL with err set on no memory. */
