@@ -18,6 +18,7 @@
 
 #include "analysis/ns_patterns.h"
 #include "cli/plot_data.h"
+#include "store/ns_h5.h"
 
 /* P-positions drawn one by one up to this many; beyond, one dot per pixel
  * that holds any. */
@@ -621,6 +622,25 @@ done:
 
 /* ---------------------------------------------------------------- sequence */
 
+/* A heap game's file (root attribute code) records its period and whether
+ * the octal periodicity theorem proved it: " (proven)" or " (observed, not
+ * proven)" when the period found here is the file's, else "". */
+static const char *seq_status(const ns_plot_ctx *c, int found, int64_t period, int64_t pre)
+{
+    ns_meta m;
+    ns_error e = {0};
+    int k = 0;
+    int64_t b[NS_MAX_DIM];
+    const char *r = "";
+    memset(&m, 0, sizeof m);
+    if (!found || c->is_pn || ns_h5_read_meta(c->in, &m, &k, b, &e))
+        return r;
+    if (m.seq_code[0] && m.seq_has_period && m.seq_period == period && m.seq_preperiod == pre)
+        r = m.seq_proven ? " (proven by the octal periodicity theorem)" : " (observed, not proven)";
+    ns_meta_free(&m);
+    return r;
+}
+
 static ns_err draw_sequence(ns_plot_ctx *c, ns_error *err)
 {
     figure f;
@@ -703,9 +723,10 @@ static ns_err draw_sequence(ns_plot_ctx *c, ns_error *err)
         snprintf(saltus, sizeof saltus, " and saltus %" PRId64, per.saltus);
     if (lo > 0 || hi < n - 1)
         snprintf(shown, sizeof shown, ", n = %" PRId64 "..%" PRId64 " shown", lo, hi);
+    const char *status = seq_status(c, found, period, pre);
     if (found)
-        used = snprintf(caption, sizeof caption, "n < %" PRId64 ": period %" PRId64 "%s from n = %" PRId64 "%s", n,
-                        period, saltus, pre, shown);
+        used = snprintf(caption, sizeof caption, "n < %" PRId64 ": period %" PRId64 "%s from n = %" PRId64 "%s%s", n,
+                        period, saltus, pre, status, shown);
     else
         used = snprintf(caption, sizeof caption, "n < %" PRId64 ": no period p <= %" PRId64 " found%s", n, n / 2, shown);
     if (!all_points && used > 0 && (size_t)used < sizeof caption)
@@ -768,8 +789,8 @@ static ns_err draw_sequence(ns_plot_ctx *c, ns_error *err)
         goto done;
     if (found)
         /* "%.0d" of 0 prints nothing: the saltus only when there is one */
-        rep(c, "%" PRId64 " values; period %" PRId64 ", preperiod %" PRId64 "%s%.0" PRId64 "\n", n, period, pre,
-            per.saltus ? ", saltus " : "", per.saltus);
+        rep(c, "%" PRId64 " values; period %" PRId64 ", preperiod %" PRId64 "%s%.0" PRId64 "%s\n", n, period, pre,
+            per.saltus ? ", saltus " : "", per.saltus, status);
     else
         rep(c, "%" PRId64 " values; no period p <= %" PRId64 " found\n", n, n / 2);
     if (lo > 0 || hi < n - 1) {
@@ -851,6 +872,116 @@ done:
     return rc;
 }
 
+/* -------------------------------------------------------------------- rare */
+
+/* Most bits of the values a rare/common mask may use (4096 masks). */
+#define RARE_MASK_BITS 12
+
+static int parity_even(uint32_t v)
+{
+    return (__builtin_popcount(v) & 1) == 0;
+}
+
+static ns_err draw_rare(ns_plot_ctx *c, ns_error *err)
+{
+    figure f;
+    uint32_t *seq = NULL;
+    uint64_t *counts = NULL;
+    int64_t n = 0;
+    int has_inv = 0;
+    uint32_t inv = 0;
+    fig_init(&f, c, 2, 0, 0.0);
+    ns_err rc = ns_plot_read_sequence(c->in, c->dsname, &seq, &n, &has_inv, &inv, err);
+    if (rc)
+        goto done;
+    /* the mask: the one with the fewest rare heap sizes over the whole
+     * sequence (values reduced to their low RARE_MASK_BITS bits), the
+     * smallest such mask on a tie */
+    uint32_t vmax = 0;
+    for (int64_t i = 0; i < n; i++)
+        if (!(has_inv && seq[i] == inv) && seq[i] > vmax)
+            vmax = seq[i];
+    int bits = 0;
+    while (bits < RARE_MASK_BITS && (vmax >> bits))
+        bits++;
+    if (bits == 0) {
+        rc = ns_error_set(err, NS_EINVAL, "%s: every value is 0: no mask splits the values into rare and common",
+                          c->in);
+        goto done;
+    }
+    const uint32_t nv = (uint32_t)1 << bits;
+    counts = calloc(nv, sizeof *counts);
+    if (!counts) {
+        rc = ns_error_set(err, NS_ENOMEM, "out of memory");
+        goto done;
+    }
+    for (int64_t i = 0; i < n; i++)
+        if (!(has_inv && seq[i] == inv))
+            counts[seq[i] & (nv - 1)]++;
+    uint32_t mask = 1;
+    uint64_t best = UINT64_MAX;
+    for (uint32_t m = 1; m < nv; m++) {
+        uint64_t r = 0;
+        for (uint32_t v = 0; v < nv; v++)
+            if (parity_even(v & m))
+                r += counts[v];
+        if (r < best) {
+            best = r;
+            mask = m;
+        }
+    }
+    int64_t lo = 0, hi = n - 1;
+    if (c->have_range[0]) {
+        lo = c->range[0][0];
+        hi = c->range[0][1];
+    }
+    if ((rc = fig_open_data(&f, "dat", 0, err)))
+        goto done;
+    uint64_t shown = 0;
+    uint32_t ytop = 0;
+    for (int64_t i = lo; i <= hi; i++)
+        if (!(has_inv && seq[i] == inv) && parity_even(seq[i] & mask)) {
+            fprintf(f.data, "%" PRId64 " %" PRIu32 "\n", i, seq[i]);
+            shown++;
+            ytop = seq[i] > ytop ? seq[i] : ytop;
+        }
+    char main_title[400], caption[400], mbin[40];
+    int w = 0;
+    for (int b = bits - 1; b >= 0; b--)
+        mbin[w++] = (char)('0' + ((mask >> b) & 1));
+    mbin[w] = '\0';
+    snprintf(main_title, sizeof main_title, "Rare values of %s", c->game_label);
+    snprintf(caption, sizeof caption, "n < %" PRId64 ": %" PRIu64 " rare (popcount(G(n) & %s) even, the mask with the "
+             "fewest)%s", n, best, mbin, lo > 0 || hi < n - 1 ? ", a window shown" : "");
+    if ((rc = fig_open_script(&f, main_title, caption, err)))
+        goto done;
+    FILE *s = f.script;
+    fprintf(s, "\n# the plot\nset xlabel \"n\"\nset ylabel \"Grundy value G(n) of the rare n\"\n");
+    fprintf(s, "set xrange [%.1f:%.1f]\nset yrange [-0.5:%u.5]\n", lo - 0.5, hi + 0.5, ytop);
+    if (ytop <= 12)
+        fprintf(s, "set ytics 0, 1, %u\nset mytics 1\n", ytop);
+    fprintf(s, "set grid ytics lc rgb '#e8e8e8' lw 0.5\n");
+    fprintf(s, "plot datafile using 1:2 with points pt 7 ps %.2f*pscale lc rgb '#b2182b' notitle\n",
+            shown <= 100 ? 1.0 : shown <= 1000 ? 0.6 : 0.4);
+    if ((rc = fig_run(&f, err)))
+        goto done;
+    rep(c, "%" PRId64 " values; mask %s (%" PRIu32 "): %" PRIu64 " rare (popcount(G(n) & mask) even), %" PRIu64
+        " common\n", n, mbin, mask, best, (uint64_t)n - best);
+    rep(c, "rare n:");
+    uint64_t listed = 0;
+    for (int64_t i = lo; i <= hi && listed < 12; i++)
+        if (!(has_inv && seq[i] == inv) && parity_even(seq[i] & mask)) {
+            rep(c, " %" PRId64, i);
+            listed++;
+        }
+    rep(c, "%s\n", shown > listed ? " ..." : "");
+done:
+    fig_free(&f);
+    free(seq);
+    free(counts);
+    return rc;
+}
+
 /* ------------------------------------------------------------------ kinds */
 
 static const ns_plot_kind_def kind_p_positions = {
@@ -915,8 +1046,30 @@ static const ns_plot_kind_def kind_histogram = {
     .draw = draw_histogram,
 };
 
+static int rare_applies(const ns_plot_ctx *c, char *why, size_t len)
+{
+    if (c->is_pn) {
+        snprintf(why, len, "--kind rare needs Grundy values; %s holds P/N only", c->in);
+        return 0;
+    }
+    return 1;
+}
+
+static const ns_plot_kind_def kind_rare = {
+    .name = "rare",
+    .what = "the rare heap sizes n of a one-pile Grundy sequence (a\n"
+            "heap game's): popcount(G(n) & mask) even, for the mask of\n"
+            "the values' low 12 bits that makes the fewest n rare (the\n"
+            "smallest such mask); whole sequence, or --range",
+    .piles = 1,
+    .takes = NS_PLOT_TAKES_RANGE,
+    .defaults = {0},
+    .applies = rare_applies,
+    .draw = draw_rare,
+};
+
 const ns_plot_kind_def *const ns_plot_kinds[] = {
-    &kind_p_positions, &kind_grundy, &kind_g_values, &kind_sequence, &kind_histogram, NULL,
+    &kind_p_positions, &kind_grundy, &kind_g_values, &kind_sequence, &kind_histogram, &kind_rare, NULL,
 };
 
 const ns_plot_kind_def *ns_plot_kind_find(const char *name)
