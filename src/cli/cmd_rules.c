@@ -11,6 +11,7 @@
 #include "cli/cli_util.h"
 #include "game/ns_build.h"
 #include "game/ns_game.h"
+#include "game/ns_octal.h"
 #include "game/ns_params.h"
 #include "game/ns_rules.h"
 #include "game/ns_rules_info.h"
@@ -184,6 +185,53 @@ static int check_moves(const ns_game *g0, uint64_t *positions, uint64_t *options
     return 0;
 }
 
+/* A rule file of a take-and-break heap game ('heap n'): its moves, its
+ * engine and, with a size, every move of every heap size checked. */
+typedef struct heap_count {
+    uint64_t moves;
+} heap_count;
+
+static int count_move(void *user, int64_t take, const int64_t *parts, int np)
+{
+    (void)take, (void)parts, (void)np;
+    ((heap_count *)user)->moves++;
+    return 0;
+}
+
+static int print_heap_game(const ns_game *g, const ns_rules_info *info, const ns_cli_box_opts *box)
+{
+    ns_error err = {0};
+    printf("%-10s %s (a take-and-break game: a position is a sum of heaps, its value the XOR of theirs)\n", "heap:",
+           g->coord_names[0]);
+    printf("%-10s normal (the player who cannot move loses)\n", "play:");
+    printf("%-10s %d (split moves: each option is the list of heaps a move leaves, enumerated per heap size)\n",
+           "families:", info->nfam);
+    for (int i = 0; i < info->nfam; i++) {
+        const ns_rules_fam_info *fi = &info->fam[i];
+        printf("  line %d%s%s%s: %s\n", fi->line, fi->idx[0] ? " [" : "", fi->idx, fi->idx[0] ? "]" : "", fi->text);
+        printf("      split    leaves up to %d heap%s (a heap of 0 is none)\n", fi->parts, fi->parts == 1 ? "" : "s");
+    }
+    if (info->ndropped)
+        printf("  (%d famil%s left out: %s conditions are never true)\n", info->ndropped,
+               info->ndropped == 1 ? "y" : "ies", info->ndropped == 1 ? "its" : "their");
+    const ns_engine_opts o = {.pn_only = 0};
+    ns_engine_choice c;
+    ns_engine_choose(g, &o, &c);
+    printf("%-10s Grundy sequence: %s (%s)\n", "engine:", c.engine ? c.engine->name : "none",
+           c.engine ? c.engine->what : "no engine applies");
+    if (!box->size && !box->nbounds)
+        return NS_EXIT_OK;
+    const int64_t n = box->size ? box->size : box->bounds[0];
+    heap_count hc = {0};
+    for (int64_t h = 0; h < n; h++)
+        if (ns_octal_foreach_option(g->octal, h, count_move, &hc, &err) < 0)
+            return ns_cli_error(CMD, "%s", err.msg);
+    printf("%-10s heap sizes 0..%" PRId64 "\n", "box:", n - 1);
+    printf("%-10s all %" PRId64 " heap sizes: %" PRIu64 " moves, each leaving heaps smaller than its heap and at "
+           "most its tokens\n", "checked:", n, hc.moves);
+    return NS_EXIT_OK;
+}
+
 int ns_cmd_rules(int argc, char **argv)
 {
     rules_args a;
@@ -254,6 +302,10 @@ int ns_cmd_rules(int argc, char **argv)
         }
     } else {
         printf("%-10s %s\n", "params:", pbuf[0] ? pbuf : "(defaults)");
+    }
+    if (info && info->heap) {
+        rc = print_heap_game(g, info, &a.box);
+        goto done;
     }
     printf("%-10s %d:", "piles:", g->k);
     for (int i = 0; i < g->k; i++)

@@ -17,6 +17,9 @@
  * heap. A bitset is a set, so the table does not depend on the number of
  * threads or on the block length.
  *
+ * Rule files with split moves (game/ns_rules_heap.c) list their options
+ * one by one (rule_options), with the same early / late split.
+ *
  * Units (checkpoints, resume): NS_SEQ_UNIT heap sizes each; a resumed
  * solve only needs the largest value of the finished heaps. */
 #include "engine/ns_engine.h"
@@ -126,6 +129,46 @@ static void options(const ns_octal *o, const ns_table *t, int64_t n, int64_t b0,
     }
 }
 
+/* Rule files with split moves (NS_TB_RULE): their options come from the
+ * rule's code, one at a time, each marked when its parts all lie below b0
+ * (late == 0) or some part lies in [b0, n) (late == 1). A run-time fault of
+ * the rule is kept in *fault (the first one wins; any thread). */
+typedef struct seq_fault {
+    int set;
+    ns_error err;
+} seq_fault;
+
+typedef struct rule_mark {
+    const ns_table *t;
+    int64_t b0;
+    int late;
+    uint64_t *seen;
+} rule_mark;
+
+static int rule_mark_one(void *user, int64_t take, const int64_t *parts, int np)
+{
+    (void)take;
+    const rule_mark *m = user;
+    uint32_t x = 0;
+    int late = 0;
+    for (int i = 0; i < np; i++) {
+        late |= parts[i] >= m->b0;
+        x ^= ns_table_get(m->t, (uint64_t)parts[i]);
+    }
+    if (late == m->late)
+        mark(m->seen, x);
+    return 0;
+}
+
+static void rule_options(const ns_octal *o, const ns_table *t, int64_t n, int64_t b0, int late, uint64_t *seen,
+                         seq_fault *fault)
+{
+    rule_mark m = {t, b0, late, seen};
+    ns_error e = {0};
+    if (ns_octal_foreach_option(o, n, rule_mark_one, &m, &e) < 0 && !__atomic_exchange_n(&fault->set, 1, __ATOMIC_ACQ_REL))
+        fault->err = e;
+}
+
 /* The first value not in seen (w words). */
 static uint64_t mex_of(const uint64_t *seen, uint64_t w)
 {
@@ -139,7 +182,7 @@ static int seq_applies(const ns_game *g, const ns_engine_opts *o, char *why, siz
 {
     const char *r = NULL;
     if (!g->octal)
-        r = "not a take-and-break heap game (octal code or Grundy's game)";
+        r = "not a take-and-break heap game (octal code, Grundy's game or a rule file with 'heap')";
     else if (o->pn_only)
         r = "needs a Grundy table (a sum of heaps is P when the XOR of their values is 0)";
     else if (g->play != NS_PLAY_NORMAL)
@@ -172,6 +215,7 @@ static ns_err seq_solve(const ns_game *g, ns_table *t, const ns_engine_plan *pla
     uint64_t *early = NULL, *cur = NULL;
     uint64_t cap_early = 0, cap_cur = 0;
     ns_err rc = NS_OK;
+    seq_fault fault = {0};
     if (units_done > units)
         return ns_error_set(err, NS_EINVAL, "the checkpoint counts %" PRIu64 " units but this sequence has %" PRIu64,
                             units_done, units);
@@ -205,7 +249,10 @@ static ns_err seq_solve(const ns_game *g, ns_table *t, const ns_engine_plan *pla
             for (int64_t i = 0; i < nb; i++) {
                 uint64_t *s = early + (uint64_t)i * we;
                 memset(s, 0, we * sizeof *s);
-                options(oc, t, b0 + i, b0, 0, s);
+                if (oc->kind == NS_TB_RULE)
+                    rule_options(oc, t, b0 + i, b0, 0, s, &fault);
+                else
+                    options(oc, t, b0 + i, b0, 0, s);
             }
             /* late options, heap by heap */
             for (int64_t n = b0; n < b1; n++) {
@@ -220,7 +267,15 @@ static ns_err seq_solve(const ns_game *g, ns_table *t, const ns_engine_plan *pla
                 }
                 memcpy(cur, early + (uint64_t)(n - b0) * we, we * sizeof *cur);
                 memset(cur + we, 0, (wc - we) * sizeof *cur);
-                options(oc, t, n, b0, 1, cur);
+                if (oc->kind == NS_TB_RULE)
+                    rule_options(oc, t, n, b0, 1, cur, &fault);
+                else
+                    options(oc, t, n, b0, 1, cur);
+                if (fault.set) {
+                    *err = fault.err;
+                    rc = err->code ? err->code : NS_EINVAL;
+                    goto fail;
+                }
                 const uint64_t v = mex_of(cur, wc);
                 if (v > plan->max_value) {
                     rc = ns_error_set(err, NS_EINTERNAL, "G(%" PRId64 ") = %" PRIu64 " exceeds the bound %" PRIu64, n, v,

@@ -107,6 +107,8 @@ uint64_t ns_octal_max_options(const ns_octal *o, int64_t n)
 {
     if (n < 1)
         return 0;
+    if (o->kind == NS_TB_RULE)
+        return o->rule_max_options ? o->rule_max_options(o->rule, n) : UINT64_MAX / 4;
     const uint64_t m0 = (uint64_t)(n - 1); /* the largest heap */
     if (o->kind == NS_TB_GRUNDY)
         return m0 / 2;

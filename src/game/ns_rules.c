@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "game/ns_rules_classify.h"
+#include "game/ns_rules_heap.h"
 #include "game/ns_rules_info.h"
 #include "game/ns_rules_lex.h"
 #include "game/ns_rules_parse.h"
@@ -492,6 +493,21 @@ static ns_err compile(const char *text, const char *fname, const ns_params *ps, 
     if (rc) {
         ns_ast_prog_free(&ast);
         return rc;
+    }
+    if (prog.heap) { /* a take-and-break heap game: ns_rules_heap.c */
+        ns_ast_prog_free(&ast);
+        info = infop ? calloc(1, sizeof *info) : NULL;
+        if (infop && !info) {
+            ns_rules_prog_free(&prog);
+            return ns_error_set(err, NS_ENOMEM, "out of memory");
+        }
+        if ((rc = ns_rules_heap_build(&src, &prog, out, info, err))) {
+            ns_rules_info_free(info);
+            return rc;
+        }
+        if (infop)
+            *infop = info;
+        return NS_OK;
     }
     g = ns_game_new("rules", prog.k);
     char *copy = dup_str(text);

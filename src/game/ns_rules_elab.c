@@ -135,14 +135,23 @@ static int el_piles(ns_elab *e, int k_hint)
     e->ctx = "the declaration of the piles";
     for (int si = 0; si < e->ast->nstmts; si++) {
         const ns_stmt *st = &e->ast->stmts[si];
-        if (st->kind != ST_PILES)
+        if (st->kind != ST_PILES && st->kind != ST_HEAP)
             continue;
         if (pst) {
             char at[32];
             ns_elab_where_of(e, pst->off, at, sizeof at);
-            return ns_elab_fail_at(e, st->off, "a second 'piles' statement: the piles were declared at %s", at);
+            return ns_elab_fail_at(e, st->off, "a second '%s' statement: the %s declared at %s",
+                                   st->kind == ST_HEAP ? "heap" : "piles",
+                                   pst->kind == ST_HEAP ? "heap was" : "piles were", at);
         }
         pst = st;
+    }
+    if (pst && pst->kind == ST_HEAP) { /* one heap: a name */
+        const ns_ast *x = pst->npiles == 1 ? ns_elab_node(e, e->ast->lists[pst->piles]) : NULL;
+        if (!x || x->kind != AST_NAME)
+            return ns_elab_fail_at(e, pst->off, "'heap' declares one heap by its name, as in 'heap n'");
+        p->heap = 1;
+        p->heap_off = pst->off;
     }
     if (!pst)
         return ns_elab_fail_at(e, (uint32_t)e->src->len, "no 'piles' statement: expected one, as in 'piles x y' or 'piles p[1..k]'");
@@ -483,14 +492,18 @@ static int move_body(ns_elab *e, const ns_stmt *st, const char *label)
     if (ns_elab_expand(e, st->b, rhs_item, NULL))
         goto done;
     int nr = e->ntmp - base;
-    if (nr != nl) {
+    if (p->heap && nl == 1 && (nr < 1 || nr > NS_MAX_DIM)) {
+        ns_elab_fail_at(e, ns_elab_node(e, st->b)->off, "a move of a heap game leaves 1 to %d heaps, found %d", NS_MAX_DIM, nr);
+        goto done;
+    }
+    if (nr != nl && !p->heap) {
         ns_elab_fail_at(e, ns_elab_node(e, st->b)->off, "wrong arity: %d pile%s on the left of '->' but %d value%s on the right", nl, nl == 1 ? "" : "s", nr,
                 nr == 1 ? "" : "s");
         goto done;
     }
     for (int i = 0; i < nr; i++)
         f.out_expr[i] = e->tmp[base + i];
-    f.nout = nl;
+    f.nout = p->heap ? nr : nl;
     if (dropped) {
         p->ndropped++;
         rc = 0;

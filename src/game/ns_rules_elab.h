@@ -79,6 +79,10 @@ typedef struct ns_rules_prog {
     int ndropped;           /* families whose conditions are constantly false */
     int rank_lex, nrank_lex;/* 'rank lex(c_1, ..., c_m)': the components, IR nodes at
                                lists[rank_lex] (nrank_lex = m; 0 otherwise) */
+    int heap;               /* 'heap n': a take-and-break game of one heap (k = 1);
+                               a family's out_expr[0 .. nout) are the heaps a move
+                               leaves (out_slot unused), see ns_rules_heap.c */
+    uint32_t heap_off;      /* the 'heap' statement */
 } ns_rules_prog;
 
 /* Elaborate ast (parsed from src) with parameter overrides ps and k_hint as

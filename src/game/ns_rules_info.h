@@ -18,6 +18,7 @@ typedef struct ns_rules_fam_info {
     char text[200];         /* the statement on one line (shortened) */
     ns_fam_kind kind;
     int first, count;       /* the game's families g->fam[first .. first+count) */
+    int parts;              /* heap games: the most heaps one of its moves leaves */
     char why[160];          /* NS_FAM_GENERAL: the reason; NS_FAM_RAY: the
                                substitution that made the rays, or "" */
 } ns_rules_fam_info;
@@ -33,6 +34,8 @@ typedef struct ns_rules_info {
     int has_filter;                 /* some are 'domain filter' */
     char symmetric[NS_MAX_DIM * 34];/* the piles of 'symmetric', or "" */
     int ndropped;                   /* families never applicable (constant false) */
+    int heap;                       /* a heap game ('heap n', ns_rules_heap.h): its families
+                                       have no entries in g->fam (count 0) and parts set */
     int nfam;
     ns_rules_fam_info *fam;         /* owned */
 } ns_rules_info;

@@ -98,7 +98,7 @@ static const struct {
     {"for", TK_FOR},       {"in", TK_IN},       {"where", TK_WHERE},   {"forall", TK_FORALL},
     {"and", TK_AND},       {"or", TK_OR},       {"not", TK_NOT},       {"mod", TK_MOD},
     {"xor", TK_XOR},       {"def", TK_DEF},
-    {"symmetric", TK_SYMMETRIC}, {"filter", TK_FILTER},
+    {"symmetric", TK_SYMMETRIC}, {"filter", TK_FILTER}, {"heap", TK_HEAP},
 };
 
 const char *ns_tok_name(ns_tok_kind k)
@@ -133,6 +133,7 @@ const char *ns_tok_name(ns_tok_kind k)
     case TK_GAME: return "'game'";
     case TK_PARAM: return "'param'";
     case TK_PILES: return "'piles'";
+    case TK_HEAP: return "'heap'";
     case TK_RANK: return "'rank'";
     case TK_PLAY: return "'play'";
     case TK_DOMAIN: return "'domain'";
@@ -187,7 +188,8 @@ void ns_tok_describe(const ns_src *src, const ns_tok *t, char *buf, size_t len)
 int ns_tok_starts_stmt(ns_tok_kind k)
 {
     return k == TK_GAME || k == TK_PARAM || k == TK_PILES || k == TK_RANK || k == TK_PLAY ||
-           k == TK_DOMAIN || k == TK_REQUIRE || k == TK_MOVE || k == TK_DEF || k == TK_SYMMETRIC;
+           k == TK_DOMAIN || k == TK_REQUIRE || k == TK_MOVE || k == TK_DEF || k == TK_SYMMETRIC ||
+           k == TK_HEAP;
 }
 
 static int is_alpha(int c)

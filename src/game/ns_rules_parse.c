@@ -936,7 +936,8 @@ ns_err ns_rules_parse(const ns_src *src, ns_ast_prog *out, ns_error *err)
         }
         ns_stmt_kind sk = k == TK_GAME ? ST_GAME : k == TK_PARAM ? ST_PARAM : k == TK_PILES ? ST_PILES
                         : k == TK_RANK ? ST_RANK : k == TK_PLAY ? ST_PLAY : k == TK_DOMAIN ? ST_DOMAIN
-                        : k == TK_REQUIRE ? ST_REQUIRE : k == TK_DEF ? ST_DEF : k == TK_SYMMETRIC ? ST_SYMMETRIC : ST_MOVE;
+                        : k == TK_REQUIRE ? ST_REQUIRE : k == TK_DEF ? ST_DEF : k == TK_SYMMETRIC ? ST_SYMMETRIC
+                        : k == TK_HEAP ? ST_HEAP : ST_MOVE;
         ns_stmt *s = new_stmt(&ps, sk);
         if (!s)
             break;
@@ -946,7 +947,8 @@ ns_err ns_rules_parse(const ns_src *src, ns_ast_prog *out, ns_error *err)
         case ST_GAME: r = p_game(&ps, s); break;
         case ST_PARAM: r = p_param(&ps, s); break;
         case ST_PILES:
-        case ST_SYMMETRIC: r = p_piles(&ps, s); break;
+        case ST_SYMMETRIC:
+        case ST_HEAP: r = p_piles(&ps, s); break;
         case ST_PLAY: r = p_play(&ps, s); break;
         case ST_DEF: r = p_def(&ps, s); break;
         case ST_RANK:

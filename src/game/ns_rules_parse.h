@@ -45,7 +45,7 @@ typedef struct ns_ast {
 
 typedef enum {
     ST_GAME, ST_PARAM, ST_PILES, ST_RANK, ST_PLAY, ST_DOMAIN, ST_REQUIRE, ST_MOVE,
-    ST_DEF, ST_SYMMETRIC
+    ST_DEF, ST_SYMMETRIC, ST_HEAP
 } ns_stmt_kind;
 
 typedef struct ns_stmt {
@@ -56,7 +56,7 @@ typedef struct ns_stmt {
     int filter;             /* DOMAIN: 'domain filter ...' (options outside are dropped) */
     int a, b;               /* PARAM: a value; RANK: a; DOMAIN, REQUIRE: a condition;
                                MOVE: a left of '->', b right of it; DEF: a the body */
-    int piles, npiles;      /* PILES, SYMMETRIC: NAME or INDEX nodes (subscript a range) */
+    int piles, npiles;      /* PILES, SYMMETRIC, HEAP: NAME or INDEX nodes (subscript a range) */
     int binds, nbinds;      /* MOVE: 'for' items (IN or COMP nodes) */
     int wheres, nwheres;    /* MOVE: 'where' conditions; DOMAIN: the filter of its 'forall' */
     int foralls, nforalls;  /* MOVE, DOMAIN: 'forall' items (IN nodes) */

@@ -5,7 +5,9 @@
 # (every option of every heap, spelled out as the tokens taken and the heaps
 # left, values by memoised recursion; no code of nimsieve). Checked on
 # random positions of 1 to 5 heaps for Kayles 0.77, Dawson's chess 0.137,
-# the hexadecimal 0.8f (leaves up to 3 heaps) and Grundy's game.
+# the hexadecimal 0.8f (leaves up to 3 heaps), Grundy's game, and the rule
+# files data/rules/{grundys-game,kayles,split-close}.rules (the last: split
+# a heap into two whose sizes differ by at most 2).
 # Usage: bash test_heapmove.sh NIMSIEVE_BIN SOURCE_DIR WORK_DIR
 NS=$1 SRC=$2 WORK=$3
 . "$SRC/tests/cli/cli_lib.sh"
@@ -23,6 +25,11 @@ def options(n):
     if code == "grundy":
         for a in range(1, n):
             if a < n - a:
+                out.append((0, (a, n - a)))
+        return out
+    if code == "close2":  # split into two heaps whose sizes differ by at most 2
+        for a in range(1, n):
+            if a <= n - a and n - 2 * a <= 2:
                 out.append((0, (a, n - a)))
         return out
     d0, rest = code.split(".")
@@ -119,6 +126,9 @@ CODE=0.77 check kayles octal -D code=0.77
 CODE=0.137 check dawson octal -D code=0.137
 CODE=0.8f check hex octal -D code=0.8f
 CODE=grundy check grundy grundys-game
+CODE=grundy check grundy-rules "$SRC/data/rules/grundys-game.rules"
+CODE=0.77 check kayles-rules "$SRC/data/rules/kayles.rules"
+CODE=close2 check close "$SRC/data/rules/split-close.rules"
 
 # a fixed case by hand: Kayles G(3) = 3, G(7) = 2, G(12) = 4 (A002186), so
 # X = 5; the only move to 0 takes 2 from the 12, leaving 3 + 7
