@@ -182,7 +182,9 @@ int ns_cmd_query(int argc, char **argv)
     }
 
     printf("position:      %s\n", pos);
-    printf("game:          %s%s%s, table %s, %s play\n", meta.game, meta.params[0] ? " " : "", meta.params, box,
+    char label[NS_NAME_LEN + 600];
+    ns_meta_game_label(&meta, label, sizeof label);
+    printf("game:          %s%s%s, table %s, %s play\n", label, meta.params[0] ? " " : "", meta.params, box,
            meta.play == NS_PLAY_MISERE ? "misere" : "normal");
     if (!t->pn_only)
         printf("grundy value:  %" PRIu32 "\n", v);

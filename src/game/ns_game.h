@@ -87,7 +87,8 @@ typedef struct ns_family {
 } ns_family;
 
 typedef struct ns_game {
-    char name[NS_NAME_LEN];    /* preset name, or "rules" for a rule file */
+    char name[NS_NAME_LEN];    /* preset name; a rule file's declared name
+                                  ("game NAME"), or "rules" when it has none */
     char *rules_text;          /* full rule-file text, or NULL; owned */
     ns_params params;          /* the parameters it was built with */
     int k;                     /* number of coordinates (piles) */
