@@ -74,6 +74,20 @@ void ns_cli_describe_move(const ns_game *g, const int64_t *s, const int64_t *o, 
 struct ns_engine_choice;
 void ns_cli_print_engine(const struct ns_engine_choice *c, const char *label, int width);
 
+/* What a solve is expected to take, for the plan line: *seconds on threads
+ * threads and the size of the file in bytes, from the cell count, the
+ * engine's measured cost a cell (the general engine: per family, plus the
+ * options of its general families, counted and timed at a sample of cells
+ * for at most about 0.2 s) and measured compression ratios. "About": the
+ * solves of tests/cli/test_solve_estimate.sh and the README's were observed
+ * within a factor of 3 of it. engine: the ns_engine name that will run. */
+struct ns_engine_plan;
+void ns_cli_estimate_solve(const ns_game *g, const struct ns_engine_plan *plan, const char *engine, int pn_only,
+                           int threads, double *seconds, double *file_bytes);
+
+/* "expected about 3 min, file about 950 MB" */
+void ns_cli_format_estimate(double seconds, double file_bytes, char *buf, size_t len);
+
 /* Seconds on the monotonic clock. */
 double ns_cli_now(void);
 
