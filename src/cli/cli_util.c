@@ -133,6 +133,19 @@ ns_err ns_cli_parse_position(const ns_game *g, char **args, int nargs, int64_t *
     return NS_OK;
 }
 
+int ns_cli_file_first(const char *cmd, char **args, int n)
+{
+    if (n < 2 || !args[0][0] || strspn(args[0], "-+0123456789") != strlen(args[0]))
+        return NS_EXIT_OK;
+    for (int i = 1; i < n; i++) {
+        const size_t len = strlen(args[i]);
+        if (len > 3 && strcmp(args[i] + len - 3, ".h5") == 0 && access(args[i], F_OK) == 0)
+            return ns_cli_error(cmd, "the file comes first: expected 'nimsieve %s %s X1 X2 ...', got the position "
+                                "before it", cmd, args[i]);
+    }
+    return NS_EXIT_OK;
+}
+
 void ns_cli_format_box(int k, const int64_t *bounds, char *buf, size_t len)
 {
     size_t used = 0;
@@ -174,15 +187,22 @@ void ns_cli_format_bytes(uint64_t bytes, char *buf, size_t len)
         snprintf(buf, len, "%.2f %s", v, unit[u]);
 }
 
-/* "pile 2" for the default coordinate names p1.., else the game's name. */
+/* "pile 2" for the default coordinate names p1.., else the game's name; a
+ * preset's numbered name is written as words, like the families' labels and
+ * the messages: staircase's step3 is "step 3". (A rule file's pile names are
+ * the file's own identifiers, kept as written.) */
 static void coord_label(const ns_game *g, int i, char *buf, size_t len)
 {
     char def[16];
+    const char *c = g->coord_names[i];
     snprintf(def, sizeof def, "p%d", i + 1);
-    if (strcmp(g->coord_names[i], def) == 0 || g->coord_names[i][0] == '\0')
+    const size_t letters = strspn(c, "abcdefghijklmnopqrstuvwxyz");
+    if (strcmp(c, def) == 0 || c[0] == '\0')
         snprintf(buf, len, "pile %d", i + 1);
+    else if (!g->rules_text && letters > 1 && c[letters] && strspn(c + letters, "0123456789") == strlen(c + letters))
+        snprintf(buf, len, "%.*s %s", (int)letters, c, c + letters);
     else
-        snprintf(buf, len, "%s", g->coord_names[i]);
+        snprintf(buf, len, "%s", c);
 }
 
 static void append(char *buf, size_t len, size_t *used, const char *fmt, ...)

@@ -57,6 +57,11 @@ int ns_cli_box_check(const char *cmd, const ns_cli_box_opts *o, int required);
 ns_err ns_cli_parse_position(const ns_game *g, char **args, int nargs, int64_t *s,
                              ns_error *err);
 
+/* args[0..n-1] should be FILE.h5 X1 X2 ...: when args[0] is a number and a
+ * later argument an existing *.h5 file (the position typed first), print
+ * "the file comes first: ..." and return NS_EXIT_ERROR; else NS_EXIT_OK. */
+int ns_cli_file_first(const char *cmd, char **args, int n);
+
 /* "[0,4096) x [0,4096)" and "4096 x 4096" */
 void ns_cli_format_box(int k, const int64_t *bounds, char *buf, size_t len);
 void ns_cli_format_dims(int k, const int64_t *bounds, char *buf, size_t len);

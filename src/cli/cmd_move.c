@@ -171,6 +171,9 @@ int ns_cmd_move(int argc, char **argv)
     if (nargs < 2)
         return ns_cli_error(CMD, "expected 'nimsieve move FILE.h5 X1 X2 ...' or 'nimsieve move --game NAME P1 P2 ...'");
 
+    int rc0 = ns_cli_file_first(CMD, args, nargs);
+    if (rc0)
+        return rc0;
     const char *path = args[0];
     ns_meta meta = {0}, meta2 = {0};
     ns_error err = {0};

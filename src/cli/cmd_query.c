@@ -128,6 +128,8 @@ int ns_cmd_query(int argc, char **argv)
     if (optind + 1 >= argc)
         return ns_cli_error(CMD, "missing position: expected 'nimsieve query %s X1 X2 ...'", path);
 
+    if ((rc = ns_cli_file_first(CMD, argv + optind, argc - optind)))
+        return rc;
     if (ns_h5_read_meta(path, &meta, &k, bounds, &err)) {
         rc = file_error(path, &err);
         goto fail;
