@@ -395,19 +395,25 @@ typedef struct stream_sink {
     ns_error err;           /* the first failure */
 } stream_sink;
 
+/* A sink's failure on any thread: the first message wins. Returns 1 (stop). */
+static int sink_failed(stream_sink *k, const ns_error *e)
+{
+    NS_PRAGMA(omp critical(solve_stream_fail))
+    {
+        if (!k->failed)
+            k->err = *e;
+        k->failed = 1;
+    }
+    return 1;
+}
+
 static int on_tile(void *user, int64_t x0, int64_t y0, int64_t nx, int64_t ny, const uint32_t *vals)
 {
     stream_sink *k = user;
     ns_error e = {0};
     if (!ns_h5_stream_tile(k->s, x0, y0, nx, ny, vals, &e))
         return 0;
-    NS_PRAGMA(omp critical(solve_stream_fail))
-    {
-        if (!k->failed)
-            k->err = e;
-        k->failed = 1;
-    }
-    return 1;
+    return sink_failed(k, &e);
 }
 
 /* the rows sink of a streamed P/N solve (called on one thread) */
@@ -430,13 +436,7 @@ static int on_tile_source(void *user, int64_t x0, int64_t y0, int64_t nx, int64_
     ns_error e = {0};
     if (!ns_h5_stream_read_tile(k->s, x0, y0, nx, ny, vals, &e))
         return 0;
-    NS_PRAGMA(omp critical(solve_stream_fail))
-    {
-        if (!k->failed)
-            k->err = e;
-        k->failed = 1;
-    }
-    return 1;
+    return sink_failed(k, &e);
 }
 
 /* A streamed solve; ci: the checkpoint record it resumes (NULL: from the
