@@ -49,7 +49,7 @@ flags=(-std=c17 -g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefin
 libs=()
 extra=()
 if [ "$target" = rules ]; then
-    srcs=("$here"/src/game/ns_rules*.c "$here/src/game/ns_game.c" "$here/src/game/ns_params.c" "$here/src/core/ns_error.c")
+    srcs=("$here"/src/game/ns_rules*.c "$here/src/game/ns_game.c" "$here"/src/game/ns_octal*.c "$here/src/game/ns_params.c" "$here/src/core/ns_error.c")
     extra=(-dict="$here/tools/fuzz/rules.dict")
 else
     # the whole library and the subcommands (not main.c), with HDF5 and GSL

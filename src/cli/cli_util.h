@@ -57,6 +57,11 @@ int ns_cli_box_check(const char *cmd, const ns_cli_box_opts *o, int required);
 ns_err ns_cli_parse_position(const ns_game *g, char **args, int nargs, int64_t *s,
                              ns_error *err);
 
+/* args[0..n-1] should be FILE.h5 X1 X2 ...: when args[0] is a number and a
+ * later argument an existing *.h5 file (the position typed first), print
+ * "the file comes first: ..." and return NS_EXIT_ERROR; else NS_EXIT_OK. */
+int ns_cli_file_first(const char *cmd, char **args, int n);
+
 /* "[0,4096) x [0,4096)" and "4096 x 4096" */
 void ns_cli_format_box(int k, const int64_t *bounds, char *buf, size_t len);
 void ns_cli_format_dims(int k, const int64_t *bounds, char *buf, size_t len);
@@ -73,6 +78,20 @@ void ns_cli_describe_move(const ns_game *g, const int64_t *s, const int64_t *o, 
  * table passed over, "           not NAME: why" (label padded to width). */
 struct ns_engine_choice;
 void ns_cli_print_engine(const struct ns_engine_choice *c, const char *label, int width);
+
+/* What a solve is expected to take, for the plan line: *seconds on threads
+ * threads and the size of the file in bytes, from the cell count, the
+ * engine's measured cost a cell (the general engine: per family, plus the
+ * options of its general families, counted and timed at a sample of cells
+ * for at most about 0.2 s) and measured compression ratios. "About": the
+ * solves of tests/cli/test_solve_estimate.sh and the README's were observed
+ * within a factor of 3 of it. engine: the ns_engine name that will run. */
+struct ns_engine_plan;
+void ns_cli_estimate_solve(const ns_game *g, const struct ns_engine_plan *plan, const char *engine, int pn_only,
+                           int threads, double *seconds, double *file_bytes);
+
+/* "expected about 3 min, file about 950 MB" */
+void ns_cli_format_estimate(double seconds, double file_bytes, char *buf, size_t len);
 
 /* Seconds on the monotonic clock. */
 double ns_cli_now(void);

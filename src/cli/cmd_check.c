@@ -86,7 +86,9 @@ static void print_text(const ns_check_result *r, const char *path, const ns_meta
     ns_cli_format_box(k, bounds, box, sizeof box);
     printf("theorem:     %s\n", r->theorem);
     printf("claim:       %s\n", r->claim);
-    printf("table:       %s: %s%s%s, %s, %s, %s play\n", path, m->rules_text ? "rule file" : m->game, m->params[0] ? " " : "",
+    char label[NS_NAME_LEN + 600];
+    ns_meta_game_label(m, label, sizeof label);
+    printf("table:       %s: %s%s%s, %s, %s, %s play\n", path, label, m->params[0] ? " " : "",
            m->params, box, pn_only ? "P/N" : "Grundy values", m->play == NS_PLAY_MISERE ? "misere" : "normal");
     printf("checked:     %" PRIu64 " cell%s (every cell of the table once)\n", r->checked, r->checked == 1 ? "" : "s");
     if (r->also_checked)
@@ -130,7 +132,12 @@ static void print_json(const ns_check_result *r, const char *path, const ns_meta
     printf(", \"file\": ");
     ns_json_string(stdout, path);
     printf(", \"game\": ");
-    ns_json_string(stdout, m->rules_text ? "rules" : m->game);
+    ns_json_string(stdout, m->game);
+    printf(", \"rule_file\": ");
+    if (m->rules_text)
+        ns_json_string(stdout, m->rules_file);
+    else
+        printf("null");
     printf(", \"params\": ");
     ns_json_string(stdout, m->params);
     printf(", \"play\": \"%s\", \"pn_only\": %s, \"bounds\": [", m->play == NS_PLAY_MISERE ? "misere" : "normal",

@@ -89,10 +89,12 @@ int ns_cmd_info(int argc, char **argv)
     ns_cli_format_dims(k, bounds, dims, sizeof dims);
 
     printf("file:          %s\n", path);
+    char label[NS_NAME_LEN + 600];
+    ns_meta_game_label(&meta, label, sizeof label);
     if (meta.rules_text && meta.rules_text[0])
-        printf("game:          %s (rule text stored in the file, %d lines)\n", meta.game, count_lines(meta.rules_text));
+        printf("game:          %s; its text is stored in the file (%d lines)\n", label, count_lines(meta.rules_text));
     else
-        printf("game:          %s\n", meta.game);
+        printf("game:          %s\n", label);
     printf("params:        %s\n", meta.params[0] ? meta.params : "(defaults)");
     printf("bounds:        %s (%" PRIu64 " cells, %" PRIu64 " positions)\n", dims, t->ncells, st.n_valid);
     printf("play:          %s\n", meta.play == NS_PLAY_MISERE ? "misere" : "normal");

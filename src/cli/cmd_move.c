@@ -56,9 +56,10 @@ static void print_move(const ns_game *g, const ns_move *m, const char *prefix)
 {
     char what[256], pos[256];
     int64_t t0 = m->from[0] - m->to[0];
-    if (strcmp(g->name, "fibonacci-nim") == 0)
+    /* the presets' own words; a rule file may declare any name */
+    if (!g->rules_text && strcmp(g->name, "fibonacci-nim") == 0)
         snprintf(what, sizeof what, "take %" PRId64 " (the opponent may then take up to %" PRId64 ")", t0, m->to[1]);
-    else if (g->k == 2 && t0 > 0 && m->from[1] - m->to[1] == t0 && strcmp(g->name, "staircase") != 0)
+    else if (g->k == 2 && t0 > 0 && m->from[1] - m->to[1] == t0 && (g->rules_text || strcmp(g->name, "staircase") != 0))
         snprintf(what, sizeof what, "take %" PRId64 " from both piles", t0);
     else
         ns_cli_describe_move(g, m->from, m->to, what, sizeof what);
@@ -174,6 +175,9 @@ int ns_cmd_move(int argc, char **argv)
     if (nargs < 2)
         return ns_cli_error(CMD, "expected 'nimsieve move FILE.h5 X1 X2 ...' or 'nimsieve move --game NAME P1 P2 ...'");
 
+    int rc0 = ns_cli_file_first(CMD, args, nargs);
+    if (rc0)
+        return rc0;
     const char *path = args[0];
     ns_meta meta = {0}, meta2 = {0};
     ns_error err = {0};

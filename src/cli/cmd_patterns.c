@@ -451,13 +451,20 @@ static int run(const char *path, const pat_opts *o)
     }
     char box[256];
     ns_cli_format_box(k, bounds, box, sizeof box);
-    const char *gname = meta.rules_text ? "rules" : meta.game;
+    const char *gname = meta.game;
+    char label[NS_NAME_LEN + 600];
+    ns_meta_game_label(&meta, label, sizeof label);
     const char *play = meta.play == NS_PLAY_MISERE ? "misere" : "normal";
     if (o->json) {
         printf("{\"file\": ");
         ns_json_string(stdout, path);
         printf(", \"game\": ");
         ns_json_string(stdout, gname);
+        printf(", \"rule_file\": ");
+        if (meta.rules_text)
+            ns_json_string(stdout, meta.rules_file);
+        else
+            printf("null");
         printf(", \"params\": ");
         ns_json_string(stdout, meta.params);
         printf(", \"play\": \"%s\", \"pn_only\": %s, \"bounds\": [", play, t->pn_only ? "true" : "false");
@@ -465,7 +472,7 @@ static int run(const char *path, const pat_opts *o)
             printf("%s%" PRId64, d ? ", " : "", bounds[d]);
         printf("]");
     } else {
-        printf("file:        %s: %s%s%s, %s, %s, %s play\n", path, meta.rules_text ? "rule file" : meta.game,
+        printf("file:        %s: %s%s%s, %s, %s, %s play\n", path, label,
                meta.params[0] ? " " : "", meta.params, box, t->pn_only ? "P/N" : "Grundy values", play);
     }
     if (k == 1) {

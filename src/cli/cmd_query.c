@@ -134,6 +134,8 @@ int ns_cmd_query(int argc, char **argv)
     if (optind + 1 >= argc)
         return ns_cli_error(CMD, "missing position: expected 'nimsieve query %s X1 X2 ...'", path);
 
+    if ((rc = ns_cli_file_first(CMD, argv + optind, argc - optind)))
+        return rc;
     if (ns_h5_read_meta(path, &meta, &k, bounds, &err)) {
         rc = file_error(path, &err);
         goto fail;
@@ -192,7 +194,9 @@ int ns_cmd_query(int argc, char **argv)
     }
 
     printf("position:      %s\n", pos);
-    printf("game:          %s%s%s, table %s, %s play\n", meta.game, meta.params[0] ? " " : "", meta.params, box,
+    char label[NS_NAME_LEN + 600];
+    ns_meta_game_label(&meta, label, sizeof label);
+    printf("game:          %s%s%s, table %s, %s play\n", label, meta.params[0] ? " " : "", meta.params, box,
            meta.play == NS_PLAY_MISERE ? "misere" : "normal");
     if (!t->pn_only)
         printf("grundy value:  %" PRIu32 "\n", v);

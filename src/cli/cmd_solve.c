@@ -81,8 +81,13 @@ static void usage(void)
            "  nimsieve solve subtraction -D set=1,3,4 --bounds 1000 -o sub.h5\n"
            "  nimsieve solve octal -D code=0.77 --size 100000 -o kayles.h5   # a heap game's sequence\n"
            "  nimsieve solve data/rules/wythoff.rules --bounds 512,512 -o w.h5\n"
-           "  nimsieve solve nim -D piles=3 --size 1024 --checkpoint-every 60 -o n3.h5\n"
-           "  nimsieve solve nim -D piles=3 --size 1024 --resume -o n3.h5   # after a stop\n",
+           "  nimsieve solve nim -D piles=3 --size 128 --checkpoint-every 60 -o n3.h5\n"
+           "  nimsieve solve nim -D piles=3 --size 128 --resume -o n3.h5   # after a stop\n"
+           "\n"
+           "The plan line gives the expected time and the size of the file, worked out\n"
+           "from the cell count, the engine's measured cost a cell and a sample of the\n"
+           "game's moves: about right on an idle machine (observed within a factor of\n"
+           "3), slower on a busy one; the file size is for values that compress little.\n",
            ns_omp_max_threads());
 }
 
@@ -307,7 +312,10 @@ static const char *ckpt_mismatch(const ns_h5_ckpt_info *ci, const ns_meta *m, co
                                  const char *kernel)
 {
     const char *r1 = ci->meta.rules_text ? ci->meta.rules_text : "", *r2 = m->rules_text ? m->rules_text : "";
-    if (strcmp(ci->meta.game, m->game) != 0)
+    /* a rule file's checkpoint from before names were kept says "rules":
+     * its text decides */
+    const int old_rules = ci->meta.rules_text && m->rules_text && strcmp(ci->meta.game, "rules") == 0;
+    if (!old_rules && strcmp(ci->meta.game, m->game) != 0)
         return "the game";
     if (strcmp(r1, r2) != 0)
         return "the rule file's text";
@@ -342,7 +350,9 @@ static void format_command(int argc, char **argv, char *buf, size_t len)
 static void print_summary(const ns_game *g, const ns_meta *meta, const char *bounds, const char *kind,
                           const ns_table_stats *ts, int show_max)
 {
-    printf("game:          %s\n", g->name);
+    char label[NS_NAME_LEN + 600];
+    ns_meta_game_label(meta, label, sizeof label);
+    printf("game:          %s\n", label);
     printf("params:        %s\n", meta->params[0] ? meta->params : "(defaults)");
     printf("bounds:        %s\n", bounds);
     printf("play:          %s\n", g->play == NS_PLAY_MISERE ? "misere" : "normal");
@@ -385,19 +395,25 @@ typedef struct stream_sink {
     ns_error err;           /* the first failure */
 } stream_sink;
 
+/* A sink's failure on any thread: the first message wins. Returns 1 (stop). */
+static int sink_failed(stream_sink *k, const ns_error *e)
+{
+    NS_PRAGMA(omp critical(solve_stream_fail))
+    {
+        if (!k->failed)
+            k->err = *e;
+        k->failed = 1;
+    }
+    return 1;
+}
+
 static int on_tile(void *user, int64_t x0, int64_t y0, int64_t nx, int64_t ny, const uint32_t *vals)
 {
     stream_sink *k = user;
     ns_error e = {0};
     if (!ns_h5_stream_tile(k->s, x0, y0, nx, ny, vals, &e))
         return 0;
-    NS_PRAGMA(omp critical(solve_stream_fail))
-    {
-        if (!k->failed)
-            k->err = e;
-        k->failed = 1;
-    }
-    return 1;
+    return sink_failed(k, &e);
 }
 
 /* the rows sink of a streamed P/N solve (called on one thread) */
@@ -420,13 +436,7 @@ static int on_tile_source(void *user, int64_t x0, int64_t y0, int64_t nx, int64_
     ns_error e = {0};
     if (!ns_h5_stream_read_tile(k->s, x0, y0, nx, ny, vals, &e))
         return 0;
-    NS_PRAGMA(omp critical(solve_stream_fail))
-    {
-        if (!k->failed)
-            k->err = e;
-        k->failed = 1;
-    }
-    return 1;
+    return sink_failed(k, &e);
 }
 
 /* A streamed solve; ci: the checkpoint record it resumes (NULL: from the
@@ -459,10 +469,15 @@ static int solve_streaming(const solve_args *a, const ns_game *g, ns_meta *meta,
             snprintf(what, sizeof what, "P/N in blocks of %" PRId64 " rows", tile);
         else
             snprintf(what, sizeof what, "tiles of %" PRId64 " x %" PRId64, tile, tile);
+        char label[NS_NAME_LEN + 600], est[128];
+        double secs, bytes;
+        ns_meta_game_label(meta, label, sizeof label);
+        ns_cli_estimate_solve(g, plan, a->pn_only ? "rows-pn" : "tiles2d", a->pn_only, threads, &secs, &bytes);
+        ns_cli_format_estimate(secs, bytes, est, sizeof est);
         printf("solving %s on %s (%" PRIu64 " cells) streaming: %s to %s as they finish (no table in memory: it "
-               "would take %s), %s %s, %d thread%s\n",
-               g->name, dims, plan->cells, what, a->out, tb, a->pn_only ? "line flags" : "line sets", lb, threads,
-               threads == 1 ? "" : "s");
+               "would take %s), %s %s, %d thread%s; %s\n",
+               label, dims, plan->cells, what, a->out, tb, a->pn_only ? "line flags" : "line sets", lb, threads,
+               threads == 1 ? "" : "s", est);
         if (ci)
             printf("resuming from %s: %" PRIu64 " of %" PRIu64 " units done (%.1f s of solving)\n", ctx->ckpt_path,
                    ci->ckpt.units_done, ci->ckpt.units_total, ci->ckpt.seconds);
@@ -619,6 +634,8 @@ int ns_cmd_solve(int argc, char **argv)
         rc = ns_cli_error(CMD, "out of memory");
         goto fail;
     }
+    if (g->rules_text)
+        snprintf(meta.rules_file, sizeof meta.rules_file, "%s", a.game);
     ns_params_format(&g->params, meta.params, sizeof meta.params);
     meta.play = g->play;
     meta.nsym = g->nsym; /* a symmetric game's file says so: its readers fill the mirrored cells */
@@ -758,9 +775,17 @@ int ns_cmd_solve(int argc, char **argv)
         ctx.prior = ci.ckpt.seconds;
     }
     if (!a.quiet) {
-        printf("solving %s on %s (%" PRIu64 " cells): table %s (%d byte%s a cell), line sets %s, %" PRId64 " levels, %d thread%s\n",
-               g->name, dims, plan.cells, tb, plan.elem, plan.elem == 1 ? "" : "s", lb, plan.levels, threads,
-               threads == 1 ? "" : "s");
+        char label[NS_NAME_LEN + 600], est[128];
+        double secs, bytes;
+        ns_meta_game_label(&meta, label, sizeof label);
+        ns_cli_estimate_solve(g, &plan, plan.engine->name, a.pn_only, threads, &secs, &bytes);
+        if (ctx.resume_total)
+            secs *= 1.0 - (double)resume_units / (double)ctx.resume_total;
+        ns_cli_format_estimate(secs, bytes, est, sizeof est);
+        printf("solving %s on %s (%" PRIu64 " cells): table %s (%d byte%s a cell), line sets %s, %" PRId64 " levels, "
+               "%d thread%s; %s\n",
+               label, dims, plan.cells, tb, plan.elem, plan.elem == 1 ? "" : "s", lb, plan.levels, threads,
+               threads == 1 ? "" : "s", est);
         ns_cli_print_engine(&plan.choice, "engine:", 7);
         if (a.resume && have_ckpt)
             printf("resuming from %s: %" PRIu64 " of %" PRIu64 " units done (%.1f s of solving)\n", ckpt_path,

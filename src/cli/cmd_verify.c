@@ -158,8 +158,10 @@ int ns_cmd_verify(int argc, char **argv)
     const uint64_t total = whole ? ncells : (uint64_t)samples;
     char box[256];
     ns_cli_format_box(k, bounds, box, sizeof box);
+    char label[NS_NAME_LEN + 600];
+    ns_meta_game_label(&meta, label, sizeof label);
     printf("checking %s%" PRIu64 " cells of %s (%s %s, %s play, %s) on %d thread%s\n", whole ? "all " : "", total,
-           path, g->name, box, g->play == NS_PLAY_MISERE ? "misere" : "normal", meta.pn_only ? "P/N" : "grundy",
+           path, label, box, g->play == NS_PLAY_MISERE ? "misere" : "normal", meta.pn_only ? "P/N" : "grundy",
            threads, threads == 1 ? "" : "s");
     if (!whole)
         printf("random cells, seed %" PRId64 "\n", seed);

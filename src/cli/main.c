@@ -68,7 +68,8 @@ static const subcommand *find(const char *name)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        usage(stderr);
+        /* one line, like every other error; the list is one --help away */
+        fprintf(stderr, "usage: nimsieve SUBCOMMAND [OPTIONS] ... (try 'nimsieve --help')\n");
         return NS_EXIT_ERROR;
     }
     const char *cmd = argv[1];

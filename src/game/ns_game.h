@@ -89,7 +89,8 @@ typedef struct ns_family {
 struct ns_octal; /* game/ns_octal.h */
 
 typedef struct ns_game {
-    char name[NS_NAME_LEN];    /* preset name, or "rules" for a rule file */
+    char name[NS_NAME_LEN];    /* preset name; a rule file's declared name
+                                  ("game NAME"), or "rules" when it has none */
     char *rules_text;          /* full rule-file text, or NULL; owned */
     ns_params params;          /* the parameters it was built with */
     int k;                     /* number of coordinates (piles) */

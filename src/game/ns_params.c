@@ -179,3 +179,27 @@ ns_err ns_params_parse_list(ns_params *ps, const char *text, ns_error *err)
     }
     return NS_OK;
 }
+
+int ns_name_distance(const char *a, const char *b)
+{
+    enum { MAXN = 64 };
+    const size_t n = strlen(a), m = strlen(b);
+    if (n >= MAXN || m >= MAXN)
+        return MAXN;
+    int row[MAXN], prev[MAXN];
+    for (size_t j = 0; j <= m; j++)
+        prev[j] = (int)j;
+    for (size_t i = 1; i <= n; i++) {
+        row[0] = (int)i;
+        for (size_t j = 1; j <= m; j++) {
+            int v = prev[j - 1] + (a[i - 1] != b[j - 1]);
+            if (prev[j] + 1 < v)
+                v = prev[j] + 1;
+            if (row[j - 1] + 1 < v)
+                v = row[j - 1] + 1;
+            row[j] = v;
+        }
+        memcpy(prev, row, (m + 1) * sizeof *row);
+    }
+    return prev[m];
+}

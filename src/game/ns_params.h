@@ -55,6 +55,11 @@ void ns_params_format(const ns_params *ps, char *buf, size_t len);
 /* Inverse of ns_params_format ("" gives an empty set). */
 ns_err ns_params_parse_list(ns_params *ps, const char *text, ns_error *err);
 
+/* The edit distance (insertions, deletions, substitutions) between two
+ * names, for "did you mean"; names longer than 63 characters count as far
+ * from everything (64). */
+int ns_name_distance(const char *a, const char *b);
+
 /* Parse a decimal int64 with full overflow checking; the whole string must
  * be consumed. Returns 0 on success. */
 int ns_parse_i64(const char *s, int64_t *out);

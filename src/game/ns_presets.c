@@ -29,17 +29,58 @@ static int fixed_piles(const char *name, int k_hint, int k, ns_error *err)
     return 0;
 }
 
-/* Reject parameters the preset does not know. */
-static int only_params(const char *game, const ns_params *ps, const char *const *known, ns_error *err)
+/* The parameters each preset takes (also for the messages about others). */
+static const struct {
+    const char *game;
+    const char *const *names;
+} preset_params[] = {
+    {"nim", (const char *const[]){"piles", NULL}},
+    {"wythoff", (const char *const[]){NULL}},
+    {"a-wythoff", (const char *const[]){"a", NULL}},
+    {"bash", (const char *const[]){"m", NULL}},
+    {"subtraction", (const char *const[]){"set", NULL}},
+    {"moore", (const char *const[]){"piles", "k", NULL}},
+    {"staircase", (const char *const[]){"piles", NULL}},
+    {"euclid", (const char *const[]){NULL}},
+    {"fibonacci-nim", (const char *const[]){NULL}},
+};
+
+static const char *const *params_of(const char *game)
 {
-    for (int i = 0; i < ps->n; i++) {
+    for (size_t i = 0; i < sizeof preset_params / sizeof preset_params[0]; i++)
+        if (strcmp(preset_params[i].game, game) == 0)
+            return preset_params[i].names;
+    return NULL;
+}
+
+/* Reject parameters the preset does not know: name the ones it has, a close
+ * one ("did you mean"), and the presets that take the name given. */
+static int only_params(const char *game, const ns_params *ps, ns_error *err)
+{
+    const char *const *known = params_of(game);
+    for (int i = 0; i < ps->n && known; i++) {
+        const char *name = ps->p[i].name;
         int ok = 0;
         for (const char *const *k = known; *k; k++)
-            ok |= strcmp(*k, ps->p[i].name) == 0;
-        if (!ok) {
-            ns_error_set(err, NS_EINVAL, "%s has no parameter '%s'", game, ps->p[i].name);
-            return -1;
+            ok |= strcmp(*k, name) == 0;
+        if (ok)
+            continue;
+        char has[200] = "", near[80] = "", others[300] = "";
+        size_t u = 0;
+        for (const char *const *k = known; *k && u < sizeof has; k++) {
+            u += (size_t)snprintf(has + u, sizeof has - u, "%s%s", u ? ", " : "", *k);
+            if (!near[0] && strlen(name) >= 3 && ns_name_distance(*k, name) <= 1)
+                snprintf(near, sizeof near, "; did you mean '%s'?", *k);
         }
+        u = 0;
+        for (size_t j = 0; j < sizeof preset_params / sizeof preset_params[0] && u < sizeof others; j++)
+            for (const char *const *k = preset_params[j].names; *k; k++)
+                if (strcmp(*k, name) == 0)
+                    u += (size_t)snprintf(others + u, sizeof others - u, "%s%s", u ? ", " : "; it is a parameter of ",
+                                          preset_params[j].game);
+        ns_error_set(err, NS_EINVAL, "%s has no parameter '%s' (its parameters: %s)%s%s", game, name,
+                     has[0] ? has : "none", near, others);
+        return -1;
     }
     return 0;
 }
@@ -53,9 +94,8 @@ static ns_game *fail(ns_game *g)
 /* ---- nim: take any positive amount from one pile ---- */
 static ns_game *build_nim(const ns_params *ps, int k_hint, ns_error *err)
 {
-    static const char *const known[] = {"piles", NULL};
     int64_t k;
-    if (only_params("nim", ps, known, err) || resolve_piles(ps, k_hint, 3, &k, err))
+    if (only_params("nim", ps, err) || resolve_piles(ps, k_hint, 3, &k, err))
         return NULL;
     ns_game *g = ns_game_new("nim", (int)k);
     if (!g)
@@ -74,8 +114,7 @@ static ns_game *build_nim(const ns_params *ps, int k_hint, ns_error *err)
 /* ---- wythoff: from one pile, or the same amount from both ---- */
 static ns_game *build_wythoff(const ns_params *ps, int k_hint, ns_error *err)
 {
-    static const char *const known[] = {NULL};
-    if (only_params("wythoff", ps, known, err) || fixed_piles("wythoff", k_hint, 2, err))
+    if (only_params("wythoff", ps, err) || fixed_piles("wythoff", k_hint, 2, err))
         return NULL;
     ns_game *g = ns_game_new("wythoff", 2);
     if (!g)
@@ -91,9 +130,8 @@ static ns_game *build_wythoff(const ns_params *ps, int k_hint, ns_error *err)
 /* ---- a-wythoff (Fraenkel): one pile, or k,l >= 1 from both, |k-l| < a ---- */
 static ns_game *build_awythoff(const ns_params *ps, int k_hint, ns_error *err)
 {
-    static const char *const known[] = {"a", NULL};
     int64_t a;
-    if (only_params("a-wythoff", ps, known, err) || fixed_piles("a-wythoff", k_hint, 2, err) ||
+    if (only_params("a-wythoff", ps, err) || fixed_piles("a-wythoff", k_hint, 2, err) ||
         ns_params_int(ps, "a", 2, 1, 1 << 20, &a, err))
         return NULL;
     ns_game *g = ns_game_new("a-wythoff", 2);
@@ -119,9 +157,8 @@ static ns_game *build_awythoff(const ns_params *ps, int k_hint, ns_error *err)
 /* ---- bash: one pile, take 1..m ---- */
 static ns_game *build_bash(const ns_params *ps, int k_hint, ns_error *err)
 {
-    static const char *const known[] = {"m", NULL};
     int64_t m;
-    if (only_params("bash", ps, known, err) || fixed_piles("bash", k_hint, 1, err) ||
+    if (only_params("bash", ps, err) || fixed_piles("bash", k_hint, 1, err) ||
         ns_params_int(ps, "m", 3, 1, 1 << 20, &m, err))
         return NULL;
     ns_game *g = ns_game_new("bash", 1);
@@ -141,8 +178,7 @@ static ns_game *build_bash(const ns_params *ps, int k_hint, ns_error *err)
 /* ---- subtraction: one pile, take s for s in a finite set ---- */
 static ns_game *build_subtraction(const ns_params *ps, int k_hint, ns_error *err)
 {
-    static const char *const known[] = {"set", NULL};
-    if (only_params("subtraction", ps, known, err) || fixed_piles("subtraction", k_hint, 1, err))
+    if (only_params("subtraction", ps, err) || fixed_piles("subtraction", k_hint, 1, err))
         return NULL;
     const ns_param *p = ns_params_get(ps, "set");
     if (p && p->n == 0) {
@@ -223,9 +259,8 @@ static uint64_t moore_maxopt(const void *ctx, int k, const int64_t *b)
 
 static ns_game *build_moore(const ns_params *ps, int k_hint, ns_error *err)
 {
-    static const char *const known[] = {"piles", "k", NULL};
     int64_t n, k;
-    if (only_params("moore", ps, known, err) || resolve_piles(ps, k_hint, 3, &n, err) ||
+    if (only_params("moore", ps, err) || resolve_piles(ps, k_hint, 3, &n, err) ||
         ns_params_int(ps, "k", 2, 1, 8, &k, err))
         return NULL;
     if (k > n) {
@@ -262,9 +297,8 @@ static int staircase_valid(const void *ctx, int k, const int64_t *s)
 
 static ns_game *build_staircase(const ns_params *ps, int k_hint, ns_error *err)
 {
-    static const char *const known[] = {"piles", NULL};
     int64_t k;
-    if (only_params("staircase", ps, known, err) || resolve_piles(ps, k_hint, 3, &k, err))
+    if (only_params("staircase", ps, err) || resolve_piles(ps, k_hint, 3, &k, err))
         return NULL;
     ns_game *g = ns_game_new("staircase", (int)k);
     if (!g)
@@ -327,8 +361,7 @@ static uint64_t euclid_maxopt(const void *ctx, int k, const int64_t *b)
 
 static ns_game *build_euclid(const ns_params *ps, int k_hint, ns_error *err)
 {
-    static const char *const known[] = {NULL};
-    if (only_params("euclid", ps, known, err) || fixed_piles("euclid", k_hint, 2, err))
+    if (only_params("euclid", ps, err) || fixed_piles("euclid", k_hint, 2, err))
         return NULL;
     ns_game *g = ns_game_new("euclid", 2);
     if (!g)
@@ -362,8 +395,7 @@ static uint64_t fib_maxopt(const void *ctx, int k, const int64_t *b)
 
 static ns_game *build_fibnim(const ns_params *ps, int k_hint, ns_error *err)
 {
-    static const char *const known[] = {NULL};
-    if (only_params("fibonacci-nim", ps, known, err) || fixed_piles("fibonacci-nim", k_hint, 2, err))
+    if (only_params("fibonacci-nim", ps, err) || fixed_piles("fibonacci-nim", k_hint, 2, err))
         return NULL;
     ns_game *g = ns_game_new("fibonacci-nim", 2);
     if (!g)
@@ -407,7 +439,20 @@ ns_game *ns_preset_build(const char *name, const ns_params *ps, int k_hint, ns_e
 {
     const ns_preset *p = ns_preset_find(name);
     if (!p) {
-        ns_error_set(err, NS_EINVAL, "unknown game '%s': expected a preset name (see 'nimsieve solve --help') or a rule file", name);
+        const char *best = NULL;
+        int bd = 3; /* at most 2 edits, and fewer than half the name */
+        for (const ns_preset *const *q = ns_presets; *q; q++) {
+            const int d = ns_name_distance((*q)->name, name);
+            if (d < bd && 2 * d <= (int)strlen(name)) {
+                bd = d;
+                best = (*q)->name;
+            }
+        }
+        if (best)
+            ns_error_set(err, NS_EINVAL, "unknown game '%s': did you mean '%s'? (a preset name, see 'nimsieve solve "
+                         "--help', or a rule file)", name, best);
+        else
+            ns_error_set(err, NS_EINVAL, "unknown game '%s': expected a preset name (see 'nimsieve solve --help') or a rule file", name);
         return NULL;
     }
     ns_game *g = p->build(ps, k_hint, err);

@@ -509,7 +509,9 @@ static ns_err compile(const char *text, const char *fname, const ns_params *ps, 
             *infop = info;
         return NS_OK;
     }
-    g = ns_game_new("rules", prog.k);
+    /* the name the file declares ("game NAME"), else "rules"; that it is a
+     * rule file is said by rules_text, never by the name */
+    g = ns_game_new(prog.title[0] ? prog.title : "rules", prog.k);
     char *copy = dup_str(text);
     info = infop ? calloc(1, sizeof *info) : NULL;
     if (!g || !copy || (infop && !info)) {

@@ -300,7 +300,8 @@ ns_err ns_rules_heap_build(const ns_src *src, ns_rules_prog *prog, ns_game **out
     o.rule = rt;
     o.rule_options = heap_options;
     o.rule_max_options = heap_max_options;
-    if (!(g = ns_octal_game_new("rules", &o, err))) {
+    /* named as the file declares ("game NAME"), else "rules", as for piles */
+    if (!(g = ns_octal_game_new(p->title[0] ? p->title : "rules", &o, err))) {
         rc = err->code ? err->code : NS_ENOMEM;
         goto fail;
     }

@@ -242,7 +242,7 @@ static ns_err write_attributes(writer *w, int k, const int64_t *bounds, int pn_o
                                const ns_table_stats *st, int has_invalid, uint32_t invalid_value,
                                hid_t gtype)
 {
-    char created[32], params[sizeof m->params], game[sizeof m->game];
+    char created[32], params[sizeof m->params], game[sizeof m->game], rules_file[sizeof m->rules_file];
     time_t now = time(NULL);
     struct tm tm;
     if (!gmtime_r(&now, &tm) || !strftime(created, sizeof created, "%Y-%m-%dT%H:%M:%SZ", &tm))
@@ -250,10 +250,12 @@ static ns_err write_attributes(writer *w, int k, const int64_t *bounds, int pn_o
     /* the fixed-size fields need not be terminated by a careless caller */
     snprintf(game, sizeof game, "%.*s", (int)sizeof m->game - 1, m->game);
     snprintf(params, sizeof params, "%.*s", (int)sizeof m->params - 1, m->params);
+    snprintf(rules_file, sizeof rules_file, "%.*s", (int)sizeof m->rules_file - 1, m->rules_file);
 
     ns_err rc;
     if ((rc = attr_str(w, "game", game)) ||
         (m->rules_text && (rc = attr_str(w, "rules", m->rules_text))) ||
+        (m->rules_text && m->rules_file[0] && (rc = attr_str(w, "rules_file", rules_file))) ||
         (rc = attr_str(w, "params", params)) ||
         (rc = attr_i64_array(w, "bounds", bounds, k)) ||
         (rc = attr_str(w, "play", m->play == NS_PLAY_MISERE ? "misere" : "normal")) ||
@@ -1230,6 +1232,7 @@ static ns_err open_reader(reader *r, const char *path, ns_meta *m, ns_error *err
     }
     if ((rc = read_str_into(r, "game", 1, 1, m->game, sizeof m->game)) ||
         (rc = read_str(r, "rules", 0, &m->rules_text)) ||
+        (rc = read_str_into(r, "rules_file", 0, 0, m->rules_file, sizeof m->rules_file)) ||
         (rc = read_str_into(r, "params", 1, 1, m->params, sizeof m->params)) ||
         (rc = read_str_into(r, "play", 1, 1, play, sizeof play)) ||
         (rc = read_str_into(r, "engine", 0, 0, m->engine, sizeof m->engine)) ||

@@ -19,8 +19,14 @@
 #include "game/ns_table.h"
 
 typedef struct ns_meta {
-    char game[NS_NAME_LEN];   /* preset name, or "rules" */
-    char *rules_text;         /* rule-file text or NULL; owned, see ns_meta_free */
+    char game[NS_NAME_LEN];   /* preset name, or a rule file's declared name
+                                 ("game NAME"; "rules" when it declares none,
+                                 and in files written before declared names
+                                 were kept) */
+    char *rules_text;         /* rule-file text or NULL; owned, see ns_meta_free.
+                                 Non-NULL: a table of a rule file */
+    char rules_file[512];     /* the rule file's path as given to solve, or ""
+                                 (attribute rules_file, optional) */
     char params[1024];        /* ns_params_format() text */
     ns_play play;
     int pn_only;
@@ -259,8 +265,15 @@ typedef struct ns_h5_ckpt_info {
  * On failure info->meta holds nothing to free. */
 ns_err ns_h5_ckpt_read(const char *path, ns_h5_ckpt_info *info, ns_table *t, ns_error *err);
 
+/* How a table's game is named for a reader, the same in every subcommand:
+ * "wythoff" for a preset, "wythoff-twice (rule file data/rules/x.rules)" for
+ * a rule file ("(rule file)" when its path was not recorded). */
+void ns_meta_game_label(const ns_meta *m, char *buf, size_t len);
+
 /* Rebuild the game a table file was made from (preset + params, or the
- * stored rule text + params), with its play convention and bounds. */
+ * stored rule text + params), with its play convention and bounds. A rule
+ * game is named as its text declares, also in files whose attribute game
+ * says "rules" (written before declared names were kept). */
 ns_err ns_game_from_meta(const ns_meta *m, int k, const int64_t *bounds, ns_game **out,
                          ns_error *err);
 

@@ -1,8 +1,22 @@
 /* ns_meta.c - the game a table file was made from (see ns_h5.h) */
 #include "store/ns_h5.h"
 
+#include <stdio.h>
+
 #include "game/ns_presets.h"
 #include "game/ns_rules.h"
+
+void ns_meta_game_label(const ns_meta *m, char *buf, size_t len)
+{
+    if (len == 0)
+        return;
+    if (!m->rules_text)
+        snprintf(buf, len, "%s", m->game);
+    else if (m->rules_file[0])
+        snprintf(buf, len, "%s (rule file %s)", m->game, m->rules_file);
+    else
+        snprintf(buf, len, "%s (rule file)", m->game);
+}
 
 ns_err ns_game_from_meta(const ns_meta *m, int k, const int64_t *bounds, ns_game **out,
                          ns_error *err)

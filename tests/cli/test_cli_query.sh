@@ -106,7 +106,7 @@ expect_out '^outcome: +P '
 expect_out '^winning moves: none \(every move leads to an N-position\)$'
 expect_ok "$NS" query "$WORK/st.h5" 3 1
 expect_out '^grundy value: +3$'
-expect_out '^  move to \(0, 1\): take 3 from step1$'
+expect_out '^  move to \(0, 1\): take 3 from step 1$'
 expect_error 2 query "\(5, 5\) is not a position of staircase" "$NS" query "$WORK/st.h5" 5 5
 
 # ---- bad positions ----

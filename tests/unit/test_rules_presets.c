@@ -386,7 +386,7 @@ static void test_params_recorded(void)
     g = load("a-wythoff.rules", "", 0);
     p = g ? ns_params_get(&g->params, "a") : NULL;
     CHECK(p && p->n == 1 && p->v[0] == 2);
-    CHECK(g && strcmp(g->name, "rules") == 0);
+    CHECK(g && g->rules_text && strcmp(g->name, "a-wythoff") == 0); /* the declared name (issue 15) */
     ns_game_free(g);
 }
 
