@@ -473,6 +473,7 @@ int ns_cmd_solve(int argc, char **argv)
     ns_h5_ckpt_info ci;
     solve_ctx ctx;
     char *ckpt_path = NULL;
+    uint32_t *remote = NULL;
     int have_ckpt = 0;
     int rc = parse_args(argc, argv, &a);
     memset(&meta, 0, sizeof meta);
@@ -516,6 +517,12 @@ int ns_cmd_solve(int argc, char **argv)
         goto fail;
     }
 
+    if (g->loopy && !a.pn_only) {
+        /* a loopy game: P / N / draw with remoteness (retro engine) */
+        a.pn_only = 1;
+        if (!a.quiet)
+            printf("loopy game: solved to P / N / draw with remoteness (no Grundy values yet): %s\n", g->loopy_why);
+    }
     snprintf(meta.game, sizeof meta.game, "%s", g->name);
     if (g->rules_text && !(meta.rules_text = strdup(g->rules_text))) {
         rc = ns_cli_error(CMD, "out of memory");
@@ -604,6 +611,16 @@ int ns_cmd_solve(int argc, char **argv)
         rc = ns_cli_error(CMD, "%s", err.msg[0] ? err.msg : "out of memory");
         goto fail;
     }
+    if (plan.engine->loopy) { /* /remoteness beside /pn */
+        if (!(remote = malloc((size_t)t->ncells * sizeof *remote))) {
+            rc = ns_cli_error(CMD, "out of memory for the remoteness (%" PRIu64 " cells)", t->ncells);
+            goto fail;
+        }
+        opts.remoteness = remote;
+        ns_cli_format_bytes(t->ncells * sizeof *remote, nb, sizeof nb);
+        meta.loopy = 1;
+        meta.remoteness = remote;
+    }
     ctx.t = t;
     if (a.resume && have_ckpt) {
         const char *why;
@@ -626,7 +643,12 @@ int ns_cmd_solve(int argc, char **argv)
         ctx.units_saved = ci.ckpt.units_done;
         ctx.prior = ci.ckpt.seconds;
     }
-    if (!a.quiet) {
+    if (!a.quiet && plan.engine->loopy) {
+        printf("solving %s on %s (%" PRIu64 " cells): table %s (1 byte a cell), counters and queue %s, remoteness %s, %d thread%s\n",
+               g->name, dims, plan.cells, tb, lb, nb, threads, threads == 1 ? "" : "s");
+        ns_cli_print_engine(&plan.choice, "engine:", 7);
+        fflush(stdout);
+    } else if (!a.quiet) {
         printf("solving %s on %s (%" PRIu64 " cells): table %s (%d byte%s a cell), line sets %s, %" PRId64 " levels, %d thread%s\n",
                g->name, dims, plan.cells, tb, plan.elem, plan.elem == 1 ? "" : "s", lb, plan.levels, threads,
                threads == 1 ? "" : "s");
@@ -694,6 +716,12 @@ int ns_cmd_solve(int argc, char **argv)
         char bt[320];
         snprintf(bt, sizeof bt, "%s (%" PRIu64 " cells, %" PRIu64 " positions)", dims, plan.cells, ts.n_valid);
         print_summary(g, &meta, bt, a.pn_only ? "P/N" : "grundy", &ts, !a.pn_only);
+        if (meta.loopy) {
+            uint64_t draws = 0;
+            for (uint64_t i = 0; i < t->ncells; i++)
+                draws += ns_table_get(t, i) == NS_PN_DRAW;
+            printf("draws:         %" PRIu64 "\n", draws);
+        }
         printf("time:          %.3f s on %d thread%s", wall, threads, threads == 1 ? "" : "s");
         if (ctx.prior > 0)
             printf(" (%.3f s in all, with the runs before the resume)", ctx.prior + wall);
@@ -705,6 +733,7 @@ int ns_cmd_solve(int argc, char **argv)
     }
     rc = NS_EXIT_OK;
 fail:
+    free(remote);
     ns_meta_free(&ci.meta);
     ns_meta_free(&meta);
     ns_table_free(t);

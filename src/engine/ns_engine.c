@@ -9,12 +9,14 @@
 extern const ns_engine ns_engine_rows_pn;   /* ns_rows_pn.c */
 extern const ns_engine ns_engine_tiles2d;   /* ns_tiles2d.c */
 extern const ns_engine ns_engine_general;   /* ns_general.c */
+extern const ns_engine ns_engine_retro;     /* ns_retro.c: loopy games */
 
 /* Fastest first: the first that applies runs. */
 const ns_engine *const ns_engines[] = {
     &ns_engine_rows_pn,
     &ns_engine_tiles2d,
     &ns_engine_general,
+    &ns_engine_retro,
     NULL,
 };
 
@@ -33,8 +35,13 @@ void ns_engine_choose(const ns_game *g, const ns_engine_opts *o, ns_engine_choic
         const ns_engine *e = ns_engines[i];
         if (!(e->kinds & (o->pn_only ? NS_ENGINE_PN : NS_ENGINE_GRUNDY)))
             continue;
+        if (!g->loopy && e->loopy)
+            continue;
         char *why = c->nskipped < NS_ENGINE_MAX ? c->why[c->nskipped] : NULL;
-        if (e->applies(g, o, why, NS_ENGINE_WHY)) {
+        if (g->loopy && !e->loopy) {
+            if (why)
+                snprintf(why, NS_ENGINE_WHY, "the game is loopy (a position may come back): it needs retrograde analysis");
+        } else if (e->applies(g, o, why, NS_ENGINE_WHY)) {
             c->engine = e;
             return;
         }
@@ -118,6 +125,9 @@ ns_err ns_engine_resume_with(const ns_engine *e, const ns_game *g, ns_table *t, 
                              uint64_t units_done, ns_error *err)
 {
     char why[NS_ENGINE_WHY];
+    if (g->loopy && !e->loopy)
+        return ns_error_set(err, NS_EINVAL, "the %s engine cannot solve %s: the game is loopy (%s)", e->name, g->name,
+                            g->loopy_why[0] ? g->loopy_why : "its moves need not lower the rank");
     if (!e->applies(g, o, why, sizeof why))
         return ns_error_set(err, NS_EINVAL, "the %s engine cannot solve %s: %s", e->name, g->name, why);
     const int sink = o->tile_sink || o->rows_sink;
