@@ -163,7 +163,8 @@ ns_err ns_engine_resume(const ns_game *g, ns_table *t, const ns_engine_opts *o, 
     if (!c.engine) {
         char why[NS_ENGINE_MAX * (NS_ENGINE_WHY + 16)];
         none_applies(&c, why, sizeof why);
-        return ns_error_set(err, NS_EINVAL, "this game cannot be solved streaming (%s)", why);
+        return ns_error_set(err, NS_EINVAL, "no engine can solve %s%s (%s)", g->name,
+                            o->tile_sink || o->rows_sink ? " streaming" : "", why);
     }
     return ns_engine_resume_with(c.engine, g, t, o, units_done, err);
 }
