@@ -119,4 +119,15 @@ int ns_table_equal(const ns_table *a, const ns_table *b);
  * value (0/1 for a P/N table; the invalid marker for a non-position). */
 ns_err ns_naive_cell(const ns_game *g, const ns_table *t, const int64_t *s, uint32_t *out, ns_error *err);
 
+/* The same for a loopy game's P/N/draw table t with its remoteness rem
+ * (t->ncells values, UINT32_MAX for draws and non-positions): what the
+ * definitions give position s from the stored values of its options.
+ * No option: P (misere: N), remoteness 0; some option P: N, 1 + the least
+ * remoteness of the P options; every option N: P, 1 + the largest; else
+ * a draw (NS_PN_DRAW), remoteness UINT32_MAX. A table whose every cell
+ * agrees is the game's (the remoteness makes the P and N cells well
+ * founded, and then a cell marked D cannot be P or N). */
+ns_err ns_naive_loopy_cell(const ns_game *g, const ns_table *t, const uint32_t *rem, const int64_t *s,
+                           uint32_t *out, uint32_t *out_rem, ns_error *err);
+
 #endif

@@ -67,6 +67,10 @@ typedef struct ns_meta {
  * it, or NS_H5_REMOTE_NONE for a draw or a non-position. */
 ns_err ns_h5_read_remoteness(const char *path, int k, const int64_t *s, uint32_t *out, ns_error *err);
 
+/* All of /remoteness (ncells values, row-major, NS_H5_REMOTE_NONE for draws
+ * and non-positions) into out, which has room for ncells values. */
+ns_err ns_h5_read_remoteness_all(const char *path, uint64_t ncells, uint32_t *out, ns_error *err);
+
 void ns_meta_free(ns_meta *m);   /* frees rules_text; *m stays usable */
 
 enum { NS_H5_FORCE = 1 };        /* flags for ns_h5_write */

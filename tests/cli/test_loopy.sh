@@ -1,7 +1,7 @@
 #!/bin/bash
 # Loopy games (issue 18): `nimsieve rules` says loopy and why, `solve` writes
 # /pn with draws (code 3) and /remoteness, `info` counts the draws, `query`
-# prints P / N / D and the remoteness. The tables are checked against a
+# prints P / N / D and the remoteness, `verify` accepts them. The tables are checked against a
 # naive fixed-point solver written here in Python (the moves written out by
 # hand, not read from the rule file) and against the closed forms of
 # tests/rules/loopy/*.rules, worked out by hand in their comments.
@@ -113,6 +113,14 @@ expect_ok "$NS" query "$W" 1 2
 expect_out '^outcome: +D \(a draw'
 expect_out '^remoteness: +none'
 expect_out '^winning moves: none \(no move leads to a P-position\)'
+
+# verify: the file check accepts draws, every cell against the definitions
+expect_ok "$NS" verify "$WORK/wythoff-loopy-16-1.h5"
+expect_out '^datasets agree: .*largest value 3\)'
+expect_out '^loopy game: each cell against the definitions'
+expect_out '^verified 256 cells: OK'
+expect_ok "$NS" verify "$WORK/tokens-16-3.h5" --samples 50
+expect_out '^verified 50 cells: OK'
 
 # the swap general family: (3, 1) is N (to (1, 3), which has no move), the
 # rest P without moves; a pass everywhere: every position a draw

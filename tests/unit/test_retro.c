@@ -17,8 +17,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "engine/ns_engine.h"
+#include "store/ns_filecheck.h"
+#include "store/ns_h5.h"
 #include "game/ns_rules.h"
 #include "game/ns_shipped_rules.h"
 #include "game/ns_table.h"
@@ -612,6 +615,94 @@ static void test_door(void)
     ns_game_free(g);
 }
 
+/* the number of cells whose stored outcome or remoteness the definitions
+ * (ns_naive_loopy_cell, what `verify` runs) do not give */
+static uint64_t loopy_mismatches(const ns_game *g, const ns_table *t, const uint32_t *rem)
+{
+    uint64_t bad = 0;
+    for (uint64_t i = 0; i < t->ncells; i++) {
+        int64_t s[NS_MAX_DIM];
+        uint32_t v, r;
+        ns_error err = {0};
+        ns_table_coords(t, i, s);
+        if (ns_naive_loopy_cell(g, t, rem, s, &v, &r, &err))
+            return UINT64_MAX;
+        bad += v != ns_table_get(t, i) || r != rem[i];
+    }
+    return bad;
+}
+
+/* a loopy table written and read back: /pn codes 3, /remoteness, the
+ * attributes, the file check; the definitions find corrupted cells */
+static void test_store_and_verify(void)
+{
+    const char *text = NULL;
+    for (int i = 0; ns_shipped_rules_texts[i].file; i++)
+        if (strcmp(ns_shipped_rules_texts[i].file, "wythoff-loopy.rules") == 0)
+            text = ns_shipped_rules_texts[i].text;
+    ns_error err = {0};
+    ns_game *g = text ? compile(text, &err) : NULL;
+    CHECKF(g && g->loopy && set_box(g, 9, 9, &err) == 0, "%s", err.msg);
+    if (!g)
+        return;
+    uint32_t *r = NULL;
+    ns_table *t = retro(g, 2, &r, &err);
+    CHECKF(t != NULL, "%s", err.msg);
+    if (!t) {
+        ns_game_free(g);
+        return;
+    }
+    uint64_t nd = 0;
+    for (uint64_t i = 0; i < t->ncells; i++)
+        nd += ns_table_get(t, i) == D;
+    /* the closed form of the file's comment: one P, 3(n - 1) N, the rest draws */
+    CHECKF(nd == 81 - 1 - 24, "wythoff-loopy 9 x 9: %" PRIu64 " draws", nd);
+    CHECK(loopy_mismatches(g, t, r) == 0);
+
+    char dir[64], path[128];
+    snprintf(dir, sizeof dir, "/tmp/ns_test_retro_XXXXXX");
+    CHECK(mkdtemp(dir) != NULL);
+    snprintf(path, sizeof path, "%s/wl.h5", dir);
+    ns_meta m;
+    memset(&m, 0, sizeof m);
+    snprintf(m.game, sizeof m.game, "rules");
+    m.rules_text = g->rules_text;
+    m.pn_only = 1;
+    m.complete = 1;
+    m.loopy = 1;
+    m.remoteness = r;
+    CHECKF(ns_h5_write(path, t, &m, 0, &err) == 0, "%s", err.msg);
+    ns_table *u = NULL;
+    ns_meta m2;
+    memset(&m2, 0, sizeof m2);
+    CHECKF(ns_h5_read(path, &u, &m2, &err) == 0, "%s", err.msg);
+    CHECK(u && ns_table_equal(t, u) && m2.loopy == 1 && m2.n_draws == nd && m2.max_value == 3);
+    uint32_t *r2 = calloc(t->ncells, sizeof *r2);
+    CHECKF(ns_h5_read_remoteness_all(path, t->ncells, r2, &err) == 0 && memcmp(r, r2, t->ncells * sizeof *r) == 0,
+           "%s", err.msg);
+    const int64_t cell[2] = {3, 0};
+    uint32_t one = 0;
+    CHECK(ns_h5_read_remoteness(path, 2, cell, &one, &err) == 0 && one == r[3 * 9 + 0] && one == 1);
+    ns_filecheck fc;
+    CHECKF(ns_filecheck_run(path, 2, &fc, &err) == 0 && fc.consistent && fc.n_draws == nd, "%s %s", err.msg, fc.why);
+
+    /* a draw made P, a remoteness changed: the definitions disagree */
+    ns_table_set(u, 1 * 9 + 2, P);
+    CHECK(loopy_mismatches(g, u, r) > 0);
+    ns_table_set(u, 1 * 9 + 2, D);
+    CHECK(loopy_mismatches(g, u, r) == 0);
+    r2[3 * 9 + 0] = 2;
+    CHECK(loopy_mismatches(g, u, r2) > 0);
+    free(r2);
+    ns_table_free(u);
+    ns_meta_free(&m2);
+    unlink(path);
+    rmdir(dir);
+    ns_table_free(t);
+    free(r);
+    ns_game_free(g);
+}
+
 int main(void)
 {
     test_pass();
@@ -621,5 +712,6 @@ int main(void)
     test_random_api();
     test_random_rules();
     test_rank_games();
+    test_store_and_verify();
     return TEST_REPORT();
 }
