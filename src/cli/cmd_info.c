@@ -100,8 +100,15 @@ int ns_cmd_info(int argc, char **argv)
     printf("play:          %s\n", meta.play == NS_PLAY_MISERE ? "misere" : "normal");
     printf("kind:          %s\n", t->pn_only ? "P/N" : "grundy");
     printf("P-positions:   %" PRIu64 " (%.4f%%)\n", st.n_p, pct(st.n_p, st.n_valid));
+    uint64_t draws = 0;
+    if (t->pn_only && meta2.loopy)
+        for (uint64_t i = 0; i < t->ncells; i++)
+            draws += ns_table_get(t, i) == NS_PN_DRAW;
     if (t->pn_only) {
-        printf("N-positions:   %" PRIu64 " (%.4f%%)\n", st.n_valid - st.n_p, pct(st.n_valid - st.n_p, st.n_valid));
+        printf("N-positions:   %" PRIu64 " (%.4f%%)\n", st.n_valid - st.n_p - draws, pct(st.n_valid - st.n_p - draws, st.n_valid));
+        if (meta2.loopy)
+            printf("draws:         %" PRIu64 " (%.4f%%)   (a loopy game: from a draw neither player can force a win)\n",
+                   draws, pct(draws, st.n_valid));
     } else {
         printf("largest value: %" PRIu32 "\n", st.max_value);
         printf("values:\n");

@@ -200,10 +200,26 @@ int ns_cmd_query(int argc, char **argv)
            meta.play == NS_PLAY_MISERE ? "misere" : "normal");
     if (!t->pn_only)
         printf("grundy value:  %" PRIu32 "\n", v);
-    printf("outcome:       %s\n", v == 0 ? "P (the player to move loses)" : "N (the player to move wins)");
+    if (t->pn_only && meta2.loopy) {
+        uint32_t r = NS_H5_REMOTE_NONE;
+        if (ns_h5_read_remoteness(path, k, s, &r, &err)) {
+            rc = file_error(path, &err);
+            goto fail;
+        }
+        printf("outcome:       %s\n", v == 0 ? "P (the player to move loses)" : v == NS_PN_DRAW ? "D (a draw: neither player can force a win)"
+                                                                                        : "N (the player to move wins)");
+        if (r == NS_H5_REMOTE_NONE)
+            printf("remoteness:    none (a draw)\n");
+        else
+            printf("remoteness:    %" PRIu32 " (moves to the end: the winner hurries, the loser delays)\n", r);
+    } else {
+        printf("outcome:       %s\n", v == 0 ? "P (the player to move loses)" : "N (the player to move wins)");
+    }
     printf("moves:         %zu distinct option%s\n", opts.n, opts.n == 1 ? "" : "s");
     if (opts.n == 0)
         printf("winning moves: none (no move at all: a terminal position)\n");
+    else if (nwin == 0 && meta2.loopy)
+        printf("winning moves: none (no move leads to a P-position)\n");
     else if (nwin == 0)
         printf("winning moves: none (every move leads to an N-position)\n");
     else

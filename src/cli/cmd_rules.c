@@ -41,7 +41,10 @@ static void usage(void)
            "enumerates the moves of the finite and general families at every position\n"
            "(a sample of %d when the box has more than %" PRIu64 " cells), reporting any\n"
            "move that leaves the box or the domain, fails to decrease the rank or\n"
-           "divides by zero.\n"
+           "divides by zero. A file whose moves no order of the piles lowers is loopy:\n"
+           "'loopy:' gives the line and a move that keeps or raises the rank, and the\n"
+           "retro engine solves it to P / N / draw ('outside forbid': a move that would\n"
+           "leave the box is not a move).\n"
            "\n"
            "options:\n"
            "  -D, --define name=value  set a parameter (value: an integer or a list 1,3,4)\n"
@@ -346,7 +349,11 @@ int ns_cmd_rules(int argc, char **argv)
     }
     if (info && info->order[0])
         printf("%-10s %s\n", "found:", info->order);
-    if (g->rank_nlex)
+    if (g->loopy) {
+        printf("%-10s %s\n", "loopy:", g->loopy_why);
+        printf("%-10s retrograde analysis (engine retro): P / N / draw with remoteness, from the positions without moves back\n"
+               "%-10s along the moves; the rank above orders nothing\n", "order:", "");
+    } else if (g->rank_nlex)
         printf("%-10s positions are solved by levels of equal rank (one per value of the tuple), in increasing order; every move must lower the tuple lexicographically\n", "order:");
     else
         printf("%-10s positions are solved by levels of equal rank, in increasing order; every move must lower the rank\n", "order:");
@@ -414,19 +421,34 @@ int ns_cmd_rules(int argc, char **argv)
         char dims[256], tb[32], lb[32];
         ns_engine_plan plan;
         ns_cli_format_dims(g->k, g->bounds, dims, sizeof dims);
-        const ns_engine_opts po = {.pn_only = 0};
+        const ns_engine_opts po = {.pn_only = g->loopy};
         if (ns_engine_plan_for(g, &po, &plan, &err)) {
             rc = ns_cli_error(CMD, "%s", err.msg);
             goto done;
         }
         ns_cli_format_bytes(plan.table_bytes, tb, sizeof tb);
         ns_cli_format_bytes(plan.line_bytes, lb, sizeof lb);
-        printf("%-10s %s: %" PRIu64 " cells, %" PRId64 " rank levels, Grundy table %s (%d byte%s a cell), line sets %s\n", "box:",
-               dims, plan.cells, plan.levels, tb, plan.elem, plan.elem == 1 ? "" : "s", lb);
+        if (g->loopy)
+            printf("%-10s %s: %" PRIu64 " cells, P/N/draw table %s (1 byte a cell), counters and queue %s\n", "box:", dims,
+                   plan.cells, tb, lb);
+        else
+            printf("%-10s %s: %" PRIu64 " cells, %" PRId64 " rank levels, Grundy table %s (%d byte%s a cell), line sets %s\n", "box:",
+                   dims, plan.cells, plan.levels, tb, plan.elem, plan.elem == 1 ? "" : "s", lb);
         uint64_t positions, options;
         int sampled;
         fflush(stdout);
-        if (nfin + ngen + npre == 0) {
+        if (g->loopy && nfin + ngen + npre == 0) {
+            printf("%-10s every family is a ray: its moves stay in the box\n", "checked:");
+        } else if (g->loopy) {
+            if (check_moves(g, &positions, &options, &sampled, &err) < 0) {
+                rc = ns_cli_error(CMD, "%s", err.msg);
+                goto done;
+            }
+            printf("%-10s %s %" PRIu64 " positions: %" PRIu64 " moves of the finite, general and prefix families%s, all inside the box and\n"
+                   "           the domain (a loopy game: moves need not lower the rank)\n",
+                   "checked:", sampled || options > CHECK_MAX_OPTIONS ? "a sample of" : "all", positions, options,
+                   options > CHECK_MAX_OPTIONS ? " (stopped there)" : "");
+        } else if (nfin + ngen + npre == 0) {
             printf("%-10s every family is a ray: its moves stay in the box, and lower the rank (checked when compiled)\n", "checked:");
         } else if (check_moves(g, &positions, &options, &sampled, &err) < 0) {
             rc = ns_cli_error(CMD, "%s", err.msg);

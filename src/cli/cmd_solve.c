@@ -75,6 +75,11 @@ static void usage(void)
            "printed, and the exit status is 128 + the signal (130, 143). OUT.h5 itself\n"
            "appears only when the solve is complete.\n"
            "\n"
+           "A loopy rule file (its moves need not lower the rank: 'nimsieve rules' says so\n"
+           "and why) is solved by retrograde analysis to P / N / draw with the remoteness\n"
+           "of every position (/pn 3 = draw, /remoteness); --pn-only is implied, and that\n"
+           "engine writes no checkpoints yet.\n"
+           "\n"
            "examples:\n"
            "  nimsieve solve wythoff --size 4096 -o wythoff.h5\n"
            "  nimsieve solve nim -D piles=4 --size 32 --pn-only -o nim4.h5\n"
@@ -586,6 +591,7 @@ int ns_cmd_solve(int argc, char **argv)
     ns_h5_ckpt_info ci;
     solve_ctx ctx;
     char *ckpt_path = NULL;
+    uint32_t *remote = NULL;
     int have_ckpt = 0;
     int rc = parse_args(argc, argv, &a);
     memset(&meta, 0, sizeof meta);
@@ -629,6 +635,12 @@ int ns_cmd_solve(int argc, char **argv)
         goto fail;
     }
 
+    if (g->loopy && !a.pn_only) {
+        /* a loopy game: P / N / draw with remoteness (retro engine) */
+        a.pn_only = 1;
+        if (!a.quiet)
+            printf("loopy game: solved to P / N / draw with remoteness (no Grundy values yet): %s\n", g->loopy_why);
+    }
     snprintf(meta.game, sizeof meta.game, "%s", g->name);
     if (g->rules_text && !(meta.rules_text = strdup(g->rules_text))) {
         rc = ns_cli_error(CMD, "out of memory");
@@ -756,6 +768,16 @@ int ns_cmd_solve(int argc, char **argv)
         rc = ns_cli_error(CMD, "%s", err.msg[0] ? err.msg : "out of memory");
         goto fail;
     }
+    if (plan.engine->loopy) { /* /remoteness beside /pn */
+        if (!(remote = malloc((size_t)t->ncells * sizeof *remote))) {
+            rc = ns_cli_error(CMD, "out of memory for the remoteness (%" PRIu64 " cells)", t->ncells);
+            goto fail;
+        }
+        opts.remoteness = remote;
+        ns_cli_format_bytes(t->ncells * sizeof *remote, nb, sizeof nb);
+        meta.loopy = 1;
+        meta.remoteness = remote;
+    }
     ctx.t = t;
     if (a.resume && have_ckpt) {
         const char *why;
@@ -774,7 +796,14 @@ int ns_cmd_solve(int argc, char **argv)
         ctx.units_saved = ci.ckpt.units_done;
         ctx.prior = ci.ckpt.seconds;
     }
-    if (!a.quiet) {
+    if (!a.quiet && plan.engine->loopy) {
+        char llabel[NS_NAME_LEN + 600];
+        ns_meta_game_label(&meta, llabel, sizeof llabel);
+        printf("solving %s on %s (%" PRIu64 " cells): table %s (1 byte a cell), counters and queue %s, remoteness %s, %d thread%s\n",
+               llabel, dims, plan.cells, tb, lb, nb, threads, threads == 1 ? "" : "s");
+        ns_cli_print_engine(&plan.choice, "engine:", 7);
+        fflush(stdout);
+    } else if (!a.quiet) {
         char label[NS_NAME_LEN + 600], est[128];
         double secs, bytes;
         ns_meta_game_label(&meta, label, sizeof label);
@@ -846,11 +875,18 @@ int ns_cmd_solve(int argc, char **argv)
         print_summary(g, &meta, bt, a.pn_only ? "P/N" : "grundy", &ts, !a.pn_only);
         meta.max_value = ts.max_value;
         ns_cli_seq_print(&meta, g->bounds[0]);
+        if (meta.loopy) {
+            uint64_t draws = 0;
+            for (uint64_t i = 0; i < t->ncells; i++)
+                draws += ns_table_get(t, i) == NS_PN_DRAW;
+            printf("draws:         %" PRIu64 "\n", draws);
+        }
         print_times(&ctx, wall, threads);
         printf("output:        %s\n", a.out);
     }
     rc = NS_EXIT_OK;
 fail:
+    free(remote);
     ns_meta_free(&ci.meta);
     ns_meta_free(&meta);
     ns_table_free(t);

@@ -79,16 +79,29 @@ static void format_value(uint32_t v, uint32_t inval, char *buf, size_t len)
         snprintf(buf, len, "%" PRIu32, v);
 }
 
-/* Recompute the cells idx[0..n-1] into got[] (status in code[]), in parallel. */
-static void recompute(const ns_game *g, const ns_table *t, const uint64_t *idx, int64_t n, uint32_t *got,
-                      ns_err *code, int threads)
+/* Recompute the cells idx[0..n-1] into got[] (status in code[]), in
+ * parallel. A loopy game's table (rem: its remoteness, else NULL): the
+ * outcome and, in got_rem[], the remoteness the definitions give. */
+static void recompute(const ns_game *g, const ns_table *t, const uint32_t *rem, const uint64_t *idx, int64_t n,
+                      uint32_t *got, uint32_t *got_rem, ns_err *code, int threads)
 {
     NS_OMP_FOR_DYNAMIC(threads)
     for (int64_t j = 0; j < n; j++) {
         int64_t s[NS_MAX_DIM];
         ns_table_coords(t, idx[j], s);
-        code[j] = ns_naive_cell(g, t, s, &got[j], NULL);
+        code[j] = rem ? ns_naive_loopy_cell(g, t, rem, s, &got[j], &got_rem[j], NULL)
+                      : ns_naive_cell(g, t, s, &got[j], NULL);
     }
+}
+
+static void format_loopy(uint32_t v, uint32_t r, uint32_t inval, char *buf, size_t len)
+{
+    if (v == inval)
+        snprintf(buf, len, "not-a-position");
+    else if (r == NS_H5_REMOTE_NONE)
+        snprintf(buf, len, "%s", v == NS_PN_DRAW ? "D" : v == NS_PN_P ? "P (no remoteness)" : "N (no remoteness)");
+    else
+        snprintf(buf, len, "%s remoteness %" PRIu32, v == NS_PN_P ? "P" : v == NS_PN_N ? "N" : "D", r);
 }
 
 int ns_cmd_verify(int argc, char **argv)
@@ -103,7 +116,7 @@ int ns_cmd_verify(int argc, char **argv)
     ns_table *t = NULL;
     ns_game *g = NULL;
     uint64_t *idx = NULL;
-    uint32_t *got = NULL;
+    uint32_t *got = NULL, *got_rem = NULL, *rem = NULL;
     ns_err *code = NULL;
     int c, k = 0, rc, all = 0, threads = 0, samples_given = 0;
     int64_t samples = DEFAULT_SAMPLES, seed = 1, v;
@@ -194,10 +207,24 @@ int ns_cmd_verify(int argc, char **argv)
         goto fail;
     }
 
+    if (meta.loopy && t->pn_only) {
+        /* a loopy game: the definitions of outcome and remoteness */
+        if (!(rem = malloc((size_t)t->ncells * sizeof *rem))) {
+            rc = ns_cli_error(CMD, "out of memory for /remoteness");
+            goto fail;
+        }
+        if (ns_h5_read_remoteness_all(path, t->ncells, rem, &err)) {
+            rc = file_error(path, &err);
+            goto fail;
+        }
+        printf("loopy game: each cell against the definitions of P, N, draw and remoteness from its options' stored values%s\n",
+               whole ? " (every cell: a proof that the table is the game's)" : "");
+    }
     idx = malloc(BLOCK * sizeof *idx);
     got = malloc(BLOCK * sizeof *got);
+    got_rem = malloc(BLOCK * sizeof *got_rem);
     code = malloc(BLOCK * sizeof *code);
-    if (!idx || !got || !code) {
+    if (!idx || !got || !got_rem || !code) {
         rc = ns_cli_error(CMD, "out of memory");
         goto fail;
     }
@@ -207,7 +234,7 @@ int ns_cmd_verify(int argc, char **argv)
         const int64_t n = (int64_t)(total - done < BLOCK ? total - done : BLOCK);
         for (int64_t j = 0; j < n; j++)
             idx[j] = whole ? done + (uint64_t)j : random_below(&state, ncells);
-        recompute(g, t, idx, n, got, code, threads);
+        recompute(g, t, rem, idx, n, got, got_rem, code, threads);
         for (int64_t j = 0; j < n; j++) {
             int64_t s[NS_MAX_DIM];
             char pos[256];
@@ -215,12 +242,26 @@ int ns_cmd_verify(int argc, char **argv)
             ns_format_pos(k, s, pos, sizeof pos);
             if (code[j]) {
                 /* again on this thread, for the message */
-                uint32_t dummy;
-                ns_naive_cell(g, t, s, &dummy, &err);
+                uint32_t dummy, dummy_rem;
+                if (rem)
+                    ns_naive_loopy_cell(g, t, rem, s, &dummy, &dummy_rem, &err);
+                else
+                    ns_naive_cell(g, t, s, &dummy, &err);
                 rc = ns_cli_error(CMD, "cannot recompute %s: %s", pos, err.msg[0] ? err.msg : ns_err_name(code[j]));
                 goto fail;
             }
             const uint32_t stored = ns_table_get(t, idx[j]);
+            if (rem) {
+                if (stored == got[j] && rem[idx[j]] == got_rem[j])
+                    continue;
+                if (++bad <= MAX_SHOWN) {
+                    char a[64], b[64];
+                    format_loopy(stored, rem[idx[j]], ns_table_invalid(t), a, sizeof a);
+                    format_loopy(got[j], got_rem[j], ns_table_invalid(t), b, sizeof b);
+                    printf("mismatch at %s: stored %s, recomputed %s\n", pos, a, b);
+                }
+                continue;
+            }
             if (stored == got[j])
                 continue;
             if (++bad <= MAX_SHOWN) {
@@ -249,6 +290,8 @@ int ns_cmd_verify(int argc, char **argv)
 fail:
     free(idx);
     free(got);
+    free(got_rem);
+    free(rem);
     free(code);
     ns_table_free(t);
     ns_game_free(g);

@@ -10,6 +10,7 @@ extern const ns_engine ns_engine_rows_pn;   /* ns_rows_pn.c */
 extern const ns_engine ns_engine_tiles2d;   /* ns_tiles2d.c */
 extern const ns_engine ns_engine_sequence;  /* ns_sequence.c */
 extern const ns_engine ns_engine_general;   /* ns_general.c */
+extern const ns_engine ns_engine_retro;     /* ns_retro.c: loopy games */
 
 /* Fastest first: the first that applies runs. */
 const ns_engine *const ns_engines[] = {
@@ -17,6 +18,7 @@ const ns_engine *const ns_engines[] = {
     &ns_engine_tiles2d,
     &ns_engine_sequence,
     &ns_engine_general,
+    &ns_engine_retro,
     NULL,
 };
 
@@ -35,8 +37,13 @@ void ns_engine_choose(const ns_game *g, const ns_engine_opts *o, ns_engine_choic
         const ns_engine *e = ns_engines[i];
         if (!(e->kinds & (o->pn_only ? NS_ENGINE_PN : NS_ENGINE_GRUNDY)))
             continue;
+        if (!g->loopy && e->loopy)
+            continue;
         char *why = c->nskipped < NS_ENGINE_MAX ? c->why[c->nskipped] : NULL;
-        if (e->applies(g, o, why, NS_ENGINE_WHY)) {
+        if (g->loopy && !e->loopy) {
+            if (why)
+                snprintf(why, NS_ENGINE_WHY, "the game is loopy (a position may come back): it needs retrograde analysis");
+        } else if (e->applies(g, o, why, NS_ENGINE_WHY)) {
             c->engine = e;
             return;
         }
@@ -120,6 +127,9 @@ ns_err ns_engine_resume_with(const ns_engine *e, const ns_game *g, ns_table *t, 
                              uint64_t units_done, ns_error *err)
 {
     char why[NS_ENGINE_WHY];
+    if (g->loopy && !e->loopy)
+        return ns_error_set(err, NS_EINVAL, "the %s engine cannot solve %s: the game is loopy (%s)", e->name, g->name,
+                            g->loopy_why[0] ? g->loopy_why : "its moves need not lower the rank");
     if (!e->applies(g, o, why, sizeof why))
         return ns_error_set(err, NS_EINVAL, "the %s engine cannot solve %s: %s", e->name, g->name, why);
     const int sink = o->tile_sink || o->rows_sink;
@@ -157,7 +167,8 @@ ns_err ns_engine_resume(const ns_game *g, ns_table *t, const ns_engine_opts *o, 
     if (!c.engine) {
         char why[NS_ENGINE_MAX * (NS_ENGINE_WHY + 16)];
         none_applies(&c, why, sizeof why);
-        return ns_error_set(err, NS_EINVAL, "this game cannot be solved streaming (%s)", why);
+        return ns_error_set(err, NS_EINVAL, "no engine can solve %s%s (%s)", g->name,
+                            o->tile_sink || o->rows_sink ? " streaming" : "", why);
     }
     return ns_engine_resume_with(c.engine, g, t, o, units_done, err);
 }

@@ -10,7 +10,8 @@
  * keeps, for each faster one it passed over, the reason. The general level
  * sieve (ns_general.c) applies to every game that fits in memory; the
  * tile kernel (ns_tiles2d.c) and the P/N row kernel (ns_rows_pn.c) to
- * two-pile games of rays. A new engine is a new file and one entry in the
+ * two-pile games of rays; retrograde analysis (ns_retro.c) to loopy games
+ * (ns_game.loopy) only. A new engine is a new file and one entry in the
  * table.
  *
  * The sieve's idea, common to all: moves with line structure (rays) are
@@ -108,7 +109,14 @@ typedef struct ns_engine_opts {
     ns_tile_src_fn tile_source; /* a streamed Grundy resume: see ns_tile_fn */
     const int64_t *resume_p;    /* a streamed P/N resume: see ns_rows_fn */
     uint64_t resume_np;
+    uint32_t *remoteness;   /* OPTIONAL (engines of loopy games: retro):
+                               the table's ncells entries, filled with each
+                               position's remoteness, NS_REMOTE_NONE for
+                               draws and non-positions; caller owns it */
 } ns_engine_opts;
+
+/* remoteness of a draw or a non-position */
+#define NS_REMOTE_NONE UINT32_MAX
 
 enum { NS_ENGINE_MAX = 8, NS_ENGINE_WHY = 256 };
 
@@ -164,6 +172,13 @@ typedef struct ns_engine {
     /* OPTIONAL (NULL: the engine cannot stream): the side of the tiles
      * (tile_sink) or the rows of a block (rows_sink) its sink gets. */
     int64_t (*stream_unit)(void);
+    /* 1: an engine for loopy games (ns_game.loopy: retrograde analysis,
+     * P/N/draw tables). The choice offers loopy games to these engines
+     * only (the others are passed over with the reason "the game is
+     * loopy") and never offers them a game that is not loopy (silently);
+     * ns_engine_run_with may still force one on any game. 0 (the default):
+     * an engine of games whose moves lower the rank. */
+    int loopy;
 } ns_engine;
 
 /* The table: NULL-terminated, fastest first; the last entry applies to

@@ -229,7 +229,7 @@ ns_err ns_game_set_bounds(ns_game *g, const int64_t *bounds, ns_error *err)
             return ns_error_set(err, NS_EINVAL,
                                 "piles %s and %s are symmetric, so their sizes must be equal: found %" PRId64 " and %" PRId64,
                                 g->coord_names[g->sym[0]], g->coord_names[g->sym[i]], bounds[g->sym[0]], bounds[g->sym[i]]);
-    for (int f = 0; f < g->nfam; f++) {
+    for (int f = 0; f < g->nfam && !g->loopy; f++) {
         const ns_family *fm = &g->fam[f];
         if (fm->kind == NS_FAM_RAY) {
             if (!dot_fits(g->k, g->rank_w, fm->dir) || !dot_fits(g->k, g->rank_w, fm->base))
@@ -316,6 +316,8 @@ static int check_emit(void *u, const int64_t *opt)
 {
     check_ctx *c = u;
     const ns_game *g = c->g;
+    if (g->outside_forbid && !ns_game_in_box(g, opt))
+        return 0; /* 'outside forbid': not a move */
     if (!ns_game_in_box(g, opt) || (g->valid && !g->valid(g->valid_ctx, g->k, opt))) {
         char a[160], b[160];
         ns_format_pos(g->k, c->s, a, sizeof a);
@@ -325,7 +327,7 @@ static int check_emit(void *u, const int64_t *opt)
         c->failed = 1;
         return -NS_EGAME;
     }
-    if (ns_game_rank(g, opt) >= c->rank) {
+    if (!g->loopy && ns_game_rank(g, opt) >= c->rank) {
         char a[160], b[160];
         ns_format_pos(g->k, c->s, a, sizeof a);
         ns_format_pos(g->k, opt, b, sizeof b);

@@ -16,7 +16,8 @@
  *                   line along a instead of enumerating them all (Fibonacci
  *                   Nim: options(n, L) = options(n, L-1) + the move t = L).
  *
- * Every move must strictly decrease the rank w . s (weights w >= 0, default
+ * Every move must strictly decrease the rank w . s (unless the game is
+ * loopy: see ns_game.loopy) (weights w >= 0, default
  * all 1, or computed from the box for a lexicographic rank: see
  * rank_nlex); the sieve processes the levels of equal rank in increasing order,
  * so options are always known first, and cells of one level in parallel.
@@ -135,6 +136,17 @@ typedef struct ns_game {
      * sequence engine solves it and ns_game_foreach_option refuses it.
      * Borrowed from the game's owned blocks. NULL for every other game. */
     const struct ns_octal *octal;
+    /* A loopy game (issue 18): its moves need not lower the rank, so a
+     * position may come back. Set by the rule compiler when no order of the
+     * piles settles (loopy_why says why: the line and a move that keeps or
+     * raises the rank); the rank checks of ns_game_set_bounds and
+     * ns_game_foreach_option are then off, and only engines for loopy
+     * games (retrograde analysis) solve it. */
+    int loopy;
+    char loopy_why[512];
+    /* Rule files' 'outside forbid': an option outside the box is not a
+     * move (dropped, as with a 'domain filter'), instead of an error. */
+    int outside_forbid;
 } ns_game;
 
 /* Create an empty game of k coordinates named name; rank weights 1, normal

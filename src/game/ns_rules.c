@@ -193,6 +193,133 @@ static ns_err order_error(const ns_src *src, const order *o, int k, const ns_rfa
                         pos, comp, f->idx[0] ? " (" : "", f->idx, f->idx[0] ? ")" : "", tail);
 }
 
+/* Why a file without a rank statement is loopy: the family f (class cl)
+ * whose step fl->v keeps or raises the rank w (the sum of the piles), with
+ * an example move, into buf. */
+static void loopy_reason(const ns_src *src, int k, const ns_rfam *f, const ns_rclass *cl, const order_fail *fl,
+                         const char *rank, const int64_t *w, char *buf, size_t len)
+{
+    int64_t v[NS_MAX_DIM], a[NS_MAX_DIM], b[NS_MAX_DIM];
+    memcpy(v, fl->v, (size_t)k * sizeof *v);
+    if (cl->kind == NS_FAM_RAY && strcmp(fl->what, "its direction") == 0) {
+        /* the second option s + e + d of that ray */
+        for (int r = 0; r < cl->nrays; r++)
+            if (memcmp(cl->dir + (size_t)r * (size_t)k, fl->v, (size_t)k * sizeof *v) == 0) {
+                for (int i = 0; i < k; i++)
+                    v[i] = cl->base[(size_t)r * (size_t)k + i] + fl->v[i];
+                break;
+            }
+    }
+    for (int i = 0; i < k; i++) {
+        a[i] = v[i] < 0 ? -v[i] : 0;
+        b[i] = a[i] + v[i];
+    }
+    char from[160], to[160], step[160];
+    ns_format_pos(k, a, from, sizeof from);
+    ns_format_pos(k, b, to, sizeof to);
+    ns_format_pos(k, fl->v, step, sizeof step);
+    int line, col;
+    ns_src_linecol(src, f->off, &line, &col);
+    snprintf(buf, len, "line %d%s%.48s%s: %.20s %.60s changes the rank %.40s by %+" PRId64 " (example move %.60s -> %.60s, %+" PRId64 "); no order tried (weights 1..4 on the piles, lexicographic orders) lowers every move",
+             line, f->idx[0] ? " [" : "", f->idx, f->idx[0] ? "]" : "", fl->what, step, rank, dot(k, w, fl->v), from, to,
+             dot(k, w, v));
+}
+
+typedef struct probe_ctx {
+    const ns_game *g;
+    int64_t rank;
+    int found;
+    int64_t opt[NS_MAX_DIM];
+    uint64_t *left;         /* options the probe may still look at */
+} probe_ctx;
+
+static int probe_emit(void *u, const int64_t *o)
+{
+    probe_ctx *c = u;
+    if (*c->left == 0)
+        return 1;
+    --*c->left;
+    if (ns_game_rank(c->g, o) < c->rank)
+        return 0;
+    c->found = 1;
+    memcpy(c->opt, o, (size_t)c->g->k * sizeof *o);
+    return 1;
+}
+
+/* A file without a rank statement whose general or prefix families make
+ * a move that keeps or raises the order (found on the cells of a small
+ * box, side at most 16 and at most 256 cells, looking at 2^16 options at
+ * most) is loopy: g->loopy and g->loopy_why with the line and that move.
+ * The probe stops at the first family that fails there otherwise (an
+ * option outside the box, too much work): the solve reports it. A move
+ * that keeps the rank only in larger boxes is found when solving (the
+ * error names it). Bounds are unset again afterwards. */
+static void probe_general(ns_game *g, const char *rank)
+{
+    const int k = g->k;
+    int any = 0;
+    for (int f = 0; f < g->nfam; f++)
+        any |= g->fam[f].kind == NS_FAM_GENERAL || g->fam[f].kind == NS_FAM_PREFIX;
+    if (!any)
+        return;
+    int64_t side = 2;
+    for (int64_t t = 3; t <= 16; t++) {
+        int64_t c = 1;
+        for (int i = 0; i < k && c <= 256; i++)
+            c *= t;
+        if (c > 256)
+            break;
+        side = t;
+    }
+    uint64_t left = (uint64_t)1 << 16;
+    int64_t b[NS_MAX_DIM], s[NS_MAX_DIM] = {0}, w[NS_MAX_DIM];
+    for (int i = 0; i < k; i++)
+        b[i] = side;
+    memcpy(w, g->rank_w, sizeof w);
+    g->loopy = 1; /* no rank checks while probing */
+    ns_error perr = {0};
+    ns_err rc = ns_game_set_bounds(g, b, &perr);
+    int found = 0, failed = 0;
+    for (int done = 0; !rc && !done && !found && !failed && left;) {
+        if (ns_game_is_position(g, s)) {
+            for (int f = 0; f < g->nfam && !found; f++) {
+                const ns_family *fm = &g->fam[f];
+                if (fm->kind != NS_FAM_GENERAL && fm->kind != NS_FAM_PREFIX)
+                    continue;
+                probe_ctx c = {g, ns_game_rank(g, s), 0, {0}, &left};
+                if (fm->kind == NS_FAM_GENERAL) {
+                    failed = ns_game_family_options(g, fm, s, probe_emit, &c, &perr) < 0;
+                } else {
+                    int64_t q[NS_MAX_DIM];
+                    memcpy(q, s, sizeof q);
+                    for (q[fm->axis] = 0; q[fm->axis] <= s[fm->axis] && !c.found && !failed; q[fm->axis]++)
+                        failed = ns_game_family_options(g, fm, q, probe_emit, &c, &perr) < 0;
+                }
+                if (failed)
+                    break;
+                if (c.found) {
+                    found = 1;
+                    char a[160], o[160];
+                    ns_format_pos(k, s, a, sizeof a);
+                    ns_format_pos(k, c.opt, o, sizeof o);
+                    /* the family's label starts "line N" (or "line N [i=2]") */
+                    const int head = (int)strcspn(fm->label, ":") > 40 ? 40 : (int)strcspn(fm->label, ":");
+                    snprintf(g->loopy_why, sizeof g->loopy_why,
+                             "%.*s: the move %.60s -> %.60s changes the rank %.40s by %+" PRId64 " (found in the box of side %" PRId64 ")",
+                             head, fm->label, a, o, rank, ns_game_rank(g, c.opt) - ns_game_rank(g, s), side);
+                }
+            }
+        }
+        int d = k - 1;
+        while (d >= 0 && ++s[d] >= b[d])
+            s[d--] = 0;
+        done = d < 0;
+    }
+    g->loopy = found;
+    memset(g->bounds, 0, sizeof g->bounds);
+    memcpy(g->rank_w, w, sizeof w);
+}
+
 /* No rank statement and the sum of the piles fails: look for an order that
  * works for every ray and finite family (general families are checked as
  * they run). First weight vectors in 1..4 (the smallest sum, then the
@@ -523,6 +650,7 @@ static ns_err compile(const char *text, const char *fname, const ns_params *ps, 
     g->rules_text = copy;
     g->params = prog.params;
     g->play = prog.misere ? NS_PLAY_MISERE : NS_PLAY_NORMAL;
+    g->outside_forbid = prog.outside_forbid;
     for (int i = 0; i < prog.k; i++)
         snprintf(g->coord_names[i], sizeof g->coord_names[i], "%.15s", prog.pile_names[i]);
     if (info) {
@@ -691,7 +819,10 @@ static ns_err compile(const char *text, const char *fname, const ns_params *ps, 
                 ord = found;
                 goto settled;
             }
-            snprintf(tail, sizeof tail, "; no other order works either (weights 1..4 on the piles, lexicographic orders of the piles): write a 'rank'");
+            /* no order: a loopy game, solved by retrograde analysis */
+            loopy_reason(&src, k, &p->fam[fl.fam], &cls[fl.fam], &fl, rank, ord.w, g->loopy_why, sizeof g->loopy_why);
+            g->loopy = 1;
+            goto settled;
         }
         rc = order_error(&src, &ord, k, &p->fam[fl.fam], rank, &fl, tail, err);
         goto fail;
@@ -742,7 +873,7 @@ settled:
         const int64_t *bad;
         const char *what;
         int under = fam_under(&ord, k, cl, &bad, &what, 1);
-        ns_fam_kind kind = under == FAM_GENERAL ? NS_FAM_GENERAL : cl->kind;
+        ns_fam_kind kind = under == FAM_GENERAL && !g->loopy ? NS_FAM_GENERAL : cl->kind;
         if (kind == NS_FAM_RAY) {
             for (int r = 0; r < cl->nrays; r++) {
                 const int64_t *d = cl->dir + (size_t)r * (size_t)k, *e = cl->base + (size_t)r * (size_t)k;
@@ -765,7 +896,7 @@ settled:
             fo->kind = g->nfam > first ? g->fam[first].kind : kind;
             fo->first = first;
             fo->count = g->nfam - first;
-            if (under == FAM_GENERAL)
+            if (under == FAM_GENERAL && !g->loopy)
                 snprintf(fo->why, sizeof fo->why, "its direction does not lower the order %.30s, its first option does: a general family, each option checked as made", rank);
             else
                 snprintf(fo->why, sizeof fo->why, "%s", cl->why);
@@ -775,6 +906,8 @@ settled:
         goto fail;
     if (p->nsym && (rc = check_symmetry(&src, g, p, err)))
         goto fail;
+    if (!g->loopy && p->rank < 0 && !p->nrank_lex)
+        probe_general(g, rank);
     for (int i = 0; i < ncls; i++)
         ns_rclass_free(&cls[i]);
     free(cls);

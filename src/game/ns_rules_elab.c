@@ -222,6 +222,10 @@ static int el_heading(ns_elab *e)
     p->rank = -1;
     for (int si = 0; si < e->ast->nstmts; si++) {
         const ns_stmt *st = &e->ast->stmts[si];
+        if (st->kind == ST_OUTSIDE) {
+            p->outside_forbid = 1;
+            continue;
+        }
         const ns_stmt **seen = st->kind == ST_GAME ? &seen_game : st->kind == ST_PLAY ? &seen_play : st->kind == ST_RANK ? &seen_rank : NULL;
         if (!seen)
             continue;

@@ -66,6 +66,7 @@ typedef struct ns_rules_prog {
     int rank;               /* IR node of the rank expression, or -1 (sum of piles) */
     uint32_t rank_off, rank_end;
     int misere;
+    int outside_forbid;     /* 'outside forbid': options outside the box are not moves */
     int domain, ndomain;    /* conditions (after forall expansion): IR nodes at lists[domain] */
     int nstrict;            /* the first nstrict come from plain 'domain' statements (an option
                                outside them is an error), the rest from 'domain filter' (an

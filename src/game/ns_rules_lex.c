@@ -98,7 +98,7 @@ static const struct {
     {"for", TK_FOR},       {"in", TK_IN},       {"where", TK_WHERE},   {"forall", TK_FORALL},
     {"and", TK_AND},       {"or", TK_OR},       {"not", TK_NOT},       {"mod", TK_MOD},
     {"xor", TK_XOR},       {"def", TK_DEF},
-    {"symmetric", TK_SYMMETRIC}, {"filter", TK_FILTER}, {"heap", TK_HEAP},
+    {"symmetric", TK_SYMMETRIC}, {"filter", TK_FILTER}, {"heap", TK_HEAP}, {"outside", TK_OUTSIDE},
 };
 
 const char *ns_tok_name(ns_tok_kind k)
@@ -156,6 +156,7 @@ const char *ns_tok_name(ns_tok_kind k)
     case TK_DEF: return "'def'";
     case TK_SYMMETRIC: return "'symmetric'";
     case TK_FILTER: return "'filter'";
+    case TK_OUTSIDE: return "'outside'";
     default: return "a token";
     }
 }
@@ -189,7 +190,7 @@ int ns_tok_starts_stmt(ns_tok_kind k)
 {
     return k == TK_GAME || k == TK_PARAM || k == TK_PILES || k == TK_RANK || k == TK_PLAY ||
            k == TK_DOMAIN || k == TK_REQUIRE || k == TK_MOVE || k == TK_DEF || k == TK_SYMMETRIC ||
-           k == TK_HEAP;
+           k == TK_HEAP || k == TK_OUTSIDE;
 }
 
 static int is_alpha(int c)

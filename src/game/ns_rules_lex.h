@@ -41,7 +41,7 @@ typedef enum {
     TK_LT, TK_LE, TK_GT, TK_GE, TK_EQ, TK_NE, TK_ASSIGN,
     /* keywords */
     TK_GAME, TK_PARAM, TK_PILES, TK_RANK, TK_PLAY, TK_DOMAIN, TK_REQUIRE, TK_MOVE,
-    TK_SYMMETRIC, TK_FILTER, TK_HEAP,
+    TK_SYMMETRIC, TK_FILTER, TK_HEAP, TK_OUTSIDE,
     TK_FOR, TK_IN, TK_WHERE, TK_FORALL, TK_AND, TK_OR, TK_NOT, TK_MOD,
     /* integer operators and user functions */
     TK_AMP, TK_BAR, TK_SHL, TK_SHR, TK_POW, TK_XOR, TK_DEF,

@@ -6,6 +6,7 @@
  *              | 'piles' pile (','? pile)*          pile := NAME ('[' expr ']')?
  *              | 'rank' expr
  *              | 'play' ('normal' | 'misere')
+ *              | 'outside' 'forbid'
  *              | 'domain' 'filter'? expr ('forall' items)* ('where' expr)?
  *              | 'symmetric' pile (','? pile)*
  *              | 'require' expr
@@ -776,6 +777,18 @@ static int p_play(parser *ps, ns_stmt *s)
     return 0;
 }
 
+/* 'outside forbid': an option outside the box is not a move */
+static int p_outside(parser *ps, ns_stmt *s)
+{
+    (void)s;
+    advance(ps);
+    const ns_tok *t = cur(ps);
+    if (!(t->kind == TK_IDENT && t->len == 6 && memcmp(ps->src->text + t->off, "forbid", 6) == 0))
+        return expected(ps, "'forbid' (as in 'outside forbid': a move that leaves the box is not a move)");
+    advance(ps);
+    return 0;
+}
+
 static int p_forall(parser *ps, ns_stmt *s)
 {
     int base = ps->ntmp;
@@ -931,13 +944,13 @@ ns_err ns_rules_parse(const ns_src *src, ns_ast_prog *out, ns_error *err)
     while (kind(&ps) != TK_EOF) {
         ns_tok_kind k = kind(&ps);
         if (!ns_tok_starts_stmt(k)) {
-            expected(&ps, "a statement: game, param, piles, rank, play, domain, symmetric, require, move or def");
+            expected(&ps, "a statement: game, param, piles, heap, rank, play, outside, domain, symmetric, require, move or def");
             break;
         }
         ns_stmt_kind sk = k == TK_GAME ? ST_GAME : k == TK_PARAM ? ST_PARAM : k == TK_PILES ? ST_PILES
                         : k == TK_RANK ? ST_RANK : k == TK_PLAY ? ST_PLAY : k == TK_DOMAIN ? ST_DOMAIN
                         : k == TK_REQUIRE ? ST_REQUIRE : k == TK_DEF ? ST_DEF : k == TK_SYMMETRIC ? ST_SYMMETRIC
-                        : k == TK_HEAP ? ST_HEAP : ST_MOVE;
+                        : k == TK_HEAP ? ST_HEAP : k == TK_OUTSIDE ? ST_OUTSIDE : ST_MOVE;
         ns_stmt *s = new_stmt(&ps, sk);
         if (!s)
             break;
@@ -950,6 +963,7 @@ ns_err ns_rules_parse(const ns_src *src, ns_ast_prog *out, ns_error *err)
         case ST_SYMMETRIC:
         case ST_HEAP: r = p_piles(&ps, s); break;
         case ST_PLAY: r = p_play(&ps, s); break;
+        case ST_OUTSIDE: r = p_outside(&ps, s); break;
         case ST_DEF: r = p_def(&ps, s); break;
         case ST_RANK:
         case ST_REQUIRE:
@@ -976,7 +990,7 @@ ns_err ns_rules_parse(const ns_src *src, ns_ast_prog *out, ns_error *err)
             else if (sk == ST_DOMAIN)
                 expected(&ps, "'forall', 'where' or the next statement");
             else
-                expected(&ps, "the next statement (game, param, piles, rank, play, domain, symmetric, require, move or def)");
+                expected(&ps, "the next statement (game, param, piles, heap, rank, play, outside, domain, symmetric, require, move or def)");
             break;
         }
     }

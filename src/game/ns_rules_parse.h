@@ -45,7 +45,7 @@ typedef struct ns_ast {
 
 typedef enum {
     ST_GAME, ST_PARAM, ST_PILES, ST_RANK, ST_PLAY, ST_DOMAIN, ST_REQUIRE, ST_MOVE,
-    ST_DEF, ST_SYMMETRIC, ST_HEAP
+    ST_DEF, ST_SYMMETRIC, ST_HEAP, ST_OUTSIDE
 } ns_stmt_kind;
 
 typedef struct ns_stmt {

@@ -216,9 +216,11 @@ static int emit_option(walk *w)
         if (rt_eval(w->rt, f->out_expr[i], &w->env, &o[f->out_slot[i]], &fl))
             return fault(w, &fl, f->nvars);
     char a[160], from[160], box[200];
-    int bad = !ns_game_in_box(g, o) ? 1 : !domain_has(w->rt, o, 0, w->rt->prog.ndomain) ? 2 : ns_game_rank(g, o) >= w->rank ? 3 : 0;
+    int bad = !ns_game_in_box(g, o) ? 1 : !domain_has(w->rt, o, 0, w->rt->prog.ndomain) ? 2 : !g->loopy && ns_game_rank(g, o) >= w->rank ? 3 : 0;
     if (bad == 2 && domain_has(w->rt, o, 0, w->rt->prog.nstrict))
         return 0; /* outside a 'domain filter' only: not a move */
+    if (bad == 1 && g->outside_forbid)
+        return 0; /* 'outside forbid': not a move */
     if (!bad) {
         if (g->nsym && !g->sym_whole)
             sym_sort(g, o);
@@ -408,7 +410,8 @@ static int pre_options(const void *ctx, const int64_t *s, ns_emit_fn emit, void 
     for (int i = 0; i < f->nout; i++)
         if (rt_eval(rt, f->out_expr[i], &env, &o[f->out_slot[i]], &fl))
             goto walk;
-    if (!ns_game_in_box(g, o) || (g->valid && !g->valid(g->valid_ctx, k, o)) || ns_game_rank(g, o) >= ns_game_rank(g, s))
+    if (!ns_game_in_box(g, o) || (g->valid && !g->valid(g->valid_ctx, k, o)) ||
+        (!g->loopy && ns_game_rank(g, o) >= ns_game_rank(g, s)))
         goto walk;
     return emit(user, o);
 walk:

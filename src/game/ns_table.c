@@ -264,6 +264,56 @@ ns_err ns_naive_cell(const ns_game *g, const ns_table *t, const int64_t *s, uint
     return NS_OK;
 }
 
+typedef struct loopy_ctx {
+    const ns_table *t;
+    const uint32_t *rem;
+    uint64_t n, np, nn;
+    uint32_t pmin, nmax;
+} loopy_ctx;
+
+static int loopy_emit(void *u, const int64_t *opt)
+{
+    loopy_ctx *c = u;
+    const uint64_t q = ns_table_index(c->t, opt);
+    const int v = ns_table_pn(c->t, q);
+    c->n++;
+    if (v == NS_PN_P) {
+        c->np++;
+        c->pmin = c->rem[q] < c->pmin ? c->rem[q] : c->pmin;
+    } else if (v == NS_PN_N) {
+        c->nn++;
+        c->nmax = c->rem[q] > c->nmax ? c->rem[q] : c->nmax;
+    }
+    return 0;
+}
+
+ns_err ns_naive_loopy_cell(const ns_game *g, const ns_table *t, const uint32_t *rem, const int64_t *s,
+                           uint32_t *out, uint32_t *out_rem, ns_error *err)
+{
+    *out_rem = UINT32_MAX;
+    if (!ns_game_is_position(g, s)) {
+        *out = ns_table_invalid(t);
+        return NS_OK;
+    }
+    loopy_ctx c = {t, rem, 0, 0, 0, UINT32_MAX, 0};
+    int rc = ns_game_foreach_option(g, s, loopy_emit, &c, err);
+    if (rc < 0)
+        return -rc;
+    if (c.n == 0) {
+        *out = g->play == NS_PLAY_MISERE ? NS_PN_N : NS_PN_P;
+        *out_rem = 0;
+    } else if (c.np) {
+        *out = NS_PN_N;
+        *out_rem = c.pmin == UINT32_MAX ? UINT32_MAX : c.pmin + 1;
+    } else if (c.nn == c.n) {
+        *out = NS_PN_P;
+        *out_rem = c.nmax == UINT32_MAX ? UINT32_MAX : c.nmax + 1;
+    } else {
+        *out = NS_PN_DRAW;
+    }
+    return NS_OK;
+}
+
 void ns_sym_fill(ns_table *t, int nsym, const int *sym)
 {
     if (nsym < 2)

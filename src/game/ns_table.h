@@ -2,7 +2,8 @@
  *
  * Row-major (the last coordinate varies fastest). Each cell holds an
  * unsigned value of elem bytes (1, 2 or 4). In a P/N table (pn_only) the
- * values are 0 (P) and 1 (N). The type's largest value, NS_INVALID for
+ * values are 0 (P) and 1 (N), and 3 (NS_PN_DRAW) for a draw of a loopy
+ * game. The type's largest value, NS_INVALID for
  * that width, marks cells outside the game's domain. */
 #ifndef NS_TABLE_H
 #define NS_TABLE_H
@@ -24,8 +25,9 @@ typedef struct ns_table {
     size_t mapped;              /* bytes mapped with mmap (large tables), else 0 */
 } ns_table;
 
-/* P/N flags as stored in the /pn dataset */
-enum { NS_PN_P = 0, NS_PN_N = 1, NS_PN_INVALID = 2 };
+/* P/N flags as stored in the /pn dataset; NS_PN_DRAW only in the table
+ * of a loopy game (ns_game.loopy), whose P/N table holds 3 for a draw */
+enum { NS_PN_P = 0, NS_PN_N = 1, NS_PN_INVALID = 2, NS_PN_DRAW = 3 };
 
 /* Allocate a zeroed table. elem must be 1, 2 or 4. Returns NULL and fills
  * err when the size overflows or memory is short. Free with ns_table_free. */
@@ -84,7 +86,7 @@ void ns_table_coords(const ns_table *t, uint64_t i, int64_t *s);
 static inline int ns_table_pn(const ns_table *t, uint64_t i)
 {
     uint32_t v = ns_table_get(t, i);
-    return v == ns_table_invalid(t) ? NS_PN_INVALID : v == 0 ? NS_PN_P : NS_PN_N;
+    return v == ns_table_invalid(t) ? NS_PN_INVALID : v == 0 ? NS_PN_P : t->pn_only && v == NS_PN_DRAW ? NS_PN_DRAW : NS_PN_N;
 }
 
 /* Summary: P-position count, valid-cell count, largest value (over valid
@@ -116,5 +118,16 @@ int ns_table_equal(const ns_table *a, const ns_table *b);
  * reference of `verify` and the tests (no engine involved). *out gets the
  * value (0/1 for a P/N table; the invalid marker for a non-position). */
 ns_err ns_naive_cell(const ns_game *g, const ns_table *t, const int64_t *s, uint32_t *out, ns_error *err);
+
+/* The same for a loopy game's P/N/draw table t with its remoteness rem
+ * (t->ncells values, UINT32_MAX for draws and non-positions): what the
+ * definitions give position s from the stored values of its options.
+ * No option: P (misere: N), remoteness 0; some option P: N, 1 + the least
+ * remoteness of the P options; every option N: P, 1 + the largest; else
+ * a draw (NS_PN_DRAW), remoteness UINT32_MAX. A table whose every cell
+ * agrees is the game's (the remoteness makes the P and N cells well
+ * founded, and then a cell marked D cannot be P or N). */
+ns_err ns_naive_loopy_cell(const ns_game *g, const ns_table *t, const uint32_t *rem, const int64_t *s,
+                           uint32_t *out, uint32_t *out_rem, ns_error *err);
 
 #endif

@@ -38,6 +38,8 @@ typedef struct scan {
     int64_t pp_lo, pp_n;       /* rows pp_lo .. pp_lo+pp_n-1 are in ppbuf */
     int64_t *ppbuf;
     ns_filecheck *res;
+    int loopy;                 /* a loopy game's file: /pn may hold 3 (draw) */
+    uint64_t nd_attr;          /* its attribute n_draws */
 } scan;
 
 static void disagree(scan *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -95,7 +97,7 @@ static uint32_t pn_for(const scan *c, uint32_t v)
 static int cell_bad(const scan *c, const uint8_t *pn, const void *g, uint64_t i)
 {
     if (!c->g)
-        return pn[i] > NS_PN_INVALID;
+        return pn[i] > NS_PN_INVALID && !(c->loopy && pn[i] == NS_PN_DRAW);
     const uint32_t v = gval(g, c->gelem, i);
     if (!(c->has_inv && v == c->inv) && v > c->max_attr)
         return 1;
@@ -108,7 +110,8 @@ static void describe_cell(scan *c, const uint8_t *pn, const void *g, uint64_t i,
     char pos[256];
     pos_of(c, base + i, pos, sizeof pos);
     if (!c->g) {
-        disagree(c, "dataset /pn holds %u at %s, expected 0 (P), 1 (N) or 2 (not a position)", pn[i], pos);
+        disagree(c, "dataset /pn holds %u at %s, expected 0 (P), 1 (N)%s 2 (not a position)%s", pn[i], pos,
+                 c->loopy ? "," : " or", c->loopy ? " or 3 (a draw)" : "");
         return;
     }
     const uint32_t v = gval(g, c->gelem, i);
@@ -229,6 +232,8 @@ ns_err ns_filecheck_run(const char *path, int threads, ns_filecheck *res, ns_err
     c.inv = meta.invalid_value;
     c.max_attr = meta.max_value;
     c.np_attr = meta.n_p_positions;
+    c.loopy = meta.loopy && meta.pn_only;
+    c.nd_attr = meta.n_draws;
     ns_meta_free(&meta);
     if (threads < 1)
         threads = 1;
@@ -269,10 +274,10 @@ ns_err ns_filecheck_run(const char *path, int threads, ns_filecheck *res, ns_err
         /* cell by cell on threads: the first bad cell, the largest value */
         enum { PIECE = 1 << 16 };
         const int64_t npieces = (int64_t)((n + PIECE - 1) / PIECE);
-        uint64_t first = UINT64_MAX;
+        uint64_t first = UINT64_MAX, nd = 0;
         uint32_t bmx = 0;
         NS_PRAGMA(omp parallel for schedule(static) num_threads(threads) reduction(min : first) \
-                  reduction(max : bmx) if (npieces > 1))
+                  reduction(max : bmx) reduction(+ : nd) if (npieces > 1))
         for (int64_t q = 0; q < npieces; q++) {
             const uint64_t a = (uint64_t)q * PIECE, b = a + PIECE < n ? a + PIECE : n;
             uint32_t m = 0;
@@ -282,6 +287,7 @@ ns_err ns_filecheck_run(const char *path, int threads, ns_filecheck *res, ns_err
                     break;
                 }
                 uint32_t v = c.g ? gval(gbuf, c.gelem, i) : pbuf[i];
+                nd += !c.g && v == NS_PN_DRAW;
                 if (c.g ? !(c.has_inv && v == c.inv) : v != NS_PN_INVALID)
                     m = v > m ? v : m;
             }
@@ -293,6 +299,7 @@ ns_err ns_filecheck_run(const char *path, int threads, ns_filecheck *res, ns_err
         if (first < n)
             describe_cell(&c, pbuf, gbuf, first, base);
         mx = bmx > mx ? bmx : mx;
+        res->n_draws += nd;
         res->cells += n;
     }
     res->max_value = mx;
@@ -308,6 +315,8 @@ ns_err ns_filecheck_run(const char *path, int threads, ns_filecheck *res, ns_err
     if (res->consistent && res->n_p != c.np_attr)
         disagree(&c, "attribute n_p_positions = %" PRIu64 ", but /pn has %" PRIu64 " P-positions", c.np_attr,
                  res->n_p);
+    if (res->consistent && c.loopy && res->n_draws != c.nd_attr)
+        disagree(&c, "attribute n_draws = %" PRIu64 ", but /pn has %" PRIu64 " draws", c.nd_attr, res->n_draws);
     if (res->consistent && mx != c.max_attr)
         disagree(&c, "attribute max_value = %" PRIu32 ", but the largest value in %s is %" PRIu32, c.max_attr,
                  c.g ? "/grundy" : "/pn (over positions: 1 when some position is N)", mx);

@@ -26,6 +26,7 @@ typedef struct ns_filecheck {
     uint64_t cells;           /* cells compared */
     uint64_t n_p;             /* P cells of /pn (up to the first disagreement) */
     uint32_t max_value;       /* largest value found over positions (likewise) */
+    uint64_t n_draws;         /* draws (code 3) of a loopy game's /pn (likewise) */
     int consistent;           /* 1, or 0 with why set */
     char why[NS_ERROR_MSG_LEN];   /* the first disagreement, one line, "" when consistent */
 } ns_filecheck;

@@ -276,6 +276,8 @@ static ns_err write_attributes(writer *w, int k, const int64_t *bounds, int pn_o
                                          &invalid_value))) ||
         (rc = attr_i32(w, "complete", m->complete ? 1 : 0)))
         return rc;
+    if (m->loopy && ((rc = attr_i32(w, "loopy", 1)) || (rc = attr_u64(w, "n_draws", m->n_draws))))
+        return rc;
     if (m->nsym > 0) {
         int64_t axes[NS_MAX_DIM];
         for (int i = 0; i < m->nsym && i < NS_MAX_DIM; i++)
@@ -374,7 +376,7 @@ static void gather_block(const ns_table *t, const hsize_t *o, const hsize_t *e, 
             memcpy((char *)gbuf + j * gsize, (const char *)t->data + base * gsize, (size_t)run * gsize);
         for (uint64_t r = 0; r < run; r++) {
             const uint32_t v = ns_table_get(t, base + r);
-            pnbuf[j + r] = v == tinv ? NS_PN_INVALID : v == 0 ? NS_PN_P : NS_PN_N;
+            pnbuf[j + r] = v == tinv ? NS_PN_INVALID : v == 0 ? NS_PN_P : t->pn_only && v == NS_PN_DRAW ? NS_PN_DRAW : NS_PN_N;
         }
         if (gbuf && gsize != (size_t)t->elem) {
             /* narrower than the table's cells: values fit, the marker moves */
@@ -508,14 +510,19 @@ typedef struct table_fill {
         else if (gd)                                                                    \
             for (uint64_t r = 0; r < run; r++)                                          \
                 gd[r] = s[r] == inv ? (TG)ginv : (TG)s[r];                              \
-        for (uint64_t r = 0; r < run; r++)                                              \
-            pn[r] = s[r] == inv ? NS_PN_INVALID : s[r] == 0 ? NS_PN_P : NS_PN_N;        \
+        if (draws)                                                                      \
+            for (uint64_t r = 0; r < run; r++)                                          \
+                pn[r] = s[r] == inv ? NS_PN_INVALID : (uint8_t)s[r];                    \
+        else                                                                            \
+            for (uint64_t r = 0; r < run; r++)                                          \
+                pn[r] = s[r] == inv ? NS_PN_INVALID : s[r] == 0 ? NS_PN_P : NS_PN_N;    \
     } while (0)
 
 static void convert_row(const table_fill *f, const void *src, uint64_t run, void *g, uint8_t *pn)
 {
     const uint32_t tinv = ns_table_invalid(f->t), ginv = f->ginv;
     const int te = f->t->elem;
+    const int draws = f->t->pn_only; /* a P/N table: 0, 1, 3 (draw) as stored */
     const size_t ge = g ? f->gsize : 0;
     if (te == 1)
         CONVERT_ROW(uint8_t, uint8_t);
@@ -800,7 +807,15 @@ static ns_err write_contents(writer *w, const ns_table *t, const ns_meta *m)
             goto fail;
     }
 
-    if ((rc = write_attributes(w, t->k, t->bounds, t->pn_only, m, &st, !t->pn_only && has_invalid, ginv, gtype)))
+    ns_meta ml = *m;
+    if (m->loopy) {
+        ml.n_draws = 0;
+        for (uint64_t i = 0; i < t->ncells; i++)
+            ml.n_draws += t->pn_only && ns_table_get(t, i) == NS_PN_DRAW;
+        if (m->remoteness && (rc = ns_h5_write_remoteness(w->file, w->path, t, m->remoteness, w->err)))
+            goto fail;
+    }
+    if ((rc = write_attributes(w, t->k, t->bounds, t->pn_only, &ml, &st, !t->pn_only && has_invalid, ginv, gtype)))
         goto fail;
 
     herr_t c1 = t->pn_only ? 0 : H5Dclose(dg), c2 = H5Dclose(dpn), c3 = H5Dclose(dp);
@@ -1252,7 +1267,9 @@ static ns_err open_reader(reader *r, const char *path, ns_meta *m, ns_error *err
         (rc = read_num(r, "argmax", 0, H5T_NATIVE_INT64, &m->seq_argmax, NULL)) ||
         (rc = read_num(r, "period", 0, H5T_NATIVE_INT64, &m->seq_period, &m->seq_has_period)) ||
         (rc = read_num(r, "preperiod", 0, H5T_NATIVE_INT64, &m->seq_preperiod, NULL)) ||
-        (rc = read_num(r, "period_proven", 0, H5T_NATIVE_INT, &m->seq_proven, NULL)))
+        (rc = read_num(r, "period_proven", 0, H5T_NATIVE_INT, &m->seq_proven, NULL)) ||
+        (rc = read_num(r, "loopy", 0, H5T_NATIVE_INT, &m->loopy, NULL)) ||
+        (rc = read_num(r, "n_draws", 0, H5T_NATIVE_UINT64, &m->n_draws, NULL)))
         goto fail;
     if (strcmp(play, "normal") == 0)
         m->play = NS_PLAY_NORMAL;
@@ -1298,8 +1315,9 @@ static ns_err open_reader(reader *r, const char *path, ns_meta *m, ns_error *err
 
     /* the value range the data may hold */
     const uint64_t type_max = r->pn_only ? 2 : ((uint64_t)1 << (8 * r->data_size)) - 1;
-    if (r->pn_only && r->max_value > 1) {
-        rc = bad(r, "attribute max_value = %" PRIu32 " in a P/N file, expected 0 or 1", r->max_value);
+    if (r->pn_only && r->max_value > (m->loopy ? 3u : 1u)) {
+        rc = bad(r, "attribute max_value = %" PRIu32 " in a P/N file, expected 0 or 1%s", r->max_value,
+                 m->loopy ? " (or 3: draws of a loopy game)" : "");
         goto fail;
     }
     if (!r->pn_only && r->max_value > type_max) {

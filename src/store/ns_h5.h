@@ -4,7 +4,9 @@
  *   /grundy       k-dim, smallest unsigned integer type holding the largest
  *                 value (absent in a P/N-only file); cells outside the
  *                 game's domain hold the attribute invalid_value
- *   /pn           k-dim uint8: 0 = P, 1 = N, 2 = not a position
+ *   /pn           k-dim uint8: 0 = P, 1 = N, 2 = not a position, 3 = draw
+ *                 (a loopy game only)
+ *   /remoteness   (a loopy game only) see ns_h5_loopy.c
  *   /p_positions  n x k int64, the P-positions in lexicographic order
  * All datasets chunked (chunks capped at the data size), shuffle + deflate
  * + fletcher32. Root attributes: see ns_meta and the README. The store never
@@ -66,7 +68,24 @@ typedef struct ns_meta {
     uint64_t n_p_positions;
     int has_invalid;          /* 1 when the file has invalid_value */
     uint32_t invalid_value;
+    /* a loopy game (ns_game.loopy; ns_h5_loopy.c): root attributes loopy =
+     * 1 and n_draws; /pn holds 3 (NS_PN_DRAW) for a draw, max_value is then
+     * 3; remoteness (writer only, OPTIONAL, borrowed: ncells values,
+     * NS_H5_REMOTE_NONE for draws and non-positions) becomes /remoteness */
+    int loopy;
+    uint64_t n_draws;         /* filled by the reader; the writer counts them */
+    const uint32_t *remoteness;
 } ns_meta;
+
+#define NS_H5_REMOTE_NONE UINT32_MAX   /* = NS_REMOTE_NONE of engine/ns_engine.h */
+
+/* Remoteness of cell s of the loopy table file path (/remoteness): *out gets
+ * it, or NS_H5_REMOTE_NONE for a draw or a non-position. */
+ns_err ns_h5_read_remoteness(const char *path, int k, const int64_t *s, uint32_t *out, ns_error *err);
+
+/* All of /remoteness (ncells values, row-major, NS_H5_REMOTE_NONE for draws
+ * and non-positions) into out, which has room for ncells values. */
+ns_err ns_h5_read_remoteness_all(const char *path, uint64_t ncells, uint32_t *out, ns_error *err);
 
 void ns_meta_free(ns_meta *m);   /* frees rules_text; *m stays usable */
 

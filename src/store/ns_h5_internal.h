@@ -66,6 +66,9 @@ ns_err ns_h5_root_attrs(hid_t file, const char *path, int k, const int64_t *boun
                         const ns_table_stats *st, int has_invalid, uint32_t invalid_value, hid_t gtype,
                         ns_error *err);
 
+/* /remoteness of a loopy table (ns_h5_loopy.c): rem has t->ncells values. */
+ns_err ns_h5_write_remoteness(hid_t file, const char *path, const ns_table *t, const uint32_t *rem, ns_error *err);
+
 enum { NS_H5_GROUP_MAX = 4 };
 
 /* Fill the raw chunk at element offset offset[] (a multiple of the chunk

@@ -279,9 +279,17 @@ int main(void)
     /* with the default rank x + y the second option already keeps it */
     check_solve_refused("down-any-sum.rules", "piles x y\nrank x + y\n" DOWN, 5, 5,
                         "down-any-sum.rules:3:1: the move from (1, 0) leads to (0, 1), which does not strictly decrease the rank");
-    /* the first option raises it: refused at once */
-    check_compile_refused("raise.rules", "piles x y\nmove (x, y) -> (x - t + 1, y + 1)    for t in 1..x+1    where y + 1 < size(y)\n",
-                          "raise.rules:2:1: the move does not strictly decrease the rank x + y: its first step (0, 1) changes it by +1");
+    /* the first option raises it and no order the compiler tries works
+     * (y only grows, but no weight of y may be negative): a loopy game, for
+     * the retro engine, with the line and the move (issue 18) */
+    {
+        ns_error err = {0};
+        ns_game *g = compile("raise.rules", "piles x y\nmove (x, y) -> (x - t + 1, y + 1)    for t in 1..x+1    where y + 1 < size(y)\n",
+                             NULL, &err);
+        CHECKF(g && g->loopy && strstr(g->loopy_why, "line 2: its first step (0, 1) changes the rank x + y by +1"), "raise.rules: %s",
+               g ? g->loopy_why : err.msg);
+        ns_game_free(g);
+    }
     /* every option keeps it */
     check_compile_refused("keep.rules", "piles x y\nrank x + y\nmove (x, y) -> (x - t, y + t)    for t in 1..x    where y + t < size(y)\n",
                           "keep.rules:3:1: the move does not strictly decrease the rank x + y: its direction (-1, 1) changes it by +0");
