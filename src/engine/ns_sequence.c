@@ -31,7 +31,6 @@
 #include "game/ns_octal.h"
 
 enum {
-    NS_SEQ_UNIT = 4096,             /* heap sizes of a checkpoint unit */
     SEQ_BLOCK = 1024,               /* heap sizes of a block, at most */
 };
 #define SEQ_EARLY_BYTES ((uint64_t)16 << 20) /* cap on the block's early bitsets */

@@ -1,6 +1,7 @@
 /* ns_sequence.h - what the sequence engines (ns_sequence.c: `rare-common`
  * and `sequence`, both behind the door of ns_engine.h) tell about a run,
- * for the tests and the benchmark. */
+ * for the tests and the benchmark, and their checkpoint unit (for `solve
+ * --until-periodic`, which looks for a proven period at checkpoints). */
 #ifndef NS_SEQUENCE_H
 #define NS_SEQUENCE_H
 
@@ -8,6 +9,10 @@
 
 #include "core/ns_error.h"
 #include "engine/ns_engine.h"
+
+/* Heap sizes of a checkpoint unit of both engines: after u units,
+ * G(0 .. min(N, u * NS_SEQ_UNIT) - 1) are final. */
+enum { NS_SEQ_UNIT = 4096 };
 
 typedef struct ns_seq_stats {
     uint32_t mask;          /* the rare/common mask at the end (0: none) */
