@@ -17,7 +17,6 @@
 #include "core/ns_omp.h"
 #include "game/ns_presets.h"
 #include "engine/ns_engine.h"
-#include "engine/ns_sequence.h"
 #include "analysis/ns_period.h"
 
 static const char *const CMD = "solve";

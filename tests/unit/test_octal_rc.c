@@ -12,10 +12,23 @@
 #include <string.h>
 
 #include "engine/ns_engine.h"
-#include "engine/ns_sequence.h"
 #include "game/ns_octal.h"
 #include "game/ns_presets.h"
 #include "testutil.h"
+
+/* Run the engine named rc ? "rare-common" : "sequence" on g into t with
+ * o, its statistics into *st (the tests' and the benchmark's way to pick
+ * one engine of the two). */
+static ns_err seq_run_stats(const ns_game *g, ns_table *t, const ns_engine_opts *o, int rc, ns_seq_stats *st,
+                            ns_error *err)
+{
+    ns_engine_opts oo = *o;
+    oo.seq_stats = st;
+    const ns_engine *e = ns_engine_find(rc ? "rare-common" : "sequence");
+    if (!e)
+        return ns_error_set(err, NS_EINTERNAL, "no engine %s", rc ? "rare-common" : "sequence");
+    return ns_engine_run_with(e, g, t, &oo, err);
+}
 
 static ns_game *build(const char *preset, const char *params, int64_t n)
 {
@@ -40,7 +53,7 @@ static ns_table *run(const ns_game *g, int rc, int threads, ns_seq_stats *st)
     ns_error err = {0};
     ns_table *t = ns_engine_table_new(g, 0, &err);
     ns_engine_opts o = {.threads = threads};
-    if (!t || ns_seq_run_stats(g, t, &o, rc, st, &err)) {
+    if (!t || seq_run_stats(g, t, &o, rc, st, &err)) {
         fprintf(stderr, "%s: %s\n", g->name, err.msg);
         ns_table_free(t);
         return NULL;
