@@ -17,6 +17,7 @@
 #include "core/ns_omp.h"
 #include "game/ns_presets.h"
 #include "engine/ns_engine.h"
+#include "analysis/ns_period.h"
 
 static const char *const CMD = "solve";
 
@@ -24,8 +25,8 @@ static void usage(void)
 {
     printf("usage: nimsieve solve GAME [-D name=value ...] (--size N | --bounds N1,N2,..)\n"
            "                      [--pn-only] [--misere] [--threads T] [--memory LIMIT]\n"
-           "                      [--checkpoint-every SECONDS] [--resume] [--stream] [--force] [--quiet]\n"
-           "                      -o OUT.h5\n"
+           "                      [--checkpoint-every SECONDS] [--resume] [--stream] [--until-periodic]\n"
+           "                      [--force] [--quiet] -o OUT.h5\n"
            "\n"
            "Compute the Grundy values (or only P/N with --pn-only) of every position of GAME\n"
            "in the box [0,N1) x ... x [0,Nk) and write them to OUT.h5.\n"
@@ -63,6 +64,11 @@ static void usage(void)
            "                           for such P/N tables unless --resume or\n"
            "                           --checkpoint-every is given. Checkpoints too. Values are\n"
            "                           stored in 16 bits when the game's bound allows, else 32\n"
+           "  -U, --until-periodic     heap games (octal codes): stop as soon as the octal\n"
+           "                           periodicity theorem proves a period (looked for after\n"
+           "                           every 4096 heap sizes up to 2^20, then each time n grew\n"
+           "                           by an eighth) and write the heap sizes computed; --size\n"
+           "                           is then the most to compute\n"
            "  -f, --force              overwrite OUT.h5 if it exists; discard a checkpoint\n"
            "  -q, --quiet              print nothing but errors (no plan, summary or progress)\n"
            "  -o, --output OUT.h5      the table file to write (required)\n"
@@ -100,6 +106,7 @@ typedef struct solve_args {
     const char *game;
     ns_cli_box_opts box;   /* -D, --size, --bounds */
     int pn_only, misere, force, quiet, help, resume, stream;
+    int until_periodic;    /* heap games: stop when a period is proven */
     int threads;           /* 0: OpenMP's default */
     uint64_t memory;       /* budget in bytes; 0: MemAvailable */
     double ckpt_every;     /* seconds; 0: no checkpoints */
@@ -141,7 +148,7 @@ static int parse_args(int argc, char **argv, solve_args *a)
         {"output", required_argument, NULL, 'o'}, {"help", no_argument, NULL, 'h'},
         {"memory", required_argument, NULL, 'M'}, {"checkpoint-every", required_argument, NULL, 'c'},
         {"resume", no_argument, NULL, 'r'},       {"stream", no_argument, NULL, 's'},
-        {NULL, 0, NULL, 0},
+        {"until-periodic", no_argument, NULL, 'U'}, {NULL, 0, NULL, 0},
     };
     ns_error err = {0};
     int c;
@@ -150,7 +157,7 @@ static int parse_args(int argc, char **argv, solve_args *a)
     a->ckpt_every = 300;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":D:n:b:pmt:fqo:hM:c:rs", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":D:n:b:pmt:fqo:hM:c:rsU", longopts, NULL)) != -1) {
         switch (c) {
         case 'D':
         case 'n':
@@ -169,6 +176,7 @@ static int parse_args(int argc, char **argv, solve_args *a)
         case 'q': a->quiet = 1; break;
         case 'r': a->resume = 1; break;
         case 's': a->stream = 1; break;
+        case 'U': a->until_periodic = 1; break;
         case 'M':
             if (parse_memory(optarg, &a->memory))
                 return ns_cli_error(CMD, "--memory '%s': expected a size such as 4G, 512M, 1.5GiB or a number of bytes",
@@ -253,7 +261,32 @@ typedef struct solve_ctx {
     int stopped;            /* a stop signal ended the run */
     int failed;             /* a checkpoint could not be written; see err */
     ns_error err;
+    const ns_octal *octal;  /* --until-periodic: the heap game, else NULL */
+    int64_t next_check;     /* heap sizes at which the period is next looked for */
+    int64_t periodic_at;    /* heap sizes done when a period was proven, else 0 */
 } solve_ctx;
+
+/* --until-periodic: is a period of G(0 .. n-1) proven (ns_period.h)?
+ * Looked for after every unit while n < 2^20, then when n has grown by an
+ * eighth (each look is about linear in n). */
+static int period_proven(solve_ctx *c, uint64_t done, uint64_t total)
+{
+    const int64_t N = c->t->bounds[0];
+    const int64_t n = done >= total ? N : (int64_t)done * NS_SEQ_UNIT;
+    if (n < c->next_check || n >= N)
+        return 0;
+    c->next_check = n < ((int64_t)1 << 20) ? n + 1 : n + n / 8;
+    ns_table view = *c->t;
+    view.bounds[0] = n;
+    view.ncells = (uint64_t)n;
+    view.mapped = 0;
+    ns_period per;
+    ns_error err = {0};
+    if (ns_period_find(&view, c->octal, &per, &err) || !per.proven)
+        return 0;
+    c->periodic_at = n;
+    return 1;
+}
 
 static int on_progress(void *user, double fraction)
 {
@@ -298,6 +331,8 @@ static int on_checkpoint(void *user, uint64_t done, uint64_t total)
         c->failed = 1;
         return 1;
     }
+    if (c->octal && period_proven(c, done, total))
+        return 1;
     const int sig = ns_cli_interrupted();
     if (c->a->ckpt_every <= 0)
         return sig;
@@ -630,6 +665,12 @@ int ns_cmd_solve(int argc, char **argv)
             a.box.bounds[i] = a.box.size;
     if (a.misere)
         g->play = NS_PLAY_MISERE; /* a rule file may say "play misere" itself */
+    if (a.until_periodic && (!g->octal || a.stream || a.pn_only)) {
+        rc = ns_cli_error(CMD, "--until-periodic: expected a take-and-break heap game (octal code or Grundy's game) "
+                          "solved in memory for Grundy values; %s", !g->octal ? "this game is not one"
+                          : a.stream ? "drop --stream" : "drop --pn-only");
+        goto fail;
+    }
     if (ns_game_set_bounds(g, a.box.bounds, &err)) {
         rc = ns_cli_error(CMD, "%s: %s", a.box.nbounds ? "--bounds" : "--size", err.msg);
         goto fail;
@@ -779,6 +820,8 @@ int ns_cmd_solve(int argc, char **argv)
         meta.remoteness = remote;
     }
     ctx.t = t;
+    if (a.until_periodic)
+        ctx.octal = g->octal;
     if (a.resume && have_ckpt) {
         const char *why;
         if ((why = ckpt_mismatch(&ci, &meta, g, a.pn_only, ctx.kernel))) {
@@ -831,6 +874,22 @@ int ns_cmd_solve(int argc, char **argv)
     ns_err src = ns_engine_resume_with(plan.engine, g, t, &opts, resume_units, &err);
     const double wall = ns_cli_now() - ctx.t0;
     ns_cli_progress_finish(&ctx.prog);
+    if (src == NS_EINTR && ctx.periodic_at) {
+        /* --until-periodic: keep the prefix that proves the period */
+        int64_t n = ctx.periodic_at;
+        t->bounds[0] = n;
+        t->ncells = (uint64_t)n;
+        if (ns_game_set_bounds(g, &n, &err)) {
+            rc = ns_cli_error(CMD, "%s", err.msg);
+            goto fail;
+        }
+        snprintf(dims, sizeof dims, "%" PRId64, n);
+        plan.cells = (uint64_t)n;
+        if (!a.quiet)
+            printf("until periodic: a period is proven with %" PRId64 " of the %" PRId64 " heap sizes asked for; "
+                   "stopped there\n", n, a.box.bounds[0]);
+        src = NS_OK;
+    }
     if (src) {
         const int sig = ns_cli_interrupted();
         if (ctx.failed) {

@@ -8,6 +8,7 @@
 /* The engines, each in its own file. */
 extern const ns_engine ns_engine_rows_pn;   /* ns_rows_pn.c */
 extern const ns_engine ns_engine_tiles2d;   /* ns_tiles2d.c */
+extern const ns_engine ns_engine_rare_common; /* ns_sequence.c */
 extern const ns_engine ns_engine_sequence;  /* ns_sequence.c */
 extern const ns_engine ns_engine_general;   /* ns_general.c */
 extern const ns_engine ns_engine_retro;     /* ns_retro.c: loopy games */
@@ -16,6 +17,7 @@ extern const ns_engine ns_engine_retro;     /* ns_retro.c: loopy games */
 const ns_engine *const ns_engines[] = {
     &ns_engine_rows_pn,
     &ns_engine_tiles2d,
+    &ns_engine_rare_common,
     &ns_engine_sequence,
     &ns_engine_general,
     &ns_engine_retro,

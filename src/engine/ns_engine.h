@@ -93,6 +93,20 @@ typedef enum ns_mex_method {
     NS_MEX_SCAN_NARROW = 2  /* the same scan, four words a step */
 } ns_mex_method;
 
+/* What the take-and-break sequence engines (ns_sequence.c: rare-common,
+ * sequence) did in a run, for the tests and the benchmark. Their
+ * checkpoint unit is NS_SEQ_UNIT heap sizes: after u units, G(0 ..
+ * min(N, u * NS_SEQ_UNIT) - 1) are final (solve --until-periodic looks for
+ * a proven period there). */
+enum { NS_SEQ_UNIT = 4096 };
+typedef struct ns_seq_stats {
+    uint32_t mask;          /* the rare/common mask at the end (0: none) */
+    uint64_t mask_changes;  /* times a mask was chosen (the first included) */
+    int64_t rare;           /* rare heap sizes under it at the end */
+    uint64_t rc_heaps;      /* heaps done by the rare/common method ... */
+    uint64_t scans;         /* ... of which needed a scan of all splits */
+} ns_seq_stats;
+
 typedef struct ns_engine_opts {
     int threads;            /* <= 0: OpenMP's default */
     int pn_only;            /* P/N flags instead of Grundy values */
@@ -113,6 +127,7 @@ typedef struct ns_engine_opts {
                                the table's ncells entries, filled with each
                                position's remoteness, NS_REMOTE_NONE for
                                draws and non-positions; caller owns it */
+    ns_seq_stats *seq_stats;    /* OPTIONAL: filled by the sequence engines */
 } ns_engine_opts;
 
 /* remoteness of a draw or a non-position */

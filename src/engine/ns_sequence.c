@@ -33,7 +33,6 @@
 #include "game/ns_octal.h"
 
 enum {
-    NS_SEQ_UNIT = 4096,             /* heap sizes of a checkpoint unit */
     SEQ_BLOCK = 1024,               /* heap sizes of a block, at most */
 };
 #define SEQ_EARLY_BYTES ((uint64_t)16 << 20) /* cap on the block's early bitsets */
@@ -178,6 +177,409 @@ static uint64_t mex_of(const uint64_t *seen, uint64_t w)
     return w * 64;
 }
 
+/* ---- the rare/common method ----
+ *
+ * With a mask m, a value v is rare when popcount(v & m) is even, else
+ * common. Parities add under XOR, so a split of a heap into two heaps of
+ * values x and y has a common value exactly when one of x, y is rare and
+ * the other common. Hence every common option value of heap n comes from
+ * a single heap, or from a split with a rare part: with R the rare heap
+ * sizes (few, when the sequence lives in "sparse space"), the common
+ * options of n are found in O(|R|) per split digit, and c, the smallest
+ * common value not among them, is exact. G(n) is c unless a rare value
+ * below c is missing from the options; each of those rare values must be
+ * found among the splits: a window of RC_WINDOW pairs of far heaps
+ * usually finds them all, and only when it does not are all splits of n
+ * scanned (stopping as soon as every rare value below c has turned up;
+ * a scan that ends without, proves G(n) rare). Three-heap splits have
+ * common values from three common parts, so codes with them are left to
+ * the plain mex.
+ *
+ * The mask is chosen from the data: with h(v) the count of heaps 1..n-1
+ * of value v, the number of rare heaps under mask m is
+ * (sum_v h(v) + H(m)) / 2, H the Walsh-Hadamard transform of h, so all
+ * masks are weighed at once (values below 2^16). At block starts, on a
+ * geometric schedule (n grown by a quarter), the mask that makes the
+ * fewest heaps rare replaces the current one when it makes at most three
+ * quarters as many rare (then R is rebuilt from the sequence). A block
+ * uses the method once n >= RC_MIN and at most 1/RC_SPARSE of the heaps
+ * are rare; otherwise it runs the plain mex (same values: both compute
+ * the exact mex). The mask only changes the speed, never a value. */
+
+enum {
+    RC_MIN = 512,     /* heap sizes before the method is tried */
+    RC_WINDOW = 64,   /* far pairs each heap tries in parallel for the rare values, a chunk */
+    RC_EXTRA = 0,     /* chunks more for the rare values up to the largest so far
+                         (0: measured fastest on one thread on 0.1777) */
+    RC_SPARSE = 8,    /* the method runs while at most 1/RC_SPARSE of the heaps are rare */
+    RC_MAX_BITS = 16, /* masks among values below 2^16 */
+    RC_BLOCK = 4096,  /* heap sizes of a block, at most (one synchronisation each) */
+};
+
+typedef struct rc_state {
+    uint32_t mask;      /* 0: none */
+    uint64_t *rv;       /* the rare values below 64 * rv_words, a bitset */
+    uint64_t rv_words;
+    int64_t *rare;      /* rare heap sizes >= 1, ascending */
+    int64_t nrare, cap_rare;
+    uint64_t *hist;     /* hist[v]: heaps 1..n-1 of value v (v < 2^RC_MAX_BITS) */
+    int off;            /* the values grew past 2^RC_MAX_BITS: no method */
+    int64_t next_eval;
+    ns_seq_stats *st;
+} rc_state;
+
+/* The moves of a take-and-break game, by kind. */
+typedef struct seq_moves {
+    int nsplit, nsingle;
+    int split_t[NS_OCTAL_MAX_DIGITS]; /* tokens taken by moves leaving two heaps */
+    int single_t[NS_OCTAL_MAX_DIGITS];/* ... leaving one heap */
+    int strict;                       /* the two heaps differ (Grundy's game) */
+    int tmax;
+    const uint8_t *d;
+} seq_moves;
+
+static void moves_of(const ns_octal *o, seq_moves *mv)
+{
+    memset(mv, 0, sizeof *mv);
+    mv->d = o->d;
+    mv->tmax = o->kind == NS_TB_GRUNDY ? -1 : o->tmax;
+    if (o->kind == NS_TB_GRUNDY) {
+        mv->split_t[mv->nsplit++] = 0;
+        mv->strict = 1;
+        return;
+    }
+    for (int t = 0; t <= o->tmax; t++) {
+        if (o->d[t] & 4)
+            mv->split_t[mv->nsplit++] = t;
+        if ((o->d[t] & 2) && t >= 1)
+            mv->single_t[mv->nsingle++] = t;
+    }
+}
+
+static inline __attribute__((always_inline)) uint32_t gv(const void *g, int elem, int64_t i)
+{
+    switch (elem) {
+    case 1: return ((const uint8_t *)g)[i];
+    case 2: return ((const uint16_t *)g)[i];
+    default: return ((const uint32_t *)g)[i];
+    }
+}
+
+static inline int is_rare(uint32_t mask, uint32_t v)
+{
+    return !__builtin_parity(v & mask);
+}
+
+/* first j < n with r[j] >= x (n when none) */
+static int64_t lower_bound(const int64_t *r, int64_t n, int64_t x)
+{
+    int64_t lo = 0, hi = n;
+    while (lo < hi) {
+        const int64_t mid = lo + (hi - lo) / 2;
+        if (r[mid] < x)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Mark the options of heap n (block from b0) that need no value of the
+ * block: taking the whole heap, single heaps below b0, splits with a rare
+ * part below b0 and the other part below b0 (rare[0..nr0) are the rare
+ * heaps below b0). w1: every value is below 64 (one word). */
+static inline __attribute__((always_inline)) void rc_early_k(const seq_moves *mv, const rc_state *rs, int64_t nr0,
+                                                             const void *g, int elem, int w1, int64_t n, int64_t b0,
+                                                             uint64_t *s)
+{
+    uint64_t acc = 0;
+#define RC_MARK(v)                                                                                                     \
+    do {                                                                                                               \
+        const uint32_t v_ = (v);                                                                                       \
+        if (w1)                                                                                                        \
+            acc |= (uint64_t)1 << (v_ & 63);                                                                           \
+        else                                                                                                           \
+            mark(s, v_);                                                                                               \
+    } while (0)
+    if (n <= mv->tmax && (mv->d[n] & 1))
+        RC_MARK(0);
+    for (int i = 0; i < mv->nsingle; i++) {
+        const int64_t m = n - mv->single_t[i];
+        if (m >= 1 && m < b0)
+            RC_MARK(gv(g, elem, m));
+    }
+    for (int i = 0; i < mv->nsplit; i++) {
+        const int64_t m = n - mv->split_t[i];
+        if (m < 2)
+            continue;
+        const int64_t lo = max64(1, m - b0 + 1); /* the other part m - a < b0 */
+        for (int64_t j = lower_bound(rs->rare, nr0, lo); j < nr0 && rs->rare[j] < m; j++) {
+            const int64_t a = rs->rare[j];
+            if (mv->strict && 2 * a == m)
+                continue;
+            RC_MARK(gv(g, elem, a) ^ gv(g, elem, m - a));
+        }
+    }
+    if (w1)
+        s[0] |= acc;
+#undef RC_MARK
+}
+
+/* Mark the pairs (a, m - a), a0 <= a < a1. */
+static inline __attribute__((always_inline)) void rc_pairs_k(const void *g, int elem, int w1, int64_t m, int64_t a0,
+                                                             int64_t a1, uint64_t *s)
+{
+    if (w1) {
+        uint64_t acc = 0;
+        for (int64_t a = a0; a < a1; a++)
+            acc |= (uint64_t)1 << ((gv(g, elem, a) ^ gv(g, elem, m - a)) & 63);
+        s[0] |= acc;
+    } else {
+        for (int64_t a = a0; a < a1; a++)
+            mark(s, gv(g, elem, a) ^ gv(g, elem, m - a));
+    }
+}
+
+static void rc_pairs(const ns_table *t, int w1, int64_t m, int64_t a0, int64_t a1, uint64_t *s)
+{
+    switch (t->elem * 2 + w1) {
+    case 2: rc_pairs_k(t->data, 1, 0, m, a0, a1, s); break;
+    case 3: rc_pairs_k(t->data, 1, 1, m, a0, a1, s); break;
+    case 4: rc_pairs_k(t->data, 2, 0, m, a0, a1, s); break;
+    case 5: rc_pairs_k(t->data, 2, 1, m, a0, a1, s); break;
+    default: rc_pairs_k(t->data, 4, 0, m, a0, a1, s); break;
+    }
+}
+
+/* a runs below this in the splits (a, m - a) of a heap, a <= m - a */
+static inline int64_t pair_end(const seq_moves *mv, int64_t m)
+{
+    return m < 2 ? 1 : mv->strict ? (m + 1) / 2 : m / 2 + 1;
+}
+
+static void rc_early(const seq_moves *mv, const rc_state *rs, int64_t nr0, const ns_table *t, int w1, int64_t n,
+                     int64_t b0, uint64_t *s)
+{
+    switch (t->elem * 2 + w1) {
+    case 2: rc_early_k(mv, rs, nr0, t->data, 1, 0, n, b0, s); break;
+    case 3: rc_early_k(mv, rs, nr0, t->data, 1, 1, n, b0, s); break;
+    case 4: rc_early_k(mv, rs, nr0, t->data, 2, 0, n, b0, s); break;
+    case 5: rc_early_k(mv, rs, nr0, t->data, 2, 1, n, b0, s); break;
+    default: rc_early_k(mv, rs, nr0, t->data, 4, 0, n, b0, s); break;
+    }
+}
+
+/* The rest of heap n's options with a part in [b0, n) and a rare part:
+ * single heaps in [b0, n), splits with a rare part below b0 and the other
+ * in [b0, n), splits with a rare part in [b0, n). */
+static void rc_late(const seq_moves *mv, const rc_state *rs, int64_t nr0, const ns_table *t, int64_t n, int64_t b0,
+                    uint64_t *s)
+{
+    for (int i = 0; i < mv->nsingle; i++) {
+        const int64_t m = n - mv->single_t[i];
+        if (m >= b0)
+            mark(s, ns_table_get(t, (uint64_t)m));
+    }
+    for (int i = 0; i < mv->nsplit; i++) {
+        const int64_t m = n - mv->split_t[i];
+        if (m < 2)
+            continue;
+        for (int64_t j = 0; j < nr0 && rs->rare[j] <= m - b0; j++) {
+            const int64_t a = rs->rare[j];
+            if (!(mv->strict && 2 * a == m))
+                mark(s, ns_table_get(t, (uint64_t)a) ^ ns_table_get(t, (uint64_t)(m - a)));
+        }
+        for (int64_t j = nr0; j < rs->nrare && rs->rare[j] < m; j++) {
+            const int64_t a = rs->rare[j];
+            if (!(mv->strict && 2 * a == m))
+                mark(s, ns_table_get(t, (uint64_t)a) ^ ns_table_get(t, (uint64_t)(m - a)));
+        }
+    }
+}
+
+/* Is a rare value below c missing from s (w words)? */
+static int rare_missing(const uint64_t *s, const uint64_t *rv, uint64_t w, uint64_t c)
+{
+    for (uint64_t i = 0; i < w && i * 64 < c; i++) {
+        uint64_t miss = rv[i] & ~s[i];
+        if (c - i * 64 < 64)
+            miss &= ((uint64_t)1 << (c - i * 64)) - 1;
+        if (miss)
+            return 1;
+    }
+    return 0;
+}
+
+/* The smallest common value not in s (w words). */
+static uint64_t common_mex(const uint64_t *s, const uint64_t *rv, uint64_t w)
+{
+    for (uint64_t i = 0; i < w; i++) {
+        const uint64_t free_ = ~(s[i] | rv[i]);
+        if (free_)
+            return i * 64 + (uint64_t)__builtin_ctzll(free_);
+    }
+    return w * 64;
+}
+
+/* The far scan of heap n, on the worker threads: the pairs (a, m - a) of
+ * the first split with a0 <= a and both parts below b0, 64 at a time (at
+ * least once), until no rare value below c (the smallest common value not
+ * yet seen) is missing; the late options (a rare part near n) often raise
+ * c, so it goes on, for at most RC_EXTRA more chunks, until no rare value
+ * up to guess (the largest value so far) is missing either. Returns where
+ * it stopped. */
+static int64_t rc_far_scan(const seq_moves *mv, const rc_state *rs, const ns_table *t, int w1, int64_t n, int64_t b0,
+                           int64_t a0, uint64_t guess, uint64_t *s, uint64_t w)
+{
+    const int64_t m = n - mv->split_t[0];
+    const int64_t end = min64(pair_end(mv, m), b0);
+    const uint64_t c = common_mex(s, rs->rv, w);
+    const uint64_t c2 = guess + 1 > c ? (guess + 1 < w * 64 ? guess + 1 : w * 64) : c;
+    int64_t a = a0;
+    int extra = 0;
+    while (a < end) {
+        const int64_t a1 = min64(end, a + RC_WINDOW);
+        rc_pairs(t, w1, m, a, a1, s);
+        a = a1;
+        if (!rare_missing(s, rs->rv, w, c) && (extra++ >= RC_EXTRA || !rare_missing(s, rs->rv, w, c2)))
+            break;
+    }
+    return max64(a, a0);
+}
+
+/* G(n) from s (w words), which holds every common option of n: c, the
+ * smallest common value not in s, unless a rare value below c is missing;
+ * then the splits of n not yet scanned (the far scan stopped at cur, it
+ * began at a0) are, until none is (c) or to the end (the mex of all
+ * options). */
+static uint64_t rc_resolve(const seq_moves *mv, rc_state *rs, const ns_table *t, int64_t n, int64_t a0, int64_t cur,
+                           uint64_t *s, uint64_t w)
+{
+    const uint64_t c = common_mex(s, rs->rv, w);
+    if (!rare_missing(s, rs->rv, w, c))
+        return c;
+    rs->st->scans++;
+    const int w1 = w == 1;
+    for (int i = 0; i < mv->nsplit; i++) {
+        const int64_t m = n - mv->split_t[i];
+        const int64_t hi = pair_end(mv, m);
+        /* the first split: [cur, hi) then [1, a0); the others: [1, hi) */
+        const int64_t r0[2] = {i == 0 ? cur : 1, 1}, r1[2] = {hi, i == 0 ? min64(a0, hi) : 1};
+        for (int k = 0; k < 2; k++)
+            for (int64_t a = r0[k]; a < r1[k]; a += 64) {
+                rc_pairs(t, w1, m, a, min64(r1[k], a + 64), s);
+                if (!rare_missing(s, rs->rv, w, c))
+                    return c;
+            }
+    }
+    return mex_of(s, w);
+}
+
+static void rc_free(rc_state *rs)
+{
+    free(rs->rv);
+    free(rs->rare);
+    free(rs->hist);
+    memset(rs, 0, sizeof *rs);
+}
+
+/* The rare-value bitset for w words under the current mask. */
+static ns_err rc_set_rv(rc_state *rs, uint64_t w, ns_error *err)
+{
+    if (w > rs->rv_words) {
+        uint64_t *p = realloc(rs->rv, w * sizeof *p);
+        if (!p)
+            return ns_error_set(err, NS_ENOMEM, "out of memory for the rare values");
+        rs->rv = p;
+        rs->rv_words = w;
+    }
+    for (uint64_t i = 0; i < rs->rv_words; i++) {
+        uint64_t x = 0;
+        for (int b = 0; b < 64; b++)
+            if (is_rare(rs->mask, (uint32_t)(i * 64 + (uint64_t)b)))
+                x |= (uint64_t)1 << b;
+        rs->rv[i] = x;
+    }
+    return NS_OK;
+}
+
+static ns_err rc_push(rc_state *rs, int64_t n, ns_error *err)
+{
+    if (rs->nrare == rs->cap_rare) {
+        const int64_t cap = rs->cap_rare ? 2 * rs->cap_rare : 1024;
+        int64_t *p = realloc(rs->rare, (size_t)cap * sizeof *p);
+        if (!p)
+            return ns_error_set(err, NS_ENOMEM, "out of memory for %" PRId64 " rare heap sizes", cap);
+        rs->rare = p;
+        rs->cap_rare = cap;
+    }
+    rs->rare[rs->nrare++] = n;
+    return NS_OK;
+}
+
+/* Count G(n) (n >= 1) and list n when rare. */
+static ns_err rc_add(rc_state *rs, int64_t n, uint32_t v, ns_error *err)
+{
+    if (rs->off || n < 1)
+        return NS_OK;
+    if (v >> RC_MAX_BITS) {
+        rs->off = 1; /* values too large to weigh masks: plain mex from here */
+        rs->mask = 0;
+        return NS_OK;
+    }
+    rs->hist[v]++;
+    return rs->mask && is_rare(rs->mask, v) ? rc_push(rs, n, err) : NS_OK;
+}
+
+/* Weigh every mask on G(1..n-1) (values up to maxv); take the best when
+ * it makes at most 3/4 as many heaps rare as the current one, or drop the
+ * method while no mask makes the heaps sparse. */
+static ns_err rc_eval(rc_state *rs, const ns_table *t, int64_t n, uint64_t maxv, ns_error *err)
+{
+    rs->next_eval = n + max64(n / 4, 1024);
+    if (rs->off)
+        return NS_OK;
+    const int b = maxv ? bitlen(maxv) : 1;
+    const uint64_t len = (uint64_t)1 << b;
+    int64_t *h = malloc(len * sizeof *h);
+    if (!h)
+        return ns_error_set(err, NS_ENOMEM, "out of memory for the weights of %" PRIu64 " masks", len);
+    for (uint64_t v = 0; v < len; v++)
+        h[v] = (int64_t)rs->hist[v];
+    for (uint64_t half = 1; half < len; half <<= 1)
+        for (uint64_t i = 0; i < len; i += 2 * half)
+            for (uint64_t j = i; j < i + half; j++) {
+                const int64_t x = h[j], y = h[j + half];
+                h[j] = x + y;
+                h[j + half] = x - y;
+            }
+    const int64_t total = h[0];
+    uint64_t best = 1;
+    for (uint64_t m = 2; m < len; m++)
+        if (h[m] < h[best])
+            best = m;
+    const int64_t best_rare = (total + h[best]) / 2;
+    const int64_t cur_rare = rs->mask ? (total + h[rs->mask & (len - 1)]) / 2 : total;
+    free(h);
+    if (best_rare * RC_SPARSE > n) { /* not sparse under any mask */
+        rs->mask = 0;
+        rs->nrare = 0;
+        return NS_OK;
+    }
+    if (rs->mask && best_rare * 4 > cur_rare * 3)
+        return NS_OK;
+    rs->mask = (uint32_t)best;
+    rs->st->mask_changes++;
+    rs->nrare = 0;
+    for (int64_t i = 1; i < n; i++)
+        if (is_rare(rs->mask, ns_table_get(t, (uint64_t)i))) {
+            ns_err rc = rc_push(rs, i, err);
+            if (rc)
+                return rc;
+        }
+    return rc_set_rv(rs, words_for(maxv), err);
+}
+
 static int seq_applies(const ns_game *g, const ns_engine_opts *o, char *why, size_t len)
 {
     const char *r = NULL;
@@ -196,6 +598,22 @@ static int seq_applies(const ns_game *g, const ns_engine_opts *o, char *why, siz
     return r == NULL;
 }
 
+static int rc_applies(const ns_game *g, const ns_engine_opts *o, char *why, size_t len)
+{
+    if (!seq_applies(g, o, why, len))
+        return 0;
+    const char *r = NULL;
+    if (g->octal->kind == NS_TB_RULE)
+        r = "split moves of a rule file (the method reads the moves from an octal code)";
+    else if (g->octal->max_heaps > 2)
+        r = "moves that leave three heaps (an XOR of three common values is common: no sparse space)";
+    else if (g->octal->max_heaps < 2)
+        r = "no move splits a heap (the plain mex is already linear)";
+    if (r && why)
+        snprintf(why, len, "%s", r);
+    return r == NULL;
+}
+
 static uint64_t seq_memory(const ns_game *g, const ns_engine_plan *plan)
 {
     (void)g;
@@ -204,52 +622,89 @@ static uint64_t seq_memory(const ns_game *g, const ns_engine_plan *plan)
     return (early < SEQ_EARLY_BYTES ? early : SEQ_EARLY_BYTES + w * 8) + 2 * w * 8;
 }
 
-/* Heap sizes from units_done * NS_SEQ_UNIT on. */
-static ns_err seq_solve(const ns_game *g, ns_table *t, const ns_engine_plan *plan, const ns_engine_opts *o,
-                        uint64_t units_done, ns_error *err)
+/* the plain engine's, the value histogram, and the rare list: at most
+ * 1/RC_SPARSE of the heaps, 8 bytes each, plus the growth until the next
+ * weighing (a quarter more) */
+static uint64_t rc_memory(const ns_game *g, const ns_engine_plan *plan)
 {
+    const uint64_t rare = plan->cells / RC_SPARSE * 8;
+    return seq_memory(g, plan) + ((uint64_t)8 << RC_MAX_BITS) + rare + rare / 4;
+}
+
+/* Heap sizes from units_done * NS_SEQ_UNIT on; rare/common when use_rc. */
+static ns_err seq_solve(const ns_game *g, ns_table *t, const ns_engine_plan *plan, const ns_engine_opts *o,
+                        uint64_t units_done, int use_rc, ns_error *err)
+{
+    ns_seq_stats *st = o->seq_stats;
     const ns_octal *oc = g->octal;
     const int64_t N = t->bounds[0];
     const uint64_t units = (uint64_t)((N + NS_SEQ_UNIT - 1) / NS_SEQ_UNIT);
     const int threads = o->threads > 0 ? o->threads : ns_omp_max_threads();
     uint64_t *early = NULL, *cur = NULL;
+    int64_t *far = NULL; /* where each heap's far scan stopped */
     uint64_t cap_early = 0, cap_cur = 0;
+    ns_seq_stats st0;
+    rc_state rs = {0};
+    seq_moves mv;
     ns_err rc = NS_OK;
     seq_fault fault = {0};
+    memset(&st0, 0, sizeof st0);
+    rs.st = st ? st : &st0;
+    memset(rs.st, 0, sizeof *rs.st);
+    moves_of(oc, &mv);
     if (units_done > units)
         return ns_error_set(err, NS_EINVAL, "the checkpoint counts %" PRIu64 " units but this sequence has %" PRIu64,
                             units_done, units);
+    if (use_rc && !(rs.hist = calloc((size_t)1 << RC_MAX_BITS, sizeof *rs.hist)))
+        return ns_error_set(err, NS_ENOMEM, "out of memory for the value histogram");
+    rs.off = !use_rc;
+    rs.next_eval = RC_MIN;
     uint64_t maxv = 0;
     const int64_t start = (int64_t)units_done * NS_SEQ_UNIT;
     for (int64_t n = 0; n < start && n < N; n++) {
         const uint32_t v = ns_table_get(t, (uint64_t)n);
         maxv = v > maxv ? v : maxv;
+        if ((rc = rc_add(&rs, n, v, err)))
+            goto fail;
     }
     for (uint64_t u = units_done; u < units; u++) {
         const int64_t uend = min64(N, (int64_t)(u + 1) * NS_SEQ_UNIT);
         for (int64_t b0 = (int64_t)u * NS_SEQ_UNIT; b0 < uend;) {
             const uint64_t we = words_for(maxv);
             /* short blocks while the heaps are small (a quarter of b0) */
-            int64_t len = min64(SEQ_BLOCK, max64(16, b0 / 4));
+            int64_t len = min64(use_rc ? RC_BLOCK : SEQ_BLOCK, max64(16, b0 / 4));
             if ((uint64_t)len * we * 8 > SEQ_EARLY_BYTES)
                 len = max64(1, (int64_t)(SEQ_EARLY_BYTES / (we * 8)));
             const int64_t b1 = min64(uend, b0 + len);
             const int64_t nb = b1 - b0;
             if ((uint64_t)nb * we > cap_early) {
                 free(early);
+                free(far);
                 cap_early = (uint64_t)nb * we;
-                if (!(early = malloc(cap_early * sizeof *early))) {
+                early = malloc(cap_early * sizeof *early);
+                far = malloc(cap_early * sizeof *far);
+                if (!early || !far) {
                     rc = ns_error_set(err, NS_ENOMEM, "out of memory for the bitsets of %" PRId64 " heap sizes", nb);
                     goto fail;
                 }
             }
+            if (!rs.off && b0 >= rs.next_eval && (rc = rc_eval(&rs, t, b0, maxv, err)))
+                goto fail;
+            const int rc_block = !rs.off && rs.mask && b0 >= RC_MIN && rs.nrare * RC_SPARSE <= b0 &&
+                                 b0 >= nb + RC_WINDOW;
+            const int64_t nr0 = rs.nrare;
+            if (rc_block && (rc = rc_set_rv(&rs, we, err)))
+                goto fail;
             /* early options: parts below b0, every heap of the block in parallel */
             const int par = threads > 1 && b0 >= 512;
             NS_OMP_FOR_DYNAMIC_IF(threads, par)
             for (int64_t i = 0; i < nb; i++) {
                 uint64_t *s = early + (uint64_t)i * we;
                 memset(s, 0, we * sizeof *s);
-                if (oc->kind == NS_TB_RULE)
+                if (rc_block) {
+                    rc_early(&mv, &rs, nr0, t, we == 1, b0 + i, b0, s);
+                    far[i] = rc_far_scan(&mv, &rs, t, we == 1, b0 + i, b0, nb, maxv, s, we);
+                } else if (oc->kind == NS_TB_RULE)
                     rule_options(oc, t, b0 + i, b0, 0, s, &fault);
                 else
                     options(oc, t, b0 + i, b0, 0, s);
@@ -267,16 +722,25 @@ static ns_err seq_solve(const ns_game *g, ns_table *t, const ns_engine_plan *pla
                 }
                 memcpy(cur, early + (uint64_t)(n - b0) * we, we * sizeof *cur);
                 memset(cur + we, 0, (wc - we) * sizeof *cur);
-                if (oc->kind == NS_TB_RULE)
-                    rule_options(oc, t, n, b0, 1, cur, &fault);
-                else
-                    options(oc, t, n, b0, 1, cur);
-                if (fault.set) {
-                    *err = fault.err;
-                    rc = err->code ? err->code : NS_EINVAL;
-                    goto fail;
+                uint64_t v;
+                if (rc_block) {
+                    if (wc > rs.rv_words && (rc = rc_set_rv(&rs, wc, err)))
+                        goto fail;
+                    rc_late(&mv, &rs, nr0, t, n, b0, cur);
+                    v = rc_resolve(&mv, &rs, t, n, nb, far[n - b0], cur, wc);
+                    rs.st->rc_heaps++;
+                } else {
+                    if (oc->kind == NS_TB_RULE)
+                        rule_options(oc, t, n, b0, 1, cur, &fault);
+                    else
+                        options(oc, t, n, b0, 1, cur);
+                    if (fault.set) {
+                        *err = fault.err;
+                        rc = err->code ? err->code : NS_EINVAL;
+                        goto fail;
+                    }
+                    v = mex_of(cur, wc);
                 }
-                const uint64_t v = mex_of(cur, wc);
                 if (v > plan->max_value) {
                     rc = ns_error_set(err, NS_EINTERNAL, "G(%" PRId64 ") = %" PRIu64 " exceeds the bound %" PRIu64, n, v,
                                       plan->max_value);
@@ -284,6 +748,8 @@ static ns_err seq_solve(const ns_game *g, ns_table *t, const ns_engine_plan *pla
                 }
                 ns_table_set(t, (uint64_t)n, (uint32_t)v);
                 maxv = v > maxv ? v : maxv;
+                if ((rc = rc_add(&rs, n, (uint32_t)v, err)))
+                    goto fail;
             }
             b0 = b1;
         }
@@ -297,22 +763,50 @@ static ns_err seq_solve(const ns_game *g, ns_table *t, const ns_engine_plan *pla
         }
     }
 fail:
+    rs.st->mask = rs.mask;
+    rs.st->rare = rs.nrare;
     free(early);
+    free(far);
     free(cur);
+    rc_free(&rs);
     return rc;
 }
 
 static ns_err seq_run(const ns_game *g, ns_table *t, const ns_engine_plan *plan, const ns_engine_opts *o,
                       ns_error *err)
 {
-    return seq_solve(g, t, plan, o, 0, err);
+    return seq_solve(g, t, plan, o, 0, 0, err);
 }
 
 static ns_err seq_resume(const ns_game *g, ns_table *t, const ns_engine_plan *plan, const ns_engine_opts *o,
                          uint64_t units_done, ns_error *err)
 {
-    return seq_solve(g, t, plan, o, units_done, err);
+    return seq_solve(g, t, plan, o, units_done, 0, err);
 }
+
+static ns_err rc_run(const ns_game *g, ns_table *t, const ns_engine_plan *plan, const ns_engine_opts *o,
+                     ns_error *err)
+{
+    return seq_solve(g, t, plan, o, 0, 1, err);
+}
+
+static ns_err rc_resume(const ns_game *g, ns_table *t, const ns_engine_plan *plan, const ns_engine_opts *o,
+                        uint64_t units_done, ns_error *err)
+{
+    return seq_solve(g, t, plan, o, units_done, 1, err);
+}
+
+const ns_engine ns_engine_rare_common = {
+    .name = "rare-common",
+    .what = "take-and-break heap games with splits into two heaps as one Grundy sequence: the rare/common method "
+            "(common values only from splits with a rare part), the plain mex where it does not pay",
+    .kinds = NS_ENGINE_GRUNDY,
+    .applies = rc_applies,
+    .memory = rc_memory,
+    .run = rc_run,
+    .resume = rc_resume,
+    .stream_unit = NULL,
+};
 
 const ns_engine ns_engine_sequence = {
     .name = "sequence",

@@ -13,7 +13,7 @@ PY=/usr/bin/python3
 K="$WORK/kayles.h5"
 
 expect_ok "$NS" solve octal -D code=0.77 --size 1000 -o "$K"
-expect_out '^engine: sequence'
+expect_out '^engine: rare-common'
 expect_out '^period: +12 from n = 71 \(preperiod 71\), proven by the octal periodicity theorem'
 
 run "$NS" info "$K"

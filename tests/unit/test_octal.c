@@ -472,7 +472,7 @@ static void test_door(void)
     ns_engine_opts o = {0};
     ns_engine_choice c;
     ns_engine_choose(g, &o, &c);
-    CHECK(c.engine && strcmp(c.engine->name, "sequence") == 0);
+    CHECK(c.engine && strcmp(c.engine->name, "rare-common") == 0);
     const ns_engine *gen = ns_engine_find("general");
     char why[NS_ENGINE_WHY];
     CHECK(gen && !gen->applies(g, &o, why, sizeof why) && strstr(why, "take-and-break"));
