@@ -85,13 +85,17 @@ void ns_cli_print_engine(const struct ns_engine_choice *c, const char *label, in
  * options of its general families, counted and timed at a sample of cells
  * for at most about 0.2 s) and measured compression ratios. "About": the
  * solves of tests/cli/test_solve_estimate.sh and the README's were observed
- * within a factor of 3 of it. engine: the ns_engine name that will run. */
+ * within a factor of 3 of it. engine: the ns_engine name that will run.
+ * *seconds_low: the same, or less for the rare-common engine, whose speed
+ * depends on the sparse space the sequence turns out to have (seconds is
+ * then the plain mex's, its speed without one). */
 struct ns_engine_plan;
 void ns_cli_estimate_solve(const ns_game *g, const struct ns_engine_plan *plan, const char *engine, int pn_only,
-                           int threads, double *seconds, double *file_bytes);
+                           int threads, double *seconds_low, double *seconds, double *file_bytes);
 
-/* "expected about 3 min, file about 950 MB" */
-void ns_cli_format_estimate(double seconds, double file_bytes, char *buf, size_t len);
+/* "expected about 3 min, file up to about 950 MB"; a range when
+ * seconds_low is shorter */
+void ns_cli_format_estimate(double seconds_low, double seconds, double file_bytes, char *buf, size_t len);
 
 /* Seconds on the monotonic clock. */
 double ns_cli_now(void);

@@ -90,7 +90,7 @@ static void usage(void)
            "  nimsieve solve wythoff --size 4096 -o wythoff.h5\n"
            "  nimsieve solve nim -D piles=4 --size 32 --pn-only -o nim4.h5\n"
            "  nimsieve solve subtraction -D set=1,3,4 --bounds 1000 -o sub.h5\n"
-           "  nimsieve solve octal -D code=0.77 --size 100000 -o kayles.h5   # a heap game's sequence\n"
+           "  nimsieve solve octal -D code=0.77 --size 20000 -o kayles.h5    # a heap game's sequence\n"
            "  nimsieve solve data/rules/wythoff.rules --bounds 512,512 -o w.h5\n"
            "  nimsieve solve nim -D piles=3 --size 128 --checkpoint-every 60 -o n3.h5\n"
            "  nimsieve solve nim -D piles=3 --size 128 --resume -o n3.h5   # after a stop\n"
@@ -510,10 +510,10 @@ static int solve_streaming(const solve_args *a, const ns_game *g, ns_meta *meta,
         else
             snprintf(what, sizeof what, "tiles of %" PRId64 " x %" PRId64, tile, tile);
         char label[NS_NAME_LEN + 600], est[128];
-        double secs, bytes;
+        double secs0, secs, bytes;
         ns_meta_game_label(meta, label, sizeof label);
-        ns_cli_estimate_solve(g, plan, a->pn_only ? "rows-pn" : "tiles2d", a->pn_only, threads, &secs, &bytes);
-        ns_cli_format_estimate(secs, bytes, est, sizeof est);
+        ns_cli_estimate_solve(g, plan, a->pn_only ? "rows-pn" : "tiles2d", a->pn_only, threads, &secs0, &secs, &bytes);
+        ns_cli_format_estimate(secs0, secs, bytes, est, sizeof est);
         printf("solving %s on %s (%" PRIu64 " cells) streaming: %s to %s as they finish (no table in memory: it "
                "would take %s), %s %s, %d thread%s; %s\n",
                label, dims, plan->cells, what, a->out, tb, a->pn_only ? "line flags" : "line sets", lb, threads,
@@ -848,12 +848,15 @@ int ns_cmd_solve(int argc, char **argv)
         fflush(stdout);
     } else if (!a.quiet) {
         char label[NS_NAME_LEN + 600], est[128];
-        double secs, bytes;
+        double secs0, secs, bytes;
         ns_meta_game_label(&meta, label, sizeof label);
-        ns_cli_estimate_solve(g, &plan, plan.engine->name, a.pn_only, threads, &secs, &bytes);
-        if (ctx.resume_total)
-            secs *= 1.0 - (double)resume_units / (double)ctx.resume_total;
-        ns_cli_format_estimate(secs, bytes, est, sizeof est);
+        ns_cli_estimate_solve(g, &plan, plan.engine->name, a.pn_only, threads, &secs0, &secs, &bytes);
+        if (ctx.resume_total) {
+            const double left = 1.0 - (double)resume_units / (double)ctx.resume_total;
+            secs *= left;
+            secs0 *= left;
+        }
+        ns_cli_format_estimate(secs0, secs, bytes, est, sizeof est);
         printf("solving %s on %s (%" PRIu64 " cells): table %s (%d byte%s a cell), line sets %s, %" PRId64 " levels, "
                "%d thread%s; %s\n",
                label, dims, plan.cells, tb, plan.elem, plan.elem == 1 ? "" : "s", lb, plan.levels, threads,
