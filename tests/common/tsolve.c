@@ -94,3 +94,20 @@ fail:
     ns_game_free(g);
     return NULL;
 }
+
+ns_game *ns_tbuild1(const char *name, const char *params_text, int64_t n)
+{
+    ns_params ps = {0};
+    ns_error err = {0};
+    if (params_text[0] && ns_params_parse_list(&ps, params_text, &err)) {
+        fprintf(stderr, "%s: %s\n", params_text, err.msg);
+        return NULL;
+    }
+    ns_game *g = ns_preset_build(name, &ps, 0, &err);
+    if (!g || ns_game_set_bounds(g, &n, &err)) {
+        fprintf(stderr, "%s %s: %s\n", name, params_text, err.msg);
+        ns_game_free(g);
+        return NULL;
+    }
+    return g;
+}

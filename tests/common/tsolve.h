@@ -20,6 +20,10 @@ ns_table *ns_tsolve(const char *name, const char *params_text, int k, const int6
 ns_table *ns_tsolve_game(const char *name, const char *params_text, int k, const int64_t *bounds,
                          int misere, int pn_only, int threads, ns_game **game);
 
+/* Build preset name with params_text ("code=0.77", "" for none) and one
+ * bound n (one-pile games, heap games). NULL after printing the error. */
+ns_game *ns_tbuild1(const char *name, const char *params_text, int64_t n);
+
 /* Name of the engine ns_engine_run picks for g and o. */
 struct ns_engine_opts;
 const char *ns_test_engine_name(const ns_game *g, const struct ns_engine_opts *o);

@@ -18,6 +18,7 @@
 #include "game/ns_octal.h"
 #include "game/ns_presets.h"
 #include "testutil.h"
+#include "tsolve.h"
 
 /* ---- the naive solver ---- */
 
@@ -98,19 +99,7 @@ static int *naive_sequence(const ns_octal *o, int64_t n)
 
 static ns_game *build(const char *preset, const char *params, int64_t n)
 {
-    ns_params ps = {0};
-    ns_error err = {0};
-    if (params[0] && ns_params_parse_list(&ps, params, &err)) {
-        fprintf(stderr, "%s: %s\n", params, err.msg);
-        return NULL;
-    }
-    ns_game *g = ns_preset_build(preset, &ps, 0, &err);
-    if (!g || ns_game_set_bounds(g, &n, &err)) {
-        fprintf(stderr, "%s %s: %s\n", preset, params, err.msg);
-        ns_game_free(g);
-        return NULL;
-    }
-    return g;
+    return ns_tbuild1(preset, params, n);
 }
 
 static ns_table *solve_with(const ns_game *g, int threads, ns_checkpoint_fn ck, void *ck_user)

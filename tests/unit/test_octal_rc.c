@@ -15,6 +15,7 @@
 #include "game/ns_octal.h"
 #include "game/ns_presets.h"
 #include "testutil.h"
+#include "tsolve.h"
 
 /* Run the engine named rc ? "rare-common" : "sequence" on g into t with
  * o, its statistics into *st (the tests' and the benchmark's way to pick
@@ -32,19 +33,7 @@ static ns_err seq_run_stats(const ns_game *g, ns_table *t, const ns_engine_opts 
 
 static ns_game *build(const char *preset, const char *params, int64_t n)
 {
-    ns_params ps = {0};
-    ns_error err = {0};
-    if (params[0] && ns_params_parse_list(&ps, params, &err)) {
-        fprintf(stderr, "%s: %s\n", params, err.msg);
-        return NULL;
-    }
-    ns_game *g = ns_preset_build(preset, &ps, 0, &err);
-    if (!g || ns_game_set_bounds(g, &n, &err)) {
-        fprintf(stderr, "%s %s: %s\n", preset, params, err.msg);
-        ns_game_free(g);
-        return NULL;
-    }
-    return g;
+    return ns_tbuild1(preset, params, n);
 }
 
 /* G(0..n-1) of g by the method (rc 1) or the plain mex (rc 0) */
