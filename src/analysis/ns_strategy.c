@@ -98,6 +98,110 @@ ns_err ns_strategy_from_table(const ns_game *g, const ns_table *t, const int64_t
     return NS_OK;
 }
 
+typedef struct loopy_ctx {
+    const ns_game *g;
+    const ns_table *t;
+    const uint32_t *rem;
+    const int64_t *s;
+    uint32_t want;   /* the kind of option to collect: 0 P, 1 N (any), 3 D */
+    ns_moves *out;
+    ns_error *err;
+    int failed;
+    size_t nbad;     /* options of a kind that contradicts s's value */
+} loopy_ctx;
+
+static int loopy_emit(void *user, const int64_t *o)
+{
+    loopy_ctx *c = user;
+    char a[160];
+    if (!ns_table_contains(c->t, o)) {
+        c->failed = ns_error_set(c->err, NS_EFORMAT, "an option lies outside the table");
+        return -1;
+    }
+    uint64_t i = ns_table_index(c->t, o);
+    uint32_t v = ns_table_get(c->t, i);
+    if (v == ns_table_invalid(c->t)) {
+        ns_format_pos(c->g->k, o, a, sizeof a);
+        c->failed = ns_error_set(c->err, NS_EFORMAT, "the option %s is not a position in the table", a);
+        return -1;
+    }
+    if (v != NS_PN_P && v != NS_PN_N && v != NS_PN_DRAW) {
+        ns_format_pos(c->g->k, o, a, sizeof a);
+        c->failed = ns_error_set(c->err, NS_EFORMAT, "the option %s has the code %" PRIu32 ", expected 0 (P), 1 (N) or 3 (D)", a, v);
+        return -1;
+    }
+    /* an N-position collects P options; a P-position may only have N
+     * options; a draw collects D options and may have no P option */
+    if (c->want == NS_PN_N ? v != NS_PN_N : c->want == NS_PN_DRAW && v == NS_PN_P)
+        c->nbad++;
+    if (v != c->want)
+        return 0;
+    if (v != NS_PN_DRAW && c->rem[i] == UINT32_MAX) {
+        ns_format_pos(c->g->k, o, a, sizeof a);
+        c->failed = ns_error_set(c->err, NS_EFORMAT, "the option %s is %s but has no remoteness", a, v == 0 ? "P" : "N");
+        return -1;
+    }
+    if (push(c->out, c->g->k, c->s, o)) {
+        c->failed = ns_error_set(c->err, NS_ENOMEM, "out of memory");
+        return -1;
+    }
+    c->out->v[c->out->n - 1].rem = c->rem[i];
+    return 0;
+}
+
+ns_err ns_strategy_loopy(const ns_game *g, const ns_table *t, const uint32_t *rem, const int64_t *s, int all,
+                         ns_moves *out, uint32_t *value, size_t *nbest, ns_error *err)
+{
+    char a[160];
+    ns_format_pos(g->k, s, a, sizeof a);
+    if (g->k != t->k)
+        return ns_error_set(err, NS_EINVAL, "the table has %d dimensions but the game %d piles", t->k, g->k);
+    if (!t->pn_only)
+        return ns_error_set(err, NS_EINVAL, "a loopy game's move needs its P/N/D table, not a Grundy table");
+    if (!ns_table_contains(t, s) || !ns_game_is_position(g, s))
+        return ns_error_set(err, NS_EINVAL, "%s is not a position of the table", a);
+    uint64_t si = ns_table_index(t, s);
+    uint32_t v = ns_table_get(t, si);
+    if (v == ns_table_invalid(t))
+        return ns_error_set(err, NS_EINVAL, "%s is not a position of the game", a);
+    if (v != NS_PN_P && v != NS_PN_N && v != NS_PN_DRAW)
+        return ns_error_set(err, NS_EFORMAT, "%s has the code %" PRIu32 ", expected 0 (P), 1 (N) or 3 (D)", a, v);
+    if (value)
+        *value = v;
+    out->n = 0;
+    loopy_ctx c = {g, t, rem, s, v == NS_PN_N ? NS_PN_P : v == NS_PN_P ? NS_PN_N : NS_PN_DRAW, out, err, 0, 0};
+    int rc = ns_game_foreach_option(g, s, loopy_emit, &c, err);
+    if (c.failed)
+        return c.failed;
+    if (rc < 0)
+        return err && err->code ? err->code : NS_EINTERNAL;
+    if (c.nbad)
+        return ns_error_set(err, NS_EFORMAT, "%s is %s but has %zu option%s that %s", a, v == 0 ? "P" : "D", c.nbad,
+                            c.nbad == 1 ? "" : "s", v == 0 ? "are not N (a P-position's options are all N)" : "are P (a draw has no P option)");
+    if (v != NS_PN_P && out->n == 0)
+        return ns_error_set(err, NS_EFORMAT, "%s is %s but has no %s option", a, v == NS_PN_N ? "N" : "D", v == NS_PN_N ? "P" : "D");
+    /* the best: N the smallest remoteness, P the largest, D any */
+    size_t best = 0, nb = out->n;
+    if (v != NS_PN_DRAW && out->n) {
+        for (size_t i = 1; i < out->n; i++)
+            if (v == NS_PN_N ? out->v[i].rem < out->v[best].rem : out->v[i].rem > out->v[best].rem)
+                best = i;
+        nb = 0;
+        for (size_t i = 0; i < out->n; i++)
+            nb += out->v[i].rem == out->v[best].rem;
+        if (rem[si] == UINT32_MAX || out->v[best].rem + 1 != rem[si])
+            return ns_error_set(err, NS_EFORMAT, "%s has the remoteness %" PRIu32 " but its best move leads to remoteness %" PRIu32 " (expected one less)",
+                                a, rem[si], out->v[best].rem);
+    }
+    if (nbest)
+        *nbest = nb;
+    if (!all && out->n) {
+        out->v[0] = out->v[best];
+        out->n = 1;
+    }
+    return NS_OK;
+}
+
 int ns_nim_moves(int k, const int64_t *p, ns_move *out)
 {
     if (k < 1 || k > NS_MAX_DIM)

@@ -18,6 +18,7 @@ typedef struct ns_move {
     int k;
     int64_t from[NS_MAX_DIM];
     int64_t to[NS_MAX_DIM];
+    uint32_t rem;   /* ns_strategy_loopy only: the remoteness of to */
 } ns_move;
 
 /* A growable list of moves. Start it zeroed; the caller frees it with
@@ -37,6 +38,24 @@ void ns_moves_free(ns_moves *m);
  * position of the table, NS_EFORMAT when an option's cell is invalid. */
 ns_err ns_strategy_from_table(const ns_game *g, const ns_table *t, const int64_t *s, int all,
                               ns_moves *out, uint32_t *value, ns_error *err);
+
+/* The move to play in a loopy game (ns_game.loopy): t is its P/N/D table
+ * (/pn: 0 P, 1 N, 3 NS_PN_DRAW), rem its remoteness, t's ncells values
+ * (UINT32_MAX for draws and non-positions). The case follows the value of
+ * s, which *value (may be NULL) gets:
+ *   N: the fastest win, a P option with the smallest remoteness;
+ *   P: the longest defence, an option (all are N) with the largest one;
+ *   D: a move that keeps the draw, a D option (there is no P option).
+ * all = 0: out gets the first such move in the game's order; all = 1: every
+ * option of that kind (P options, all options, D options) in the game's
+ * order, each with the remoteness of its target in rem, and *nbest (may be
+ * NULL) counts those that are best (for D: all of them). A P-position
+ * without options has none. The file is cross-checked: the best move's
+ * remoteness must be the remoteness of s less one, an N-position needs a P
+ * option, a P-position only N options, a draw a D option and no P option;
+ * else NS_EFORMAT naming the position. NS_EINVAL when s is not a position. */
+ns_err ns_strategy_loopy(const ns_game *g, const ns_table *t, const uint32_t *rem, const int64_t *s, int all,
+                         ns_moves *out, uint32_t *value, size_t *nbest, ns_error *err);
 
 /* Nim (Bouton): the winning moves of piles p[0..k-1] >= 0, 1 <= k <= 8:
  * for each pile i with p_i xor X < p_i (X = xor of all piles), the move to

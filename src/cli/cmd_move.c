@@ -41,8 +41,15 @@ static void usage(void)
            "  --all         every winning move, one per line\n"
            "  -h, --help    this help\n"
            "\n"
+           "A loopy game's file (P / N / draw with remoteness) gives the move to play:\n"
+           "from an N-position the fastest win (to a P-position of the smallest\n"
+           "remoteness), from a P-position the longest defence (to an N-position of\n"
+           "the largest remoteness), from a draw a move that keeps the draw (to a\n"
+           "D-position); the first such move in the game's order, the case named.\n"
+           "--all lists every move of that kind with its remoteness, '*' the best.\n"
+           "\n"
            "exit status: 0 a winning move was printed, 1 the position is lost (a\n"
-           "P-position), 2 bad input or an error.\n"
+           "P-position) or a draw, 2 bad input or an error.\n"
            "\n"
            "examples:\n"
            "  nimsieve move wythoff.h5 4 9\n"
@@ -84,6 +91,49 @@ static int report(const ns_game *g, const int64_t *s, const ns_move *mv, size_t 
     for (size_t i = 0; i < n; i++)
         print_move(g, &mv[i], "  ");
     return NS_EXIT_OK;
+}
+
+/* a loopy game's file: the move to play, and which case it is */
+static int report_loopy(const ns_game *g, const int64_t *s, uint32_t v, uint32_t r, const ns_moves *mv, size_t nbest, int all)
+{
+    char pos[256], rs[64];
+    ns_format_pos(g->k, s, pos, sizeof pos);
+    snprintf(rs, sizeof rs, "%" PRIu32, r);
+    if (v == NS_PN_N)
+        printf("%s: N-position: the player to move wins (remoteness %s)\n", pos, rs);
+    else if (v == NS_PN_P)
+        printf("%s: P-position: the player to move loses (remoteness %s)\n", pos, rs);
+    else
+        printf("%s: D-position: a draw (no player can force a win; no move leads to a P-position)\n", pos);
+    if (mv->n == 0) { /* a P-position without options */
+        printf("no move: a terminal position\n");
+        return NS_EXIT_NO;
+    }
+    const char *what = v == NS_PN_N ? "fastest win" : v == NS_PN_P ? "longest defence" : "move that keeps the draw";
+    if (!all) {
+        char pre[96];
+        if (v == NS_PN_DRAW)
+            snprintf(pre, sizeof pre, "%s (to a D-position): ", what);
+        else
+            snprintf(pre, sizeof pre, "%s (to a%s-position of remoteness %" PRIu32 "): ", what, v == NS_PN_N ? " P" : "n N", mv->v[0].rem);
+        print_move(g, &mv->v[0], pre);
+        return v == NS_PN_N ? NS_EXIT_OK : NS_EXIT_NO;
+    }
+    if (v == NS_PN_N)
+        printf("winning moves: %zu (to P-positions), %zu of them the fastest win\n", mv->n, nbest);
+    else if (v == NS_PN_P)
+        printf("moves: %zu (all to N-positions), %zu of them the longest defence\n", mv->n, nbest);
+    else
+        printf("moves that keep the draw: %zu (to D-positions)\n", mv->n);
+    for (size_t i = 0; i < mv->n; i++) {
+        char pre[64];
+        if (v == NS_PN_DRAW)
+            snprintf(pre, sizeof pre, "  ");
+        else
+            snprintf(pre, sizeof pre, "  %s remoteness %" PRIu32 ": ", mv->v[i].rem + 1 == r ? "*" : " ", mv->v[i].rem);
+        print_move(g, &mv->v[i], pre);
+    }
+    return v == NS_PN_N ? NS_EXIT_OK : NS_EXIT_NO;
 }
 
 static int closed_form(const char *game, char **args, int nargs, int all)
@@ -184,6 +234,7 @@ int ns_cmd_move(int argc, char **argv)
     ns_game *g = NULL;
     ns_table *t = NULL;
     ns_moves mv = {0};
+    uint32_t *rem = NULL;
     int64_t bounds[NS_MAX_DIM], s[NS_MAX_DIM];
     int k = 0, rc = NS_EXIT_ERROR;
     if (ns_h5_read_meta(path, &meta, &k, bounds, &err)) {
@@ -206,12 +257,33 @@ int ns_cmd_move(int argc, char **argv)
         rc = ns_cli_error(CMD, "%s: %s", path, err.msg);
         goto fail;
     }
+    if (meta2.loopy) {
+        if (!t->pn_only) {
+            rc = ns_cli_error(CMD, "%s: a loopy game's file without its P/N/D table", path);
+            goto fail;
+        }
+        rem = malloc((t->ncells ? t->ncells : 1) * sizeof *rem);
+        if (!rem) {
+            rc = ns_cli_error(CMD, "out of memory for the remoteness of %" PRIu64 " cells", t->ncells);
+            goto fail;
+        }
+        uint32_t v = 0;
+        size_t nbest = 0;
+        if (ns_h5_read_remoteness_all(path, t->ncells, rem, &err) ||
+            ns_strategy_loopy(g, t, rem, s, all, &mv, &v, &nbest, &err)) {
+            rc = ns_cli_error(CMD, "%s: %s", path, err.msg);
+            goto fail;
+        }
+        rc = report_loopy(g, s, v, rem[ns_table_index(t, s)], &mv, nbest, all);
+        goto fail;
+    }
     if (ns_strategy_from_table(g, t, s, all, &mv, NULL, &err)) {
         rc = ns_cli_error(CMD, "%s: %s", path, err.msg);
         goto fail;
     }
     rc = report(g, s, mv.v, mv.n, all);
 fail:
+    free(rem);
     ns_moves_free(&mv);
     ns_table_free(t);
     ns_game_free(g);

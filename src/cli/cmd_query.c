@@ -11,6 +11,7 @@
 #include "game/ns_build.h"
 #include "store/ns_h5.h"
 #include "game/ns_table.h"
+#include "analysis/ns_strategy.h"
 
 static const char *const CMD = "query";
 
@@ -113,7 +114,8 @@ int ns_cmd_query(int argc, char **argv)
     ns_table *t = NULL;
     ns_game *g = NULL;
     optlist opts = {0};
-    uint32_t *vals = NULL;
+    uint32_t *vals = NULL, *rem = NULL;
+    ns_moves play = {0};
     int c, k = 0, rc;
     int64_t bounds[NS_MAX_DIM], s[NS_MAX_DIM];
     memset(&meta, 0, sizeof meta);
@@ -227,6 +229,25 @@ int ns_cmd_query(int argc, char **argv)
     for (size_t i = 0; i < opts.n; i++)
         if (vals[i] == 0)
             print_move(g, s, opts.opt[i].c, "  ");
+    if (t->pn_only && meta2.loopy && opts.n) {
+        /* the move to play: the fastest win, the longest defence, or a
+         * move that keeps the draw (ns_strategy_loopy) */
+        rem = malloc((t->ncells ? t->ncells : 1) * sizeof *rem);
+        if (!rem) {
+            rc = ns_cli_error(CMD, "out of memory");
+            goto fail;
+        }
+        if (ns_h5_read_remoteness_all(path, t->ncells, rem, &err) ||
+            ns_strategy_loopy(g, t, rem, s, 0, &play, NULL, NULL, &err)) {
+            rc = file_error(path, &err);
+            goto fail;
+        }
+        char tail[96] = "";
+        if (v != NS_PN_DRAW)
+            snprintf(tail, sizeof tail, " (remoteness %" PRIu32 ")", play.v[0].rem);
+        printf("move to play:  %s%s\n", v == 0 ? "the longest defence" : v == NS_PN_DRAW ? "a move that keeps the draw" : "the fastest win", tail);
+        print_move(g, s, play.v[0].to, "  ");
+    }
     if (!t->pn_only && v > 1) {
         printf("moves to each smaller value:\n");
         for (uint32_t gv = 1; gv < v; gv++) {
@@ -241,6 +262,8 @@ int ns_cmd_query(int argc, char **argv)
     }
     rc = NS_EXIT_OK;
 fail:
+    free(rem);
+    ns_moves_free(&play);
     free(vals);
     free(opts.opt);
     ns_table_free(t);
