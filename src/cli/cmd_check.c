@@ -262,6 +262,12 @@ int ns_cmd_check(int argc, char **argv)
         rc = ns_cli_error(CMD, "%s: %s", path, err.msg);
         goto fail;
     }
+    if (meta.loopy) { /* no theorem is about a game whose positions come back */
+        rc = ns_cli_error(CMD, "%s does not apply to %s: the table is of a loopy game (P / N / draw with remoteness, "
+                          "engine retro), and the theorems are about games without draws; 'nimsieve verify %s' checks "
+                          "its cells against the definitions of P, N and draw", th->name, path, path);
+        goto fail;
+    }
     if (ncomp > 1 && ncomp != k) {
         rc = ns_cli_error(CMD, "%d --component tables for a %d-pile table: give one, or one per pile", ncomp, k);
         goto fail;

@@ -186,7 +186,7 @@ static void print_lines(const char *name, const ns_lines *l)
     }
 }
 
-static void text_one_pile(const ns_table *t, const ns_period *p)
+static void text_one_pile(const ns_table *t, const ns_period *p, int loopy)
 {
     int64_t n = t->bounds[0];
     printf("sequence:    ");
@@ -195,9 +195,9 @@ static void text_one_pile(const ns_table *t, const ns_period *p)
         if (v == ns_table_invalid(t))
             printf(" -");
         else
-            printf(" %" PRIu32, t->pn_only ? (v ? 1u : 0u) : v);
+            printf(" %" PRIu32, t->pn_only ? (v == NS_PN_DRAW ? 3u : v ? 1u : 0u) : v);
     }
-    printf("%s%s\n", n > 40 ? " ..." : "", t->pn_only ? "   (P/N: 0 = P, 1 = N)" : "");
+    printf("%s%s\n", n > 40 ? " ..." : "", loopy ? "   (P/N/D: 0 = P, 1 = N, 3 = draw)" : t->pn_only ? "   (P/N: 0 = P, 1 = N)" : "");
     if (!p->found) {
         printf("period:      none found within the table (n < %" PRId64 ")\n", n);
         return;
@@ -473,7 +473,25 @@ static int run(const char *path, const pat_opts *o)
         printf("]");
     } else {
         printf("file:        %s: %s%s%s, %s, %s, %s play\n", path, label,
-               meta.params[0] ? " " : "", meta.params, box, t->pn_only ? "P/N" : "Grundy values", play);
+               meta.params[0] ? " " : "", meta.params, box, t->pn_only ? (meta2.loopy ? "P/N/draw" : "P/N") : "Grundy values", play);
+    }
+    /* a loopy game's P/N/D table: the counts, and that the patterns below
+     * are those of the P-positions (a draw is neither P nor N) */
+    const int loopy = t->pn_only && meta2.loopy;
+    if (loopy) {
+        uint64_t np = 0, nn = 0, nd = 0;
+        const uint32_t inval = ns_table_invalid(t);
+        for (uint64_t i = 0; i < t->ncells; i++) {
+            uint32_t v = ns_table_get(t, i);
+            np += v == NS_PN_P;
+            nd += v == NS_PN_DRAW;
+            nn += v != NS_PN_P && v != NS_PN_DRAW && v != inval;
+        }
+        if (o->json)
+            printf(", \"loopy\": {\"p_positions\": %" PRIu64 ", \"n_positions\": %" PRIu64 ", \"draws\": %" PRIu64 "}", np, nn, nd);
+        else
+            printf("loopy game:  %" PRIu64 " P-positions, %" PRIu64 " N-positions, %" PRIu64
+                   " draws; the patterns below are those of the P-positions (a draw is neither P nor N)\n", np, nn, nd);
     }
     if (k == 1) {
         ns_period p;
@@ -492,7 +510,7 @@ static int run(const char *path, const pat_opts *o)
                 ns_json_string(stdout, p.rule);
             printf("}");
         } else {
-            text_one_pile(t, &p);
+            text_one_pile(t, &p, loopy);
         }
     } else if (k == 2) {
         const int64_t N1 = bounds[0], N2 = bounds[1];

@@ -284,6 +284,7 @@ int ns_cmd_plot(int argc, char **argv)
     }
     c.kind = kind ? kind : ns_plot_kind_default(c.k);
     c.is_pn = meta.pn_only;
+    c.loopy = meta.pn_only && meta.loopy;
     game_label(&meta, c.game_label, sizeof c.game_label);
     c.is_wythoff = is_wythoff(&meta);
     axis_names(&c, &meta);

@@ -422,6 +422,15 @@ static float value_or_empty(uint32_t v, const void *user)
     return (float)(v > *cap ? *cap : v);
 }
 
+/* a loopy game's P/N/D map: P 0, N 1, a draw (code 3) 2 */
+static float pnd_or_empty(uint32_t v, const void *user)
+{
+    (void)user;
+    if (v == NS_DS_EMPTY)
+        return -1.0f;
+    return v == NS_PN_DRAW ? 2.0f : v == 0 ? 0.0f : 1.0f;
+}
+
 /* The values the pixels of grid show (v_of), counted: 0 when none is
  * drawn, 1 for a single colour (*only: its value), 2 for more. */
 static int colours_used(const uint32_t *grid, int64_t n, float (*v_of)(uint32_t, const void *), const void *user,
@@ -473,16 +482,22 @@ static ns_err draw_grundy(ns_plot_ctx *c, ns_error *err)
     }
     if ((rc = fig_open_data(&f, "bin", 1, err)))
         goto done;
-    write_image(f.data, &g, grid, value_or_empty, &cap);
+    float (*const v_of)(uint32_t, const void *) = c->loopy ? pnd_or_empty : value_or_empty;
+    write_image(f.data, &g, grid, v_of, &cap);
 
     const int reduced = g.fr > 1 || g.fc > 1;
     const char *how = ds == NS_DS_MIN ? "minimum" : ds == NS_DS_MAX ? "maximum" : "most frequent value";
-    if (c->is_pn)
+    if (c->loopy)
+        how = ds == NS_DS_MIN ? "P when any of them is P, else N when any is N, else draw"
+              : ds == NS_DS_MAX ? "draw when any of them is a draw, else N when any is N, else P"
+                                : "the most frequent of P, N and draw";
+    else if (c->is_pn)
         how = ds == NS_DS_MIN ? "P when any of them is P" : ds == NS_DS_MAX ? "N when any of them is N"
                                                                             : "the more frequent of P and N";
     char main_title[400], caption[400], dims[160];
     dims_text(c, win, dims, sizeof dims);
-    snprintf(main_title, sizeof main_title, "%s of %s", c->is_pn ? "P/N table" : "Grundy values", c->game_label);
+    snprintf(main_title, sizeof main_title, "%s of %s", c->loopy ? "P/N/draw table" : c->is_pn ? "P/N table" : "Grundy values",
+             c->game_label);
     int used;
     if (reduced)
         used = snprintf(caption, sizeof caption, "%s; each pixel: %" PRId64 " × %" PRId64 " cells, %s%s", dims, g.fr,
@@ -497,7 +512,11 @@ static ns_err draw_grundy(ns_plot_ctx *c, ns_error *err)
     fprintf(s, "\n# the plot; the colour bar is the legend\n");
     axis_labels(s, c);
     colorbox_at(s, &f.fr);
-    if (c->is_pn) {
+    if (c->loopy) {
+        /* a third colour for the draws of a loopy game */
+        fprintf(s, "set palette defined (0 '#1f3b73', 1 '#1f3b73', 1 '#f2e8cf', 2 '#f2e8cf', 2 '#d1495b', 3 '#d1495b')\n"
+                   "set cbrange [-0.5:2.5]\nset cbtics (\"P\" 0, \"N\" 1, \"draw\" 2) scale 0\n");
+    } else if (c->is_pn) {
         fprintf(s, "set palette defined (0 '#1f3b73', 1 '#1f3b73', 1 '#f2e8cf', 2 '#f2e8cf')\n"
                    "set cbrange [-0.5:1.5]\nset cbtics (\"P\" 0, \"N\" 1) scale 0\n");
     } else {
@@ -519,11 +538,22 @@ static ns_err draw_grundy(ns_plot_ctx *c, ns_error *err)
     if ((rc = fig_run(&f, err)))
         goto done;
     rep(c, "%s%" PRId64 " x %" PRId64 " pixels, each the %s of %" PRId64 " x %" PRId64 " cells; largest value drawn %" PRIu32
-        "\n", c->is_pn ? "P/N map, " : "", g.out_rows, g.out_cols, reduced ? ds == NS_DS_MIN ? "minimum" : ds == NS_DS_MAX ? "maximum" : "most frequent value" : "value",
+        "\n", c->loopy ? "P/N/draw map, " : c->is_pn ? "P/N map, " : "", g.out_rows, g.out_cols, reduced ? ds == NS_DS_MIN ? "minimum" : ds == NS_DS_MAX ? "maximum" : "most frequent value" : "value",
         g.fr, g.fc, vmax);
+    if (c->loopy) {
+        uint64_t np = 0, nn = 0, nd = 0;
+        for (int64_t i = 0; i < g.out_rows * g.out_cols; i++) {
+            np += grid[i] == 0;
+            nd += grid[i] == NS_PN_DRAW;
+            nn += grid[i] != 0 && grid[i] != NS_PN_DRAW && grid[i] != NS_DS_EMPTY;
+        }
+        rep(c, "pixels: %" PRIu64 " P, %" PRIu64 " N, %" PRIu64 " draw (a third colour; code 3 in /pn)\n", np, nn, nd);
+    }
     float only = 0;
-    if (colours_used(grid, g.out_rows * g.out_cols, value_or_empty, &cap, &only) == 1) {
-        if (c->is_pn)
+    if (colours_used(grid, g.out_rows * g.out_cols, v_of, &cap, &only) == 1) {
+        if (c->loopy)
+            rep(c, "single colour: every pixel drawn is %s\n", only == 0 ? "P" : only == 1 ? "N" : "a draw");
+        else if (c->is_pn)
             rep(c, "single colour: every pixel drawn is %s%s\n", only == 0 ? "P" : "N",
                 only != 0 && ds != NS_DS_MIN ? " (--downsample min shows a pixel as P when any of its cells is)" : "");
         else
