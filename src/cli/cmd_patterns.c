@@ -18,7 +18,9 @@ static void usage(void)
 {
     printf("usage: nimsieve patterns FILE.h5 [--json] [--rows N] [--values K] [--period-max P]\n"
            "\n"
-           "Look for structure in a table.\n"
+           "Look for structure in a table. A loopy game's P/N/D table: the counts of\n"
+           "  P-positions, N-positions and draws, then the analyses of the P-positions\n"
+           "  (a draw is neither P nor N).\n"
            "One pile: eventual periodicity G(n+p) = G(n) + s for n >= n0 (preperiod n0,\n"
            "  period p, saltus s; s = 0 is plain periodicity), smallest p first. A period\n"
            "  is reported as proven only when the game's moves are a finite subtraction\n"

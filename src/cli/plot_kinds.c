@@ -1032,7 +1032,7 @@ static const ns_plot_kind_def kind_p_positions = {
 static const ns_plot_kind_def kind_grundy = {
     .name = "grundy",
     .what = "heat map of the Grundy values with a colour bar (P/N map\n"
-            "for a P/N file); a window larger than the plot is reduced\n"
+            "for a P/N file; a loopy game's draws in a third colour); a window larger than the plot is reduced\n"
             "faithfully: each pixel is the min, max or mode of its block\n"
             "(default max; P/N maps: min, so a pixel is P when any of\n"
             "its cells is); at most 256 cells a side unless --xrange,\n"
