@@ -27,6 +27,7 @@ static const subcommand subcommands[] = {
     {"poj1704", ns_cmd_poj1704, "answer POJ 1704 (Georgia and Bob, Staircase Nim) from stdin"},
     {"monks", ns_cmd_monks, "answer 高僧斗法 (Staircase Nim): the winning move, or -1"},
     {"plot", ns_cmd_plot, "draw a figure of a table with gnuplot"},
+    {"census", ns_cmd_census, "solve every octal game of D code digits, periods, groups"},
     {NULL, NULL, NULL},
 };
 
