@@ -12,8 +12,28 @@
 #include "game/ns_octal.h"
 #include "store/ns_h5.h"
 
-int ns_cli_seq_fill(const char *cmd, const ns_game *g, const ns_table *t, ns_meta *m)
+int ns_cli_seq_fill(const char *cmd, const ns_game *g, const ns_table *t, uint32_t rare_mask, int64_t **rare,
+                    ns_meta *m)
 {
+    *rare = NULL;
+    m->seq_rare_mask = 0;
+    m->seq_nrare = 0;
+    m->seq_rare = NULL;
+    if (rare_mask) {
+        const int64_t n = t->bounds[0];
+        int64_t nr = 0;
+        for (int64_t i = 0; i < n; i++)
+            nr += !(__builtin_popcount(ns_table_get(t, (uint64_t)i) & rare_mask) & 1);
+        if (!(*rare = malloc((size_t)(nr ? nr : 1) * sizeof **rare)))
+            return ns_cli_error(cmd, "out of memory for the %" PRId64 " rare heap sizes", nr);
+        nr = 0;
+        for (int64_t i = 0; i < n; i++)
+            if (!(__builtin_popcount(ns_table_get(t, (uint64_t)i) & rare_mask) & 1))
+                (*rare)[nr++] = i;
+        m->seq_rare_mask = rare_mask;
+        m->seq_nrare = nr;
+        m->seq_rare = *rare;
+    }
     ns_period per;
     ns_error err = {0};
     if (ns_period_find(t, g->octal, &per, &err))
@@ -39,6 +59,10 @@ void ns_cli_seq_print(const ns_meta *m, int64_t n)
                                    : "Grundy's game (split a heap into two unequal heaps)");
     printf("largest at:    heap size %" PRId64 " (value %" PRIu32 ", its first occurrence)\n", m->seq_argmax,
            m->max_value);
+    if (m->seq_rare_mask)
+        printf("rare values:   mask %" PRIu32 " (0x%" PRIx32 "): %" PRId64 " of the %" PRId64 " heap sizes have a "
+               "rare value, popcount(G(n) & mask) even (listed in /rare)\n",
+               m->seq_rare_mask, m->seq_rare_mask, m->seq_nrare, n);
     if (!m->seq_has_period) {
         printf("period:        none observed in %" PRId64 " heap sizes (a period p is reported when its periodic "
                "tail spans two periods and half the sequence)\n", n);

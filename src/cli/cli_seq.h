@@ -9,11 +9,17 @@
 #include "store/ns_h5.h"
 
 /* Find the period of t (the sequence of g, g->octal set) and put the
- * sequence attributes into m. Returns NS_EXIT_OK or prints an error. */
-int ns_cli_seq_fill(const char *cmd, const ns_game *g, const ns_table *t, ns_meta *m);
+ * sequence attributes into m. rare_mask != 0 (the rare-common engine's
+ * final mask, engine/ns_engine.h ns_seq_stats): also the heap sizes whose
+ * value is rare under it (popcount(G(n) & rare_mask) even) into *rare, a
+ * new array the caller frees, borrowed by m (seq_rare, seq_nrare,
+ * seq_rare_mask, written as /rare). Returns NS_EXIT_OK or prints an error. */
+int ns_cli_seq_fill(const char *cmd, const ns_game *g, const ns_table *t, uint32_t rare_mask, int64_t **rare,
+                    ns_meta *m);
 
-/* Print the lines "code:", "argmax:", "period:" from m for a sequence of n
- * heap sizes (nothing when m has no code). */
+/* Print the lines "code:", "argmax:", "period:" and, for a rare/common
+ * run, "rare values:" from m for a sequence of n heap sizes (nothing when m
+ * has no code). */
 void ns_cli_seq_print(const ns_meta *m, int64_t n);
 
 /* `query` (move == 0) and `move` (move == 1; all: every winning move) on

@@ -627,11 +627,14 @@ int ns_cmd_solve(int argc, char **argv)
     solve_ctx ctx;
     char *ckpt_path = NULL;
     uint32_t *remote = NULL;
+    int64_t *rare = NULL;   /* the rare heap sizes of a rare/common run */
+    ns_seq_stats sst;       /* the sequence engines' numbers (the final mask) */
     int have_ckpt = 0;
     int rc = parse_args(argc, argv, &a);
     memset(&meta, 0, sizeof meta);
     memset(&ci, 0, sizeof ci);
     memset(&ctx, 0, sizeof ctx);
+    memset(&sst, 0, sizeof sst);
     if (rc)
         return rc;
     if (a.help) {
@@ -798,7 +801,8 @@ int ns_cmd_solve(int argc, char **argv)
 
     uint64_t resume_units = 0;
     ns_engine_opts opts = {.threads = threads, .pn_only = a.pn_only, .progress = on_progress,
-                          .progress_user = &ctx, .checkpoint = on_checkpoint, .checkpoint_user = &ctx};
+                          .progress_user = &ctx, .checkpoint = on_checkpoint, .checkpoint_user = &ctx,
+                          .seq_stats = &sst};
     ctx.a = &a;
     ctx.meta = &meta;
     ctx.ckpt_path = ckpt_path;
@@ -919,7 +923,10 @@ int ns_cmd_solve(int argc, char **argv)
     meta.threads = threads;
     meta.wall_seconds = ctx.prior + wall;
     meta.complete = 1;
-    if (g->octal && (rc = ns_cli_seq_fill(CMD, g, t, &meta))) /* a heap game's code and period */
+    /* a heap game's code and period; the rare heap sizes under the final
+     * mask when rare/common ran with one */
+    if (g->octal && (rc = ns_cli_seq_fill(CMD, g, t, strcmp(plan.engine->name, "rare-common") == 0 ? sst.mask : 0,
+                                          &rare, &meta)))
         goto fail;
     ns_table_stats ts;
     if (ns_h5_write_stats(a.out, t, &meta, a.force ? NS_H5_FORCE : 0, &ts, &err)) {
@@ -949,6 +956,7 @@ int ns_cmd_solve(int argc, char **argv)
     rc = NS_EXIT_OK;
 fail:
     free(remote);
+    free(rare);
     ns_meta_free(&ci.meta);
     ns_meta_free(&meta);
     ns_table_free(t);

@@ -294,6 +294,9 @@ static ns_err write_attributes(writer *w, int k, const int64_t *bounds, int pn_o
             ((rc = attr_i64(w, "preperiod", m->seq_preperiod)) || (rc = attr_i64(w, "period", m->seq_period)) ||
              (rc = attr_i32(w, "period_proven", m->seq_proven ? 1 : 0))))
             return rc;
+        if (m->seq_rare_mask &&
+            ((rc = attr_u32(w, "rare_mask", m->seq_rare_mask)) || (rc = attr_i64(w, "n_rare", m->seq_nrare))))
+            return rc;
     }
     return NS_OK;
 }
@@ -313,6 +316,27 @@ ns_err ns_h5_root_attrs(hid_t file, const char *path, int k, const int64_t *boun
         rc = write_attributes(&w, k, bounds, pn_only, m, st, has_invalid, invalid_value, gtype);
     close_id(&w.scalar, H5Sclose);
     close_id(&w.vstr, H5Tclose);
+    return rc;
+}
+
+/* /rare: the m->seq_nrare rare heap sizes of a rare/common run (1-D int64;
+ * an empty one gets an unlimited dimension so that it can still be chunked) */
+static ns_err write_rare(hid_t file, const char *path, const ns_meta *m, ns_error *err)
+{
+    const hsize_t n = (hsize_t)(m->seq_nrare > 0 ? m->seq_nrare : 0);
+    const hsize_t cap = CHUNK_BYTES / sizeof(int64_t);
+    hsize_t dims[1] = {n}, maxd[1] = {n ? n : H5S_UNLIMITED}, chunk[1] = {n == 0 ? 1 : n < cap ? n : cap};
+    if (n && !m->seq_rare)
+        return ns_error_set(err, NS_EINTERNAL, "%s: %" PRId64 " rare heap sizes announced, none given", path,
+                            m->seq_nrare);
+    hid_t d = ns_h5_create_chunked(file, path, "/rare", H5T_STD_I64LE, 1, dims, maxd, chunk, NULL, err);
+    if (d < 0)
+        return err ? err->code : NS_EIO;
+    ns_err rc = NS_OK;
+    if (n && H5Dwrite(d, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, m->seq_rare) < 0)
+        rc = ns_h5_fail(err, NS_EIO, "%s: cannot write dataset /rare", path);
+    if (H5Dclose(d) < 0 && !rc)
+        rc = ns_h5_fail(err, NS_EIO, "%s: cannot close dataset /rare", path);
     return rc;
 }
 
@@ -815,6 +839,8 @@ static ns_err write_contents(writer *w, const ns_table *t, const ns_meta *m)
         if (m->remoteness && (rc = ns_h5_write_remoteness(w->file, w->path, t, m->remoteness, w->err)))
             goto fail;
     }
+    if (m->seq_code[0] && m->seq_rare_mask && (rc = write_rare(w->file, w->path, m, w->err)))
+        goto fail;
     if ((rc = write_attributes(w, t->k, t->bounds, t->pn_only, &ml, &st, !t->pn_only && has_invalid, ginv, gtype)))
         goto fail;
 
@@ -1268,6 +1294,8 @@ static ns_err open_reader(reader *r, const char *path, ns_meta *m, ns_error *err
         (rc = read_num(r, "period", 0, H5T_NATIVE_INT64, &m->seq_period, &m->seq_has_period)) ||
         (rc = read_num(r, "preperiod", 0, H5T_NATIVE_INT64, &m->seq_preperiod, NULL)) ||
         (rc = read_num(r, "period_proven", 0, H5T_NATIVE_INT, &m->seq_proven, NULL)) ||
+        (rc = read_num(r, "rare_mask", 0, H5T_NATIVE_UINT32, &m->seq_rare_mask, NULL)) ||
+        (rc = read_num(r, "n_rare", 0, H5T_NATIVE_INT64, &m->seq_nrare, NULL)) ||
         (rc = read_num(r, "loopy", 0, H5T_NATIVE_INT, &m->loopy, NULL)) ||
         (rc = read_num(r, "n_draws", 0, H5T_NATIVE_UINT64, &m->n_draws, NULL)))
         goto fail;

@@ -8,6 +8,8 @@
  *                 (a loopy game only)
  *   /remoteness   (a loopy game only) see ns_h5_loopy.c
  *   /p_positions  n x k int64, the P-positions in lexicographic order
+ *   /rare         (a heap game solved by rare/common only) the rare heap
+ *                 sizes, see ns_meta.seq_rare
  * All datasets chunked (chunks capped at the data size), shuffle + deflate
  * + fletcher32. Root attributes: see ns_meta and the README. The store never
  * computes game values; it only moves tables and metadata. */
@@ -55,6 +57,15 @@ typedef struct ns_meta {
     int seq_has_period;
     int64_t seq_preperiod, seq_period;
     int seq_proven;
+    /* a rare/common run (engine rare-common, a mask at the end): root
+     * attributes rare_mask and n_rare and the 1-D int64 dataset /rare, the
+     * n_rare heap sizes n, increasing, whose value is rare under the mask
+     * (popcount(G(n) & rare_mask) even). Written when seq_code[0] and
+     * seq_rare_mask != 0; seq_rare (seq_nrare values) is borrowed, writer
+     * only; the reader fills seq_rare_mask and seq_nrare (0 when absent). */
+    uint32_t seq_rare_mask;
+    int64_t seq_nrare;
+    const int64_t *seq_rare;
     /* provenance: filled by the writer from the build, read back by the reader */
     char created_utc[32];
     char nimsieve_version[32];

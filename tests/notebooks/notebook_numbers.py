@@ -4,7 +4,7 @@ with nimsieve or with the notebook's own code.
 
 usage: python3 notebook_numbers.py NOTEBOOK.ipynb ...
 Each notebook is recognised by its file name (wythoff, nim-and-sums,
-variants); the sizes (N, bounds) are read from the printed lines, so the
+variants, heaps); the sizes (N, bounds) are read from the printed lines, so the
 checks follow the notebook when its sizes change. Prints one line per check;
 exits 1 with 'FAIL: file: what' lines when a number disagrees or a line is
 missing.
@@ -292,7 +292,137 @@ def check_variants(nb, t):
             same(nb, "period, preperiod reported by patterns (naive mex)", (int(m2.group(1)), int(m2.group(2))), (p, pre))
 
 
-CHECKS = {"wythoff": check_wythoff, "nim-and-sums": check_nim, "variants": check_variants}
+# ---- heap games (heaps.ipynb) ----------------------------------------------
+
+def take_break(moves, n):
+    """Grundy values 0..n-1 of a heap game by the definition. moves: (take, leaves)
+    pairs, leaves the set of how many heaps (0, 1, 2) may remain after taking."""
+    g = []
+    for h in range(n):
+        opts = set()
+        for t, leaves in moves:
+            r = h - t
+            if r < 0:
+                continue
+            if 0 in leaves and r == 0:
+                opts.add(0)
+            if 1 in leaves and r >= 1:
+                opts.add(g[r])
+            if 2 in leaves:
+                opts |= {g[a] ^ g[r - a] for a in range(1, r // 2 + 1)}
+        g.append(mex(opts))
+    return g
+
+
+KAYLES = [(1, {0, 1, 2}), (2, {0, 1, 2})]                      # 0.77
+DAWSON = [(2, {0, 1, 2})]                                      # 0.07
+DAWSON_CHESS = [(1, {0}), (2, {0, 1}), (3, {0, 1, 2})]          # 0.137
+# published (Guy and Smith 1956; Berlekamp, Conway and Guy, Winning Ways):
+# period, preperiod (the first n of the periodic part)
+PUBLISHED = {"0.77": (12, 71), "0.07": (34, 53), "0.137": (34, 52)}
+
+
+def period_naive(g):
+    """Smallest p with g periodic over the second half, and the first n from which it holds."""
+    L = len(g)
+    p = next(p for p in range(1, L // 4) if all(g[i + p] == g[i] for i in range(L // 2, L - p)))
+    pre = min(i0 for i0 in range(L) if all(g[i + p] == g[i] for i in range(i0, L - p)))
+    return p, pre
+
+
+@lru_cache(None)
+def grundys_game(n):
+    """Grundy's game by the definition: split a heap into two unequal heaps."""
+    g = []
+    for h in range(n):
+        g.append(mex({g[a] ^ g[h - a] for a in range(1, (h + 1) // 2)}))
+    return tuple(g)
+
+
+def check_heaps(nb, t):
+    L = 800
+    kay = take_break(KAYLES, L)
+    games = {"0.77": kay, "0.07": take_break(DAWSON, L), "0.137": take_break(DAWSON_CHESS, L)}
+    for code, g in games.items():
+        got = period_naive(g)
+        if got != PUBLISHED[code]:
+            fail(nb, f"the naive solver of {code} gives period, preperiod {got}, published {PUBLISHED[code]}")
+    m = find(nb, t, r"^Kayles, (\d+) heap sizes in the file: period (\d+) from n = (\d+); "
+                    r"last exceptional value at n = (\d+)$", "Kayles' period")
+    if m:
+        p, n0 = period_naive(kay)
+        same(nb, "Kayles: period, preperiod, last exception (naive mex, published)",
+             tuple(map(int, m.groups()[1:])), (p, n0, n0 - 1))
+    m = find(nb, t, r"^one period: ([\d ]+)$", "Kayles' period values")
+    if m:
+        p, n0 = period_naive(kay)
+        same(nb, "Kayles: the values of one period (naive mex)", [int(v) for v in m.group(1).split()], kay[n0:n0 + p])
+    for code in ("0.07", "0.137"):
+        m = find(nb, t, r"^%s, numpy on (\d+) heap sizes: period (\d+) from n = (\d+) "
+                        r"\(last exceptional value at n = (\d+)\)$" % re.escape(code), f"the period of {code}")
+        if m:
+            p, n0 = period_naive(games[code])
+            same(nb, f"{code}: period, preperiod, last exception (naive mex, published)",
+                 tuple(map(int, m.groups()[1:])), (p, n0, n0 - 1))
+    # the winning move in a sum of Kayles heaps
+    m = find(nb, t, r"^([\d ]+): N-position: the player to move wins \(value (\d+)\)\n"
+                    r"winning move: take (\d+) from the heap of (\d+), leaving ([\d +]+|nothing) -> ([\d ]+)$",
+             "the winning move")
+    if m:
+        heaps = [int(v) for v in m.group(1).split()]
+        x = 0
+        for h in heaps:
+            x ^= kay[h]
+        same(nb, f"value of Kayles heaps {heaps} (naive mex, XOR)", int(m.group(2)), x)
+        take, frm = int(m.group(3)), int(m.group(4))
+        parts = [] if m.group(5) == "nothing" else [int(v) for v in m.group(5).split("+")]
+        after = [int(v) for v in m.group(6).split()]
+        rest = list(heaps)
+        legal = frm in rest and take in (1, 2) and len(parts) <= 2 and all(v > 0 for v in parts) \
+            and sum(parts) == frm - take
+        if legal:
+            rest.remove(frm)
+            legal = sorted(rest + parts) == sorted(after)
+        y = 0
+        for h in after:
+            y ^= kay[h]
+        if legal and y == 0:
+            print(f"ok: {nb}: the move to {after} is a legal Kayles move to XOR 0 (naive mex)")
+        else:
+            fail(nb, f"the move 'take {take} from {frm}, leaving {parts}' -> {after}: legal {legal}, XOR {y}")
+    m = find(nb, t, r"^([\d ]+): P-position: the player to move loses", "the lost position")
+    if m:
+        x = 0
+        for h in map(int, m.group(1).split()):
+            x ^= kay[h]
+        same(nb, f"XOR of Kayles values over {m.group(1)} (naive mex)", x, 0)
+    # Grundy's game: the first rare heap sizes under the printed mask
+    g = grundys_game(3000)
+    m = find(nb, t, r"^mask (\d+) = 0b[01]+: (\d+) of (\d+) heap sizes are rare", "the rare count")
+    m2 = find(nb, t, r"^the first rare heap sizes: ([\d ]+) \.\.\.\ntheir values: ([\d ]+) \.\.\.$",
+              "the first rare heap sizes")
+    if m and m2:
+        mask = int(m.group(1))
+        rare = [n for n in range(len(g)) if bin(g[n] & mask).count("1") % 2 == 0]
+        shown = [int(v) for v in m2.group(1).split()]
+        same(nb, f"the first rare heap sizes of Grundy's game under mask {mask} (naive solver)", shown,
+             rare[:len(shown)])
+        same(nb, "their values (naive solver)", [int(v) for v in m2.group(2).split()], [g[n] for n in rare[:len(shown)]])
+        k, n = int(m.group(2)), int(m.group(3))
+        if not len([r for r in rare if r < len(g)]) <= k < n // 10:
+            fail(nb, f"{k} rare of {n}: expected at least the {len(rare)} below {len(g)}, and under a tenth")
+        else:
+            print(f"ok: {nb}: {k} rare heap sizes of {n}: at least the {len(rare)} below {len(g)}, under a tenth")
+    m = find(nb, t, r"^\d+ values; mask [01]+ \((\d+)\): \d+ rare .*\nrare n: ([\d ]+) \.\.\.$", "plot's rare list")
+    if m:
+        mask = int(m.group(1))
+        shown = [int(v) for v in m.group(2).split()]
+        rare = [n for n in range(len(g)) if bin(g[n] & mask).count("1") % 2 == 0]
+        same(nb, f"plot --kind rare: the first rare heap sizes under mask {mask} (naive solver)", shown,
+             rare[:len(shown)])
+
+
+CHECKS = {"wythoff": check_wythoff, "nim-and-sums": check_nim, "variants": check_variants, "heaps": check_heaps}
 
 for path in sys.argv[1:]:
     name = os.path.basename(path).split(".")[0]
