@@ -119,6 +119,17 @@ typedef struct census_run {
     size_t ndone;
 } census_run;
 
+static void run_free(census_run *r, size_t n)
+{
+    if (r->seq)
+        for (size_t i = 0; i < n; i++)
+            ns_table_free(r->seq[i]);
+    free(r->seq);
+    free(r->hash);
+    free(r->done);
+    free(r->reps);
+}
+
 /* group every finished code that has no unfinished code before it */
 static void group_ready(census_run *r)
 {
@@ -215,12 +226,7 @@ ns_census *ns_census_run(int digits, int64_t size, int threads, ns_census_progre
             }
         }
     }
-    for (size_t i = 0; i < n; i++)
-        ns_table_free(r.seq[i]);
-    free(r.seq);
-    free(r.hash);
-    free(r.done);
-    free(r.reps);
+    run_free(&r, n);
     if (failed) {
         ns_error_set(err, first.code, "%s", first.msg);
         ns_census_free(c);
@@ -230,13 +236,7 @@ ns_census *ns_census_run(int digits, int64_t size, int threads, ns_census_progre
         c->nproven += c->proven[i];
     return c;
 nomem:
-    if (r.seq)
-        for (size_t i = 0; i < n; i++)
-            ns_table_free(r.seq[i]);
-    free(r.seq);
-    free(r.hash);
-    free(r.done);
-    free(r.reps);
+    run_free(&r, n);
     ns_census_free(c);
     ns_error_set(err, NS_ENOMEM, "census: out of memory for %zu codes", n);
     return NULL;
