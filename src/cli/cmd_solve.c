@@ -679,12 +679,11 @@ int ns_cmd_solve(int argc, char **argv)
         goto fail;
     }
 
-    if (g->loopy && !a.pn_only) {
-        /* a loopy game: P / N / draw with remoteness (retro engine) */
+    /* a loopy game: P / N / draw with remoteness (retro engine); said once
+     * the options are known to be accepted */
+    const int say_loopy = g->loopy && !a.pn_only && !a.quiet;
+    if (g->loopy)
         a.pn_only = 1;
-        if (!a.quiet)
-            printf("loopy game: solved to P / N / draw with remoteness (no Grundy values yet): %s\n", g->loopy_why);
-    }
     snprintf(meta.game, sizeof meta.game, "%s", g->name);
     if (g->rules_text && !(meta.rules_text = strdup(g->rules_text))) {
         rc = ns_cli_error(CMD, "out of memory");
@@ -705,6 +704,16 @@ int ns_cmd_solve(int argc, char **argv)
         rc = ns_cli_error(CMD, "%s", err.msg);
         goto fail;
     }
+    /* never drop an option silently: an engine without resume (retro, for
+     * loopy games) writes no checkpoints */
+    if (!plan.engine->resume && ((a.ckpt_given && a.ckpt_every > 0) || a.resume)) {
+        rc = ns_cli_error(CMD, "%s: the %s engine has no checkpoints yet, so it cannot be resumed; solve without %s",
+                          a.resume ? "--resume" : "--checkpoint-every", plan.engine->name,
+                          a.resume ? "--resume" : "--checkpoint-every (or with --checkpoint-every 0)");
+        goto fail;
+    }
+    if (say_loopy)
+        printf("loopy game: solved to P / N / draw with remoteness (no Grundy values yet): %s\n", g->loopy_why);
     const int threads = a.threads > 0 ? a.threads : ns_omp_max_threads();
     char dims[256], tb[32], lb[32], nb[32], avb[32];
     ns_cli_format_dims(g->k, g->bounds, dims, sizeof dims);
@@ -846,8 +855,9 @@ int ns_cmd_solve(int argc, char **argv)
     if (!a.quiet && plan.engine->loopy) {
         char llabel[NS_NAME_LEN + 600];
         ns_meta_game_label(&meta, llabel, sizeof llabel);
-        printf("solving %s on %s (%" PRIu64 " cells): table %s (1 byte a cell), counters and queue %s, remoteness %s, %d thread%s\n",
-               llabel, dims, plan.cells, tb, lb, nb, threads, threads == 1 ? "" : "s");
+        printf("solving %s on %s (%" PRIu64 " cells): table %s (1 byte a cell), counters and queue %s, remoteness %s, %d thread%s; "
+               "no checkpoints (the %s engine cannot resume yet)\n",
+               llabel, dims, plan.cells, tb, lb, nb, threads, threads == 1 ? "" : "s", plan.engine->name);
         ns_cli_print_engine(&plan.choice, "engine:", 7);
         fflush(stdout);
     } else if (!a.quiet) {
