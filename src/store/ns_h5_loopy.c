@@ -78,17 +78,41 @@ done:
     return rc;
 }
 
-ns_err ns_h5_read_remoteness(const char *path, int k, const int64_t *s, uint32_t *out, ns_error *err)
+/* The dataset /remoteness of path, open, and its none_value: *f and *d
+ * open on success (the caller closes them with close_remoteness). */
+static ns_err open_remoteness(const char *path, hid_t *f, hid_t *d, uint32_t *none, ns_error *err)
 {
     ns_h5_quiet();
+    *f = *d = H5I_INVALID_HID;
+    hid_t a = H5I_INVALID_HID;
     ns_err rc = NS_OK;
-    hid_t f = H5I_INVALID_HID, d = H5I_INVALID_HID, fs = H5I_INVALID_HID, ms = H5I_INVALID_HID, a = H5I_INVALID_HID;
-    if ((f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT)) < 0)
+    if ((*f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT)) < 0)
         return ns_h5_fail(err, NS_EFORMAT, "%s: not an HDF5 file, or truncated or damaged", path);
-    if (H5Lexists(f, "remoteness", H5P_DEFAULT) <= 0 || (d = H5Dopen2(f, "/remoteness", H5P_DEFAULT)) < 0) {
+    if (H5Lexists(*f, "remoteness", H5P_DEFAULT) <= 0 || (*d = H5Dopen2(*f, "/remoteness", H5P_DEFAULT)) < 0)
         rc = ns_h5_fail(err, NS_EFORMAT, "%s: no dataset /remoteness (not the table of a loopy game)", path);
+    else if ((a = H5Aopen(*d, "none_value", H5P_DEFAULT)) < 0 || H5Aread(a, H5T_NATIVE_UINT32, none) < 0)
+        rc = ns_h5_fail(err, NS_EFORMAT, "%s: /remoteness has no attribute none_value", path);
+    if (a >= 0)
+        H5Aclose(a);
+    return rc;
+}
+
+static void close_remoteness(hid_t f, hid_t d)
+{
+    if (d >= 0)
+        H5Dclose(d);
+    if (f >= 0)
+        H5Fclose(f);
+    H5Eclear2(H5E_DEFAULT);
+}
+
+ns_err ns_h5_read_remoteness(const char *path, int k, const int64_t *s, uint32_t *out, ns_error *err)
+{
+    hid_t f, d, fs = H5I_INVALID_HID, ms = H5I_INVALID_HID;
+    uint32_t v = 0, none = 0;
+    ns_err rc = open_remoteness(path, &f, &d, &none, err);
+    if (rc)
         goto done;
-    }
     fs = H5Dget_space(d);
     hsize_t dims[NS_MAX_DIM], start[NS_MAX_DIM], one[NS_MAX_DIM];
     if (fs < 0 || H5Sget_simple_extent_ndims(fs) != k || H5Sget_simple_extent_dims(fs, dims, NULL) != k) {
@@ -104,69 +128,45 @@ ns_err ns_h5_read_remoteness(const char *path, int k, const int64_t *s, uint32_t
         start[i] = (hsize_t)s[i];
         one[i] = 1;
     }
-    uint32_t v = 0, none = 0;
     if ((ms = H5Screate_simple(1, one, NULL)) < 0 ||
         H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, one, NULL) < 0 ||
         H5Dread(d, H5T_NATIVE_UINT32, ms, fs, H5P_DEFAULT, &v) < 0) {
         rc = ns_h5_fail(err, NS_EFORMAT, "%s: cannot read /remoteness", path);
         goto done;
     }
-    if ((a = H5Aopen(d, "none_value", H5P_DEFAULT)) < 0 || H5Aread(a, H5T_NATIVE_UINT32, &none) < 0) {
-        rc = ns_h5_fail(err, NS_EFORMAT, "%s: /remoteness has no attribute none_value", path);
-        goto done;
-    }
     *out = v == none ? NS_H5_REMOTE_NONE : v;
 done:
-    if (a >= 0)
-        H5Aclose(a);
     if (ms >= 0)
         H5Sclose(ms);
     if (fs >= 0)
         H5Sclose(fs);
-    if (d >= 0)
-        H5Dclose(d);
-    H5Fclose(f);
-    H5Eclear2(H5E_DEFAULT);
+    close_remoteness(f, d);
     return rc;
 }
 
 ns_err ns_h5_read_remoteness_all(const char *path, uint64_t ncells, uint32_t *out, ns_error *err)
 {
-    ns_h5_quiet();
-    ns_err rc = NS_OK;
-    hid_t f = H5I_INVALID_HID, d = H5I_INVALID_HID, fs = H5I_INVALID_HID, a = H5I_INVALID_HID;
-    if ((f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT)) < 0)
-        return ns_h5_fail(err, NS_EFORMAT, "%s: not an HDF5 file, or truncated or damaged", path);
-    if (H5Lexists(f, "remoteness", H5P_DEFAULT) <= 0 || (d = H5Dopen2(f, "/remoteness", H5P_DEFAULT)) < 0) {
-        rc = ns_h5_fail(err, NS_EFORMAT, "%s: no dataset /remoteness (not the table of a loopy game)", path);
+    hid_t f, d, fs = H5I_INVALID_HID;
+    uint32_t none = 0;
+    ns_err rc = open_remoteness(path, &f, &d, &none, err);
+    if (rc)
         goto done;
-    }
     fs = H5Dget_space(d);
     hssize_t n = fs < 0 ? -1 : H5Sget_simple_extent_npoints(fs);
     if (n < 0 || (uint64_t)n != ncells) {
         rc = ns_h5_fail(err, NS_EFORMAT, "%s: /remoteness has %lld cells, expected %" PRIu64, path, (long long)n, ncells);
         goto done;
     }
-    uint32_t none = 0;
     if (H5Dread(d, H5T_NATIVE_UINT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, out) < 0) {
         rc = ns_h5_fail(err, NS_EFORMAT, "%s: cannot read /remoteness: checksum mismatch or corrupt data", path);
-        goto done;
-    }
-    if ((a = H5Aopen(d, "none_value", H5P_DEFAULT)) < 0 || H5Aread(a, H5T_NATIVE_UINT32, &none) < 0) {
-        rc = ns_h5_fail(err, NS_EFORMAT, "%s: /remoteness has no attribute none_value", path);
         goto done;
     }
     for (uint64_t i = 0; i < ncells; i++)
         if (out[i] == none)
             out[i] = NS_H5_REMOTE_NONE;
 done:
-    if (a >= 0)
-        H5Aclose(a);
     if (fs >= 0)
         H5Sclose(fs);
-    if (d >= 0)
-        H5Dclose(d);
-    H5Fclose(f);
-    H5Eclear2(H5E_DEFAULT);
+    close_remoteness(f, d);
     return rc;
 }
