@@ -260,6 +260,38 @@ static void test_threads(void)
     }
 }
 
+/* Hexadecimal codes whose moves leave three heaps (the engine's two-heap
+ * value sets, engine/ns_seq_split3.h) against the naive solver, at several
+ * N (so several block layouts) and on 1 to 3 threads; values beyond 64
+ * (0.aa, 0.8b: growing sequences) make the sets several words wide. */
+static void test_hex3(void)
+{
+    static const char *const codes[] = {"0.8", "0.f", "0.8f", "0.3f", "0.b8", "0.48", "8.0", "c.f", "0.aa",
+                                        "0.8b", "0.2048", "0.0c9"};
+    static const int64_t sizes[] = {3, 40, 301};
+    for (size_t c = 0; c < sizeof codes / sizeof *codes; c++) {
+        ns_octal o;
+        ns_error err = {0};
+        CHECK(ns_octal_parse(codes[c], &o, &err) == NS_OK && o.max_heaps == 3);
+        for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+            const int64_t n = sizes[k];
+            int *ref = naive_sequence(&o, n);
+            for (int th = 1; th <= 3; th++) {
+                ns_table *t = solve_code(codes[c], n, th);
+                int64_t bad = -1;
+                for (int64_t i = 0; t && i < n && bad < 0; i++)
+                    if ((int)ns_table_get(t, (uint64_t)i) != ref[i])
+                        bad = i;
+                CHECKF(t && bad < 0, "%s N = %lld, %d threads: G(%lld) = %d, naive %d", codes[c], (long long)n, th,
+                       (long long)bad, t && bad >= 0 ? (int)ns_table_get(t, (uint64_t)bad) : -1,
+                       bad >= 0 ? ref[bad] : -1);
+                ns_table_free(t);
+            }
+            free(ref);
+        }
+    }
+}
+
 /* ---- checkpoints and resume ---- */
 
 typedef struct stop_at {
@@ -568,6 +600,7 @@ int main(void)
     test_periods();
     test_saltus();
     test_threads();
+    test_hex3();
     test_resume();
     return TEST_REPORT();
 }
