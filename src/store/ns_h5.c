@@ -292,7 +292,7 @@ static ns_err write_attributes(writer *w, int k, const int64_t *bounds, int pn_o
             return rc;
         if (m->seq_has_period &&
             ((rc = attr_i64(w, "preperiod", m->seq_preperiod)) || (rc = attr_i64(w, "period", m->seq_period)) ||
-             (rc = attr_i32(w, "period_proven", m->seq_proven ? 1 : 0))))
+             (rc = attr_i64(w, "saltus", m->seq_saltus)) || (rc = attr_i32(w, "period_proven", m->seq_proven ? 1 : 0))))
             return rc;
         if (m->seq_rare_mask &&
             ((rc = attr_u32(w, "rare_mask", m->seq_rare_mask)) || (rc = attr_i64(w, "n_rare", m->seq_nrare))))
@@ -1293,6 +1293,7 @@ static ns_err open_reader(reader *r, const char *path, ns_meta *m, ns_error *err
         (rc = read_num(r, "argmax", 0, H5T_NATIVE_INT64, &m->seq_argmax, NULL)) ||
         (rc = read_num(r, "period", 0, H5T_NATIVE_INT64, &m->seq_period, &m->seq_has_period)) ||
         (rc = read_num(r, "preperiod", 0, H5T_NATIVE_INT64, &m->seq_preperiod, NULL)) ||
+        (rc = read_num(r, "saltus", 0, H5T_NATIVE_INT64, &m->seq_saltus, NULL)) ||
         (rc = read_num(r, "period_proven", 0, H5T_NATIVE_INT, &m->seq_proven, NULL)) ||
         (rc = read_num(r, "rare_mask", 0, H5T_NATIVE_UINT32, &m->seq_rare_mask, NULL)) ||
         (rc = read_num(r, "n_rare", 0, H5T_NATIVE_INT64, &m->seq_nrare, NULL)) ||

@@ -50,12 +50,14 @@ typedef struct ns_meta {
     /* a take-and-break game's sequence (game/ns_octal.h), written when
      * seq_code[0] != '\0' and read back when present: root attributes code
      * (the canonical code, or "grundy"), argmax (the first heap size of the
-     * largest value), and, when a period was observed, preperiod, period and
-     * period_proven (0/1: the periodicity theorem proves it) */
+     * largest value), and, when a period was observed, preperiod, period,
+     * saltus (0: G(n+p) = G(n); s > 0: G(n+p) = G(n) + s, an arithmetic
+     * period; 0 when a file has no saltus attribute) and period_proven (0/1:
+     * the periodicity theorem proves it; never for a saltus) */
     char seq_code[80];
     int64_t seq_argmax;
     int seq_has_period;
-    int64_t seq_preperiod, seq_period;
+    int64_t seq_preperiod, seq_period, seq_saltus;
     int seq_proven;
     /* a rare/common run (engine rare-common, a mask at the end): root
      * attributes rare_mask and n_rare and the 1-D int64 dataset /rare, the

@@ -17,6 +17,7 @@ typedef struct census_row {
     uint8_t proven;
     uint32_t max_value;
     int64_t group;
+    int64_t saltus;
 } census_row;
 
 typedef struct cw {
@@ -58,7 +59,8 @@ static hid_t row_type(int file, hid_t str)
         H5Tinsert(t, "preperiod", HOFFSET(census_row, preperiod), i64) < 0 ||
         H5Tinsert(t, "proven", HOFFSET(census_row, proven), file ? H5T_STD_U8LE : H5T_NATIVE_UINT8) < 0 ||
         H5Tinsert(t, "max_value", HOFFSET(census_row, max_value), file ? H5T_STD_U32LE : H5T_NATIVE_UINT32) < 0 ||
-        H5Tinsert(t, "group", HOFFSET(census_row, group), i64) < 0 || (file && H5Tpack(t) < 0)) {
+        H5Tinsert(t, "group", HOFFSET(census_row, group), i64) < 0 ||
+        H5Tinsert(t, "saltus", HOFFSET(census_row, saltus), i64) < 0 || (file && H5Tpack(t) < 0)) {
         H5Tclose(t);
         return H5I_INVALID_HID;
     }
@@ -81,6 +83,7 @@ static ns_err write_table(cw *w, const ns_h5_census_cols *c)
         rows[i].proven = c->proven[i];
         rows[i].max_value = c->max_value[i];
         rows[i].group = c->group[i];
+        rows[i].saltus = c->saltus ? c->saltus[i] : 0;
     }
     const hsize_t dim = (hsize_t)c->n;
     if ((str = H5Tcopy(H5T_C_S1)) < 0 || H5Tset_size(str, NS_H5_CENSUS_CODE_LEN) < 0 ||

@@ -4,7 +4,8 @@
  *             code (string, 16 bytes, null-terminated), period (int64, 0:
  *             none observed), preperiod (int64), proven (uint8 0/1),
  *             max_value (uint32), group (int64: the row of the first code
- *             with the same sequence)
+ *             with the same sequence), saltus (int64: s > 0 when the
+ *             period is arithmetic, G(n+p) = G(n) + s, observed only)
  *   root attributes: digits, size (heap sizes 0 .. size-1), codes, groups,
  *             proven, threads, wall_seconds, nimsieve_version,
  *             git_revision, hdf5_version, created_utc, kind = "census" */
@@ -25,6 +26,7 @@ typedef struct ns_h5_census_cols {
     size_t n, ngroups, nproven;
     const char (*code)[NS_H5_CENSUS_CODE_LEN];
     const int64_t *period, *preperiod, *group;
+    const int64_t *saltus;  /* OPTIONAL: NULL writes zeros */
     const uint8_t *proven;
     const uint32_t *max_value;
     int threads;
