@@ -15,6 +15,7 @@
 #include "cli/cli_util.h"
 #include "game/ns_build.h"
 #include "store/ns_h5.h"
+#include "store/ns_h5_census.h"
 #include "cli/plot_data.h"
 #include "cli/plot_kinds.h"
 
@@ -26,9 +27,10 @@ static void usage(void)
 {
     printf("usage: nimsieve plot FILE.h5 [--kind KIND] -o OUT.{png,svg,pdf} [options]\n"
            "\n"
-           "Draw a figure of a table file with gnuplot. The format comes from the\n"
-           "extension of OUT: PNG (cairo), SVG, or PDF (vector). Only what is drawn is\n"
-           "read, in bands, so tables of 16384 x 16384 take seconds.\n"
+           "Draw a figure of a table file, or of a census file of 'nimsieve census',\n"
+           "with gnuplot. The format comes from the extension of OUT: PNG (cairo), SVG,\n"
+           "or PDF (vector). Only what is drawn is read, in bands, so tables of\n"
+           "16384 x 16384 take seconds.\n"
            "\n"
            "kinds:\n");
     for (int i = 0; ns_plot_kinds[i]; i++) {
@@ -68,7 +70,8 @@ static void usage(void)
            "\n"
            "examples:\n"
            "  nimsieve plot wythoff.h5 --kind p-positions -o wythoff-p-positions.png\n"
-           "  nimsieve plot wythoff.h5 --kind g-values --xrange 0:99 --yrange 0:99 -o g.pdf\n",
+           "  nimsieve plot wythoff.h5 --kind g-values --xrange 0:99 --yrange 0:99 -o g.pdf\n"
+           "  nimsieve plot census.h5 -o census.png\n",
            DEFAULT_WIDTH, NS_PLOT_PDF_PX_PER_INCH, DEFAULT_HEIGHT);
 }
 
@@ -278,6 +281,17 @@ int ns_cmd_plot(int argc, char **argv)
     if (ns_plot_format_from_path(c.out, &c.fmt, &err))
         return ns_cli_error(CMD, "%s", err.msg);
 
+    if (ns_h5_census_probe(c.in)) {
+        c.census = 1;
+        c.kind = kind ? kind : ns_plot_kind_find("census");
+        char why[400];
+        if (!ns_plot_kind_applies(c.kind, &c, why, sizeof why))
+            return ns_cli_error(CMD, "%s", why);
+        if (given_xy || given_range || c.ds_given || c.max_value >= 0)
+            return ns_cli_error(CMD, "--kind census takes no --xrange, --yrange, --range, --downsample or "
+                                     "--max-value (it draws every code)");
+        goto draw;
+    }
     if (ns_h5_read_meta(c.in, &meta, &c.k, c.bounds, &err)) {
         rc = file_error(c.in, &err);
         goto done;
@@ -320,6 +334,7 @@ int ns_cmd_plot(int argc, char **argv)
         }
     c.dsname = meta.pn_only ? "pn" : "grundy";
 
+draw:;
     double t0 = ns_cli_now();
     if (c.kind->draw(&c, &err)) {
         rc = ns_cli_error(CMD, "%s", err.msg[0] ? err.msg : ns_err_name(err.code));

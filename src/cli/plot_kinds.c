@@ -19,6 +19,7 @@
 #include "analysis/ns_patterns.h"
 #include "cli/plot_data.h"
 #include "store/ns_h5.h"
+#include "store/ns_h5_census.h"
 
 /* P-positions drawn one by one up to this many; beyond, one dot per pixel
  * that holds any. */
@@ -1012,6 +1013,117 @@ done:
     return rc;
 }
 
+/* ----------------------------------------------------------------- census */
+
+static int census_applies(const ns_plot_ctx *c, char *why, size_t len)
+{
+    if (c->census)
+        return 1;
+    snprintf(why, len, "--kind census draws a file written by 'nimsieve census'; %s is a table", c->in);
+    return 0;
+}
+
+/* the categories of a census row, in the order of the key */
+enum { CEN_PROVEN, CEN_OBSERVED, CEN_SALTUS, CEN_NONE, CEN_NCAT };
+
+static int census_cat(const ns_h5_census_table *t, size_t i)
+{
+    if (t->period[i] <= 0)
+        return CEN_NONE;
+    if (t->saltus[i] > 0)
+        return CEN_SALTUS;
+    return t->proven[i] ? CEN_PROVEN : CEN_OBSERVED;
+}
+
+static ns_err draw_census(ns_plot_ctx *c, ns_error *err)
+{
+    figure f;
+    ns_h5_census_table *t = NULL;
+    fig_init(&f, c, 3, 0, 0.0);
+    ns_err rc = ns_h5_census_read(c->in, &t, err);
+    if (rc)
+        goto done;
+    if (t->n == 0) {
+        rc = ns_error_set(err, NS_EINVAL, "%s: the census holds no codes", c->in);
+        goto done;
+    }
+    size_t count[CEN_NCAT] = {0};
+    int64_t pmax = 1;
+    size_t imax = 0;
+    for (size_t i = 0; i < t->n; i++) {
+        count[census_cat(t, i)]++;
+        if (t->period[i] > pmax) {
+            pmax = t->period[i];
+            imax = i;
+        }
+    }
+    /* codes without a period sit on a band above the largest period */
+    const double band = (double)pmax * 2.5;
+    if ((rc = fig_open_data(&f, "dat", 0, err)))
+        goto done;
+    fprintf(f.data, "# index code period preperiod proven saltus max_value category(0 proven, 1 observed, "
+                    "2 arithmetic, 3 none)\n");
+    for (size_t i = 0; i < t->n; i++)
+        fprintf(f.data, "%zu %s %" PRId64 " %" PRId64 " %u %" PRId64 " %" PRIu32 " %d\n", i, t->code[i], t->period[i],
+                t->preperiod[i], (unsigned)t->proven[i], t->saltus[i], t->max_value[i], census_cat(t, i));
+    char main_title[200], caption[400];
+    snprintf(main_title, sizeof main_title, "Periods of the octal games of %d digit%s", t->digits,
+             t->digits == 1 ? "" : "s");
+    snprintf(caption, sizeof caption, "%zu codes, n < %" PRId64 ": %zu proven, %zu observed, %zu arithmetic, %zu "
+             "none found", t->n, t->size, count[CEN_PROVEN], count[CEN_OBSERVED], count[CEN_SALTUS],
+             count[CEN_NONE]);
+    if ((rc = fig_open_script(&f, main_title, caption, err)))
+        goto done;
+    FILE *s = f.script;
+    fprintf(s, "\n# the plot\nset xlabel \"code (in code order)\"\nset ylabel \"period p\"\n");
+    fprintf(s, "set logscale y\nset xrange [-1:%zu]\nset yrange [0.8:%.1f]\n", t->n, band * 8.0);
+    fprintf(s, "set arrow 1 from graph 0, first %.1f to graph 1, first %.1f nohead lc rgb '#d0d0d0' lw 0.5 back\n",
+            band / 1.6, band / 1.6);
+    fprintf(s, "set ytics (");
+    for (int64_t v = 1; v <= pmax; v *= 10)
+        fprintf(s, "\"%" PRId64 "\" %" PRId64 ", ", v, v);
+    fprintf(s, "\"none\" %.1f)\n", band);
+    fprintf(s, "set grid ytics lc rgb '#e8e8e8' lw 0.5\n");
+    /* tics: every code when few, else the first code of each first digit */
+    fprintf(s, "set xtics %s (", t->n <= 64 ? "rotate by 90 right" : "");
+    int first = 1;
+    for (size_t i = 0; i < t->n; i++) {
+        if (t->n > 64 && i > 0 && strncmp(t->code[i], t->code[i - 1], 3) == 0)
+            continue;
+        char lab[NS_H5_CENSUS_CODE_LEN + 8];
+        if (t->n <= 64)
+            snprintf(lab, sizeof lab, "%s", t->code[i]);
+        else
+            snprintf(lab, sizeof lab, "%.3s..", t->code[i]);
+        fprintf(s, "%s\"%s\" %zu", first ? "" : ", ", lab, i);
+        first = 0;
+    }
+    fprintf(s, ") font ',%.1f'\n", f.fr.font_pt * (t->n <= 64 ? 0.7 : 0.9));
+    fprintf(s, "set key top center horizontal maxrows 2 width -2 samplen 1\n");
+    const double ps = t->n <= 100 ? 1.0 : t->n <= 1000 ? 0.6 : 0.4;
+    fprintf(s, "plot datafile using 1:($8==0?$3:1/0) with points pt 7 ps %.2f*pscale lc rgb '#1f3b73' "
+               "title 'proven (periodicity theorem)', \\\n", ps);
+    fprintf(s, "     datafile using 1:($8==1?$3:1/0) with points pt 6 ps %.2f*pscale lc rgb '#e6550d' "
+               "title 'observed, not proven', \\\n", ps);
+    fprintf(s, "     datafile using 1:($8==2?$3:1/0) with points pt 9 ps %.2f*pscale lc rgb '#2ca02c' "
+               "title 'arithmetic (saltus), observed', \\\n", ps);
+    fprintf(s, "     datafile using 1:($8==3?%.1f:1/0) with points pt 2 ps %.2f*pscale lc rgb '#7f7f7f' "
+               "title 'no period in range'\n", band, ps);
+    if ((rc = fig_run(&f, err)))
+        goto done;
+    rep(c, "%zu codes of %d digit%s, heap sizes n < %" PRId64 "\n", t->n, t->digits, t->digits == 1 ? "" : "s",
+        t->size);
+    rep(c, "proven: %zu; observed, not proven: %zu; arithmetic (observed): %zu; no period found: %zu\n",
+        count[CEN_PROVEN], count[CEN_OBSERVED], count[CEN_SALTUS], count[CEN_NONE]);
+    if (count[CEN_NONE] < t->n)
+        rep(c, "longest period: %" PRId64 " (%s, %s)\n", pmax, t->code[imax],
+            census_cat(t, imax) == CEN_PROVEN ? "proven" : "observed only");
+done:
+    fig_free(&f);
+    ns_h5_census_table_free(t);
+    return rc;
+}
+
 /* ------------------------------------------------------------------ kinds */
 
 static const ns_plot_kind_def kind_p_positions = {
@@ -1098,8 +1210,20 @@ static const ns_plot_kind_def kind_rare = {
     .draw = draw_rare,
 };
 
+static const ns_plot_kind_def kind_census = {
+    .name = "census",
+    .what = "a census file of 'nimsieve census': each code's period\n"
+            "(log scale) against the code, marked proven, observed only,\n"
+            "arithmetic (saltus) or none found (default for census files)",
+    .piles = 0,
+    .takes = 0,
+    .defaults = {-1, -1, 0, 0},
+    .applies = census_applies,
+    .draw = draw_census,
+};
+
 const ns_plot_kind_def *const ns_plot_kinds[] = {
-    &kind_p_positions, &kind_grundy, &kind_g_values, &kind_sequence, &kind_histogram, &kind_rare, NULL,
+    &kind_p_positions, &kind_grundy, &kind_g_values, &kind_sequence, &kind_histogram, &kind_rare, &kind_census, NULL,
 };
 
 const ns_plot_kind_def *ns_plot_kind_find(const char *name)
@@ -1120,6 +1244,10 @@ const ns_plot_kind_def *ns_plot_kind_default(int k)
 
 int ns_plot_kind_applies(const ns_plot_kind_def *kind, const ns_plot_ctx *c, char *why, size_t len)
 {
+    if (c->census && kind != &kind_census) {
+        snprintf(why, len, "%s is a census file (nimsieve census): the only kind for it is census", c->in);
+        return 0;
+    }
     if (kind->piles && kind->piles != c->k) {
         const ns_plot_kind_def *d = ns_plot_kind_default(c->k);
         snprintf(why, len, "--kind %s draws a %s table; %s has %d pile%s (try --kind %s)", kind->name,

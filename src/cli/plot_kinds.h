@@ -48,6 +48,7 @@ typedef struct ns_plot_ctx {
     const char *dsname;      /* "grundy" or "pn" */
     int is_pn;
     int loopy;               /* a loopy game's /pn: 3 (NS_PN_DRAW) marks a draw */
+    int census;              /* a file of 'nimsieve census' (no table) */
     /* filled by the kind */
     char report[2048];       /* what it drew, one line per fact, for stdout */
     char kept_script[1024];  /* with --keep-script: the script and data kept */

@@ -37,4 +37,23 @@ typedef struct ns_h5_census_cols {
  * failed write leaves no half file under path). */
 ns_err ns_h5_census_write(const char *path, const ns_h5_census_cols *c, ns_error *err);
 
+/* Is path a census file (an HDF5 file whose root attribute kind is
+ * "census")? 0 for anything else, unreadable files included. */
+int ns_h5_census_probe(const char *path);
+
+/* A census file read back: the columns, owned (ns_h5_census_table_free). */
+typedef struct ns_h5_census_table {
+    int digits;
+    int64_t size;
+    size_t n;
+    char (*code)[NS_H5_CENSUS_CODE_LEN];
+    int64_t *period, *preperiod, *group, *saltus;
+    uint8_t *proven;
+    uint32_t *max_value;
+} ns_h5_census_table;
+
+/* Read /census and the attributes digits and size of path. */
+ns_err ns_h5_census_read(const char *path, ns_h5_census_table **out, ns_error *err);
+void ns_h5_census_table_free(ns_h5_census_table *t);
+
 #endif
