@@ -181,7 +181,8 @@ typedef struct ns_engine {
     /* OPTIONAL (NULL: the engine cannot resume): t holds the final values
      * of units 0..units_done-1 (a checkpoint of the same game, bounds,
      * engine and kind); rebuild the per-line state from them and compute
-     * the rest. The table equals an uninterrupted run's. */
+     * the rest. The table equals an uninterrupted run's. A loopy engine
+     * (retro) also takes o->remoteness as the checkpoint holds it. */
     ns_err (*resume)(const ns_game *g, ns_table *t, const ns_engine_plan *plan, const ns_engine_opts *o,
                      uint64_t units_done, ns_error *err);
     /* OPTIONAL (NULL: the engine cannot stream): the side of the tiles

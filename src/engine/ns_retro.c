@@ -35,7 +35,13 @@
  *
  * Parallel: OpenMP over the cells (counting, the reverse index) and over
  * each frontier (atomic counters, compare-and-swap on the outcome, blocks
- * of the next frontier appended with one atomic add). No checkpoints yet. */
+ * of the next frontier appended with one atomic add).
+ *
+ * Checkpoints. Units are frontiers: after u of them (o->checkpoint(user,
+ * u, positions) between frontiers u - 1 and u) the positions of remoteness
+ * <= u are decided and the others UNDEC, so the table and the remoteness
+ * are the whole state. retro_rebuild makes the counters and the queue of
+ * frontier u again from them (the resume, ns_engine.h). */
 #include "engine/ns_engine.h"
 
 #include <inttypes.h>
@@ -255,10 +261,177 @@ static uint64_t retro_memory(const ns_game *g, const ns_engine_plan *plan)
     return plan->cells * (sizeof(uint32_t) + sizeof(uint64_t)) + (indexed ? (plan->cells + 1) * sizeof(uint64_t) : 0);
 }
 
-static ns_err retro_run(const ns_game *g, ns_table *t, const ns_engine_plan *plan, const ns_engine_opts *o,
-                        ns_error *err)
+/* The initialisation of every solve: options per cell (R->cnt), positions
+ * marked UNDEC and the others 0xFF in R->out, and the reverse index of the
+ * general and prefix families. */
+static ns_err retro_init(retro *R, int threads)
 {
-    (void)plan;
+    const uint64_t n = R->t->ncells;
+    scan_cells(R, threads, 1); /* options per cell (and in-degrees of the reverse index) */
+    if (R->failed)
+        return R->err ? R->err->code : NS_EGAME;
+    if (!R->has_index)
+        return NS_OK;
+    uint64_t sum = 0; /* inclusive prefix sums: roff[i] = end of list i */
+    for (uint64_t i = 0; i < n; i++) {
+        sum += R->roff[i];
+        R->roff[i] = sum;
+    }
+    R->roff[n] = sum;
+    R->rpred = malloc((sum ? sum : 1) * sizeof *R->rpred);
+    if (!R->rpred)
+        return ns_error_set(R->err, NS_ENOMEM, "retro: out of memory for the reverse index (%" PRIu64 " moves, %.2f GiB)",
+                            sum, (double)sum * 8 / (1 << 30));
+    scan_cells(R, threads, 2); /* roff[i] ends at the start of list i */
+    if (R->failed)
+        return R->err ? R->err->code : NS_EGAME;
+    return NS_OK;
+}
+
+/* A fresh solve's frontier 0: the positions without options. */
+static void retro_start(retro *R, int threads)
+{
+    const uint8_t terminal = R->g->play == NS_PLAY_MISERE ? NS_PN_N : NS_PN_P;
+    const int64_t n = (int64_t)R->t->ncells;
+    if (R->rem)
+        for (int64_t i = 0; i < n; i++)
+            R->rem[i] = NS_REMOTE_NONE;
+    NS_PRAGMA(omp parallel num_threads(threads))
+    {
+        uint64_t buf[PUSH_BLOCK];
+        int nbuf = 0;
+        NS_PRAGMA(omp for schedule(static))
+        for (int64_t i = 0; i < n; i++)
+            if (R->out[i] == UNDEC && R->cnt[i] == 0)
+                decide(R, (uint64_t)i, terminal, 0, buf, &nbuf);
+        if (nbuf)
+            push_block(R, buf, nbuf);
+    }
+}
+
+/* Keep the least index of a cell a checkpoint cannot hold. */
+static void note_bad(int64_t *bad, int64_t i)
+{
+    int64_t b = __atomic_load_n(bad, __ATOMIC_RELAXED);
+    while ((b < 0 || i < b) && !__atomic_compare_exchange_n(bad, &b, i, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+        ;
+}
+
+typedef struct undo_ctx {
+    const retro *R;
+    uint32_t level;
+    uint32_t n;             /* options already processed as N */
+} undo_ctx;
+
+static int undo_emit(void *u, const int64_t *o)
+{
+    undo_ctx *c = u;
+    const uint64_t j = ns_table_index(c->R->t, o);
+    c->n += c->R->out[j] == NS_PN_N && c->R->rem[j] < c->level;
+    return 0;
+}
+
+/* Resume (see ns_engine.h): the state at the boundary between frontiers
+ * level - 1 and level, rebuilt from a checkpoint of it. R->out holds the
+ * checkpoint's cells (P, N, UNDEC, 0xFF) and R->rem its remoteness: the
+ * positions of remoteness <= level are decided, the others UNDEC. The
+ * fresh solve's initialisation runs first (the checkpoint's cells wait in
+ * the queue's memory meanwhile), then the decided cells come back, each
+ * undecided cell's counter loses its options already processed as N (those
+ * of remoteness < level: no P option of remoteness < level can exist, it
+ * would have decided the cell), and the queue gets frontier level (the
+ * cells of remoteness level). The checkpoint is checked against the game
+ * on the way: NS_EFORMAT when it cannot be a state of this solve. */
+static ns_err retro_rebuild(retro *R, int threads, uint32_t level)
+{
+    const int64_t n = (int64_t)R->t->ncells;
+    if (!R->rem)
+        return ns_error_set(R->err, NS_EINVAL, "retro: a resume needs the checkpoint's remoteness (opts.remoteness)");
+    uint8_t *saved = (uint8_t *)R->queue; /* n bytes of the queue's 8n, unused until the end */
+    memcpy(saved, R->out, (size_t)n);
+    ns_err rc = retro_init(R, threads);
+    if (rc)
+        return rc;
+    int64_t bad = -1; /* the first cell the checkpoint cannot hold (the least index) */
+    NS_OMP_FOR(threads)
+    for (int64_t i = 0; i < n; i++) {
+        const uint8_t v = saved[i];
+        const uint32_t r = R->rem[i];
+        int ok;
+        if (R->out[i] == 0xFF)
+            ok = v == 0xFF && r == NS_REMOTE_NONE;
+        else if (v == UNDEC)
+            ok = r == NS_REMOTE_NONE;
+        else
+            ok = (v == NS_PN_P || v == NS_PN_N) && r <= level;
+        if (!ok)
+            note_bad(&bad, i);
+        else
+            R->out[i] = v;
+    }
+    /* each undecided cell's counter loses its options processed as N; one
+     * left at zero would have been decided P */
+    NS_OMP_FOR_DYNAMIC(threads)
+    for (int64_t i = 0; i < n; i++) {
+        if (__atomic_load_n(&bad, __ATOMIC_RELAXED) >= 0 || R->out[i] != UNDEC ||
+            __atomic_load_n(&R->failed, __ATOMIC_RELAXED))
+            continue;
+        int64_t s[NS_MAX_DIM];
+        ns_error e = {0};
+        undo_ctx c = {R, level, 0};
+        ns_table_coords(R->t, (uint64_t)i, s);
+        for (int f = 0; f < R->g->nfam; f++)
+            if (fam_options(R->g, &R->g->fam[f], s, undo_emit, &c, &e) < 0) {
+                fail_once(R, &e);
+                break;
+            }
+        if (c.n >= R->cnt[i])
+            note_bad(&bad, i);
+        R->cnt[i] -= c.n;
+    }
+    if (R->failed)
+        return R->err ? R->err->code : NS_EGAME;
+    if (bad >= 0) {
+        int64_t s[NS_MAX_DIM];
+        char where[256];
+        size_t used = 0;
+        ns_table_coords(R->t, (uint64_t)bad, s);
+        for (int d = 0; d < R->t->k && used < sizeof where; d++)
+            used += (size_t)snprintf(where + used, sizeof where - used, "%s%" PRId64, d ? ", " : "", s[d]);
+        char rem[24] = "none";
+        if (R->rem[bad] != NS_REMOTE_NONE)
+            snprintf(rem, sizeof rem, "%" PRIu32, R->rem[bad]);
+        return ns_error_set(R->err, NS_EFORMAT, "retro: the checkpoint is no state of this game after %" PRIu32
+                            " frontiers: cell (%s) holds code %u with remoteness %s", level, where,
+                            (unsigned)saved[bad], rem);
+    }
+    NS_PRAGMA(omp parallel num_threads(threads))
+    {
+        uint64_t buf[PUSH_BLOCK];
+        int nbuf = 0;
+        NS_PRAGMA(omp for schedule(static))
+        for (int64_t i = 0; i < n; i++)
+            if (R->out[i] != UNDEC && R->out[i] != 0xFF && R->rem[i] == level) {
+                buf[nbuf++] = (uint64_t)i;
+                if (nbuf == PUSH_BLOCK) {
+                    push_block(R, buf, nbuf);
+                    nbuf = 0;
+                }
+            }
+        if (nbuf)
+            push_block(R, buf, nbuf);
+    }
+    return NS_OK;
+}
+
+/* A solve from scratch (units_done 0) or from a checkpoint after
+ * units_done frontiers. Units are frontiers (0, 1, ...): after u of them,
+ * the positions of remoteness <= u are decided. Their number is not known
+ * in advance; units_total is the number of positions, a bound on it (every
+ * frontier holds a position). */
+static ns_err retro_solve(const ns_game *g, ns_table *t, const ns_engine_plan *plan, const ns_engine_opts *o,
+                          uint64_t units_done, ns_error *err)
+{
     if (t->elem != 1)
         return ns_error_set(err, NS_EINTERNAL, "retro: expected a P/N table of 1-byte cells");
     const int threads = o->threads > 0 ? o->threads : ns_omp_max_threads();
@@ -267,6 +440,9 @@ static ns_err retro_run(const ns_game *g, ns_table *t, const ns_engine_plan *pla
     retro R = {.g = g, .t = t, .out = t->data, .rem = o->remoteness, .err = err};
     for (int f = 0; f < g->nfam; f++)
         R.has_index |= is_indexed(&g->fam[f]);
+    if (units_done >= UINT32_MAX - 1)
+        return ns_error_set(err, NS_EFORMAT, "retro: a checkpoint after %" PRIu64 " frontiers (remoteness is 32-bit)",
+                            units_done);
     R.cnt = malloc(n * sizeof *R.cnt);
     R.queue = malloc(n * sizeof *R.queue);
     if (R.has_index)
@@ -276,54 +452,21 @@ static ns_err retro_run(const ns_game *g, ns_table *t, const ns_engine_plan *pla
                           (double)retro_memory(g, plan) / (1 << 30));
         goto fail;
     }
-    if (R.rem)
-        for (uint64_t i = 0; i < n; i++)
-            R.rem[i] = NS_REMOTE_NONE;
-
-    /* options per cell (and in-degrees of the reverse index) */
-    scan_cells(&R, threads, 1);
-    if (R.failed) {
-        rc = err ? err->code : NS_EGAME;
-        goto fail;
-    }
-    if (R.has_index) {
-        uint64_t sum = 0; /* inclusive prefix sums: roff[i] = end of list i */
-        for (uint64_t i = 0; i < n; i++) {
-            sum += R.roff[i];
-            R.roff[i] = sum;
-        }
-        R.roff[n] = sum;
-        R.rpred = malloc((sum ? sum : 1) * sizeof *R.rpred);
-        if (!R.rpred) {
-            rc = ns_error_set(err, NS_ENOMEM, "retro: out of memory for the reverse index (%" PRIu64 " moves, %.2f GiB)",
-                              sum, (double)sum * 8 / (1 << 30));
+    if (units_done) {
+        if ((rc = retro_rebuild(&R, threads, (uint32_t)units_done)))
             goto fail;
-        }
-        scan_cells(&R, threads, 2); /* roff[i] ends at the start of list i */
-        if (R.failed) {
-            rc = err ? err->code : NS_EGAME;
+    } else {
+        if ((rc = retro_init(&R, threads)))
             goto fail;
-        }
+        retro_start(&R, threads);
     }
 
-    /* frontier 0: the positions without options */
-    const uint8_t terminal = g->play == NS_PLAY_MISERE ? NS_PN_N : NS_PN_P;
-    NS_PRAGMA(omp parallel num_threads(threads))
-    {
-        uint64_t buf[PUSH_BLOCK];
-        int nbuf = 0;
-        NS_PRAGMA(omp for schedule(static))
-        for (int64_t i = 0; i < (int64_t)n; i++)
-            if (R.out[i] == UNDEC && R.cnt[i] == 0)
-                decide(&R, (uint64_t)i, terminal, 0, buf, &nbuf);
-        if (nbuf)
-            push_block(&R, buf, nbuf);
-    }
-
-    uint64_t head = 0, positions = 0;
-    for (uint64_t i = 0; i < n; i++)
+    uint64_t head = 0, positions = 0, before = 0; /* before: decided in frontiers before the queue's */
+    for (uint64_t i = 0; i < n; i++) {
         positions += R.out[i] != 0xFF;
-    for (uint32_t r = 0; head < R.qtail; r++) {
+        before += units_done && R.out[i] != 0xFF && R.out[i] != UNDEC && R.rem[i] < units_done;
+    }
+    for (uint32_t r = (uint32_t)units_done; head < R.qtail; r++) {
         const uint64_t end = R.qtail;
         if (r == UINT32_MAX - 1) {
             rc = ns_error_set(err, NS_ERANGE, "retro: remoteness above 2^32 - 2");
@@ -348,7 +491,12 @@ static ns_err retro_run(const ns_game *g, ns_table *t, const ns_engine_plan *pla
                 push_block(&R, buf, nbuf);
         }
         head = end;
-        if (o->progress && o->progress(o->progress_user, positions ? (double)head / (double)positions : 1.0)) {
+        if (o->progress && o->progress(o->progress_user, positions ? (double)(before + head) / (double)positions : 1.0)) {
+            rc = ns_error_set(err, NS_EINTR, "interrupted");
+            goto fail;
+        }
+        /* between frontiers r and r + 1 (none when r was the last) */
+        if (o->checkpoint && head < R.qtail && o->checkpoint(o->checkpoint_user, (uint64_t)r + 1, positions)) {
             rc = ns_error_set(err, NS_EINTR, "interrupted");
             goto fail;
         }
@@ -367,6 +515,18 @@ fail:
     return rc;
 }
 
+static ns_err retro_run(const ns_game *g, ns_table *t, const ns_engine_plan *plan, const ns_engine_opts *o,
+                        ns_error *err)
+{
+    return retro_solve(g, t, plan, o, 0, err);
+}
+
+static ns_err retro_resume(const ns_game *g, ns_table *t, const ns_engine_plan *plan, const ns_engine_opts *o,
+                           uint64_t units_done, ns_error *err)
+{
+    return retro_solve(g, t, plan, o, units_done, err);
+}
+
 const ns_engine ns_engine_retro = {
     .name = "retro",
     .what = "retrograde analysis: loopy games to P / N / draw with remoteness, frontiers in parallel",
@@ -374,7 +534,7 @@ const ns_engine ns_engine_retro = {
     .applies = retro_applies,
     .memory = retro_memory,
     .run = retro_run,
-    .resume = NULL,
+    .resume = retro_resume,
     .stream_unit = NULL,
     .loopy = 1,
 };

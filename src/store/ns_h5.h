@@ -276,7 +276,8 @@ typedef struct ns_h5_ckpt {
 } ns_h5_ckpt;
 
 /* Write t (rank, bounds, elem and pn_only as in memory) with m's game,
- * rules, params and play, and c. */
+ * rules, params and play, and c; for a loopy game (m->loopy with
+ * m->remoteness) its remoteness too, as in memory. */
 ns_err ns_h5_ckpt_write(const char *path, const ns_table *t, const ns_meta *m, const ns_h5_ckpt *c,
                         ns_error *err);
 
@@ -289,6 +290,8 @@ typedef struct ns_h5_ckpt_info {
     int streamed;             /* 1: the record of a streamed solve (no table;
                                  see ns_h5_stream_checkpoint) */
     int64_t stream_tile;      /* its tile (P/N: rows of a block) */
+    int loopy;                /* 1: a loopy game's, with its remoteness
+                                 (ns_h5_ckpt_read_remoteness) */
 } ns_h5_ckpt_info;
 
 /* Read a checkpoint's attributes into *info and, when t is not NULL, its
@@ -296,6 +299,11 @@ typedef struct ns_h5_ckpt_info {
  * kind. *info is overwritten: free a meta it holds first (ns_meta_free).
  * On failure info->meta holds nothing to free. */
 ns_err ns_h5_ckpt_read(const char *path, ns_h5_ckpt_info *info, ns_table *t, ns_error *err);
+
+/* The remoteness a loopy game's checkpoint holds (info.loopy) into rem,
+ * t->ncells values in t's shape (the table the checkpoint was read into);
+ * NS_EFORMAT when the checkpoint has none or it is damaged. */
+ns_err ns_h5_ckpt_read_remoteness(const char *path, const ns_table *t, uint32_t *rem, ns_error *err);
 
 /* How a table's game is named for a reader, the same in every subcommand:
  * "wythoff" for a preset, "wythoff-twice (rule file data/rules/x.rules)" for
