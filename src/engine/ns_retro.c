@@ -358,6 +358,9 @@ static ns_err retro_run(const ns_game *g, ns_table *t, const ns_engine_plan *pla
     for (int64_t i = 0; i < (int64_t)n; i++)
         if (R.out[i] == UNDEC)
             R.out[i] = NS_PN_DRAW;
+    /* generalized Sprague-Grundy values when asked (ns_retro_gsg.c) */
+    if (o->gsg && (rc = ns_gsg_solve_for(g, t, threads, o->gsg, err)))
+        goto fail;
 
 fail:
     free(R.cnt);
