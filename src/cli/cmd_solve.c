@@ -79,12 +79,16 @@ static void usage(void)
            "solve takes more than a second. Ctrl-C or SIGTERM stops cleanly: a final\n"
            "checkpoint is written (unless --checkpoint-every 0), the command to resume is\n"
            "printed, and the exit status is 128 + the signal (130, 143). OUT.h5 itself\n"
-           "appears only when the solve is complete.\n"
-           "\n"
+           "appears only when the solve is complete.\n",
+           ns_omp_max_threads());
+    printf("\n"
            "A loopy rule file (its moves need not lower the rank: 'nimsieve rules' says so\n"
            "and why) is solved by retrograde analysis to P / N / draw with the remoteness\n"
-           "of every position (/pn 3 = draw, /remoteness); --pn-only is implied, and that\n"
-           "engine writes no checkpoints yet.\n"
+           "of every position (/pn 3 = draw, /remoteness); the file's kind is P/N, and that\n"
+           "engine writes no checkpoints yet. Without --pn-only (and in normal play) the\n"
+           "generalized Sprague-Grundy values follow (Smith; Fraenkel): /grundy holds each\n"
+           "finite value or the infinity code, the sets K of inf(K) are beside it; 'query'\n"
+           "prints them and decides sums of two tables (query A.h5 x y --plus B.h5 u v).\n"
            "\n"
            "examples:\n"
            "  nimsieve solve wythoff --size 4096 -o wythoff.h5\n"
@@ -98,8 +102,7 @@ static void usage(void)
            "The plan line gives the expected time and the size of the file, worked out\n"
            "from the cell count, the engine's measured cost a cell and a sample of the\n"
            "game's moves: about right on an idle machine (observed within a factor of\n"
-           "3), slower on a busy one; the file size is for values that compress little.\n",
-           ns_omp_max_threads());
+           "3), slower on a busy one; the file size is for values that compress little.\n");
 }
 
 typedef struct solve_args {
@@ -627,6 +630,7 @@ int ns_cmd_solve(int argc, char **argv)
     solve_ctx ctx;
     char *ckpt_path = NULL;
     uint32_t *remote = NULL;
+    ns_gsg *gsg = NULL;         /* a loopy game's generalized Sprague-Grundy values (opts.gsg) */
     int64_t *rare = NULL;   /* the rare heap sizes of a rare/common run */
     ns_seq_stats sst;       /* the sequence engines' numbers (the final mask) */
     int have_ckpt = 0;
@@ -682,6 +686,8 @@ int ns_cmd_solve(int argc, char **argv)
     /* a loopy game: P / N / draw with remoteness (retro engine); said once
      * the options are known to be accepted */
     const int say_loopy = g->loopy && !a.pn_only && !a.quiet;
+    /* and its generalized Sprague-Grundy values unless --pn-only (normal play) */
+    const int want_gsg = g->loopy && !a.pn_only && g->play == NS_PLAY_NORMAL;
     if (g->loopy)
         a.pn_only = 1;
     snprintf(meta.game, sizeof meta.game, "%s", g->name);
@@ -713,7 +719,10 @@ int ns_cmd_solve(int argc, char **argv)
         goto fail;
     }
     if (say_loopy)
-        printf("loopy game: solved to P / N / draw with remoteness (no Grundy values yet): %s\n", g->loopy_why);
+        printf("loopy game: solved to P / N / draw with remoteness%s: %s\n",
+               want_gsg ? " and generalized Sprague-Grundy values (/grundy)"
+                        : " (generalized Sprague-Grundy values are for normal play only)",
+               g->loopy_why);
     const int threads = a.threads > 0 ? a.threads : ns_omp_max_threads();
     char dims[256], tb[32], lb[32], nb[32], avb[32];
     ns_cli_format_dims(g->k, g->bounds, dims, sizeof dims);
@@ -831,6 +840,7 @@ int ns_cmd_solve(int argc, char **argv)
         ns_cli_format_bytes(t->ncells * sizeof *remote, nb, sizeof nb);
         meta.loopy = 1;
         meta.remoteness = remote;
+        opts.gsg = want_gsg ? &gsg : NULL;
     }
     ctx.t = t;
     if (a.until_periodic)
@@ -858,6 +868,8 @@ int ns_cmd_solve(int argc, char **argv)
         printf("solving %s on %s (%" PRIu64 " cells): table %s (1 byte a cell), counters and queue %s, remoteness %s, %d thread%s; "
                "no checkpoints (the %s engine cannot resume yet)\n",
                llabel, dims, plan.cells, tb, lb, nb, threads, threads == 1 ? "" : "s", plan.engine->name);
+        if (want_gsg)
+            printf("then generalized Sprague-Grundy values: 40 bytes a cell and 8 bytes a move (every option listed)\n");
         ns_cli_print_engine(&plan.choice, "engine:", 7);
         fflush(stdout);
     } else if (!a.quiet) {
@@ -933,6 +945,13 @@ int ns_cmd_solve(int argc, char **argv)
     meta.threads = threads;
     meta.wall_seconds = ctx.prior + wall;
     meta.complete = 1;
+    if (gsg) {
+        meta.gsg_value = gsg->value;
+        meta.gsg_ninf = gsg->ninf;
+        meta.gsg_inf_off = gsg->inf_off;
+        meta.gsg_inf_val = gsg->inf_val;
+        meta.gsg_max_finite = gsg->max_finite;
+    }
     /* a heap game's code and period; the rare heap sizes under the final
      * mask when rare/common ran with one */
     if (g->octal && (rc = ns_cli_seq_fill(CMD, g, t, strcmp(plan.engine->name, "rare-common") == 0 ? sst.mask : 0,
@@ -960,11 +979,15 @@ int ns_cmd_solve(int argc, char **argv)
                 draws += ns_table_get(t, i) == NS_PN_DRAW;
             printf("draws:         %" PRIu64 "\n", draws);
         }
+        if (gsg)
+            printf("gsg values:    %" PRIu64 " finite (largest %" PRIu32 "), %" PRIu64 " infinite\n", gsg->nfinite,
+                   gsg->max_finite, gsg->ninf);
         print_times(&ctx, wall, threads);
         printf("output:        %s\n", a.out);
     }
     rc = NS_EXIT_OK;
 fail:
+    ns_gsg_free(gsg);
     free(remote);
     free(rare);
     ns_meta_free(&ci.meta);

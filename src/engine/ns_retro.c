@@ -229,7 +229,7 @@ static int retro_applies(const ns_game *g, const ns_engine_opts *o, char *why, s
 {
     if (!o->pn_only) {
         if (why)
-            snprintf(why, len, "fills P/N/draw tables only (Grundy values of loopy games are not computed yet)");
+            snprintf(why, len, "fills P/N/draw tables (generalized Sprague-Grundy values come beside them: ns_engine_opts.gsg)");
         return 0;
     }
     if (o->tile_sink || o->rows_sink) {
