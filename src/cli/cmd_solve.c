@@ -869,7 +869,7 @@ int ns_cmd_solve(int argc, char **argv)
                "no checkpoints (the %s engine cannot resume yet)\n",
                llabel, dims, plan.cells, tb, lb, nb, threads, threads == 1 ? "" : "s", plan.engine->name);
         if (want_gsg)
-            printf("then generalized Sprague-Grundy values: 40 bytes a cell and 8 bytes a move (every option listed)\n");
+            printf("then generalized Sprague-Grundy values: 36 bytes a cell and 8 bytes an option (every option listed), and the sets of inf{K}\n");
         ns_cli_print_engine(&plan.choice, "engine:", 7);
         fflush(stdout);
     } else if (!a.quiet) {

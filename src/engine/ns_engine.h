@@ -157,7 +157,7 @@ typedef struct ns_gsg {
 /* Compute the generalized Sprague-Grundy values of g (bounds set, normal
  * play; any game, loopy or not) on threads threads (<= 0: OpenMP's
  * default); *out owned by the caller (ns_gsg_free). Identical at any
- * thread count. Memory: 16 bytes a cell + 8 bytes an option. */
+ * thread count. Memory: 36 bytes a cell + 8 bytes an option, plus the sets. */
 ns_err ns_gsg_solve(const ns_game *g, int threads, ns_gsg **out, ns_error *err);
 void ns_gsg_free(ns_gsg *x);
 

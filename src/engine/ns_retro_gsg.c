@@ -28,7 +28,7 @@
  * Graph: the options of every position, listed once by the reference
  * enumeration (ns_game_foreach_option) into a forward CSR, and its reverse
  * (the predecessors), both with 32-bit cell indices: 2 x 8 bytes a cell of
- * offsets + 2 x 4 bytes an option, plus 4 arrays of 4 bytes a cell. A
+ * offsets + 2 x 4 bytes an option, plus 5 arrays of 4 bytes a cell. A
  * move listed twice counts twice on both sides. Parallel: OpenMP over the
  * cells and over each frontier (atomic counters, compare-and-swap on the
  * labels). */
