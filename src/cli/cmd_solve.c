@@ -84,9 +84,13 @@ static void usage(void)
     printf("\n"
            "A loopy rule file (its moves need not lower the rank: 'nimsieve rules' says so\n"
            "and why) is solved by retrograde analysis to P / N / draw with the remoteness\n"
-           "of every position (/pn 3 = draw, /remoteness); --pn-only is implied. Its\n"
+           "of every position (/pn 3 = draw, /remoteness); the file's kind is P/N. Its\n"
            "checkpoints come between frontiers of remoteness (units: the frontiers done;\n"
            "their number is not known in advance) and hold /pn and /remoteness so far.\n"
+           "Without --pn-only (and in normal play) the generalized Sprague-Grundy values\n"
+           "follow (Smith; Fraenkel): /grundy holds each finite value or the infinity\n"
+           "code, the sets K of inf(K) are beside it; 'query' prints them and decides\n"
+           "sums of two tables (query A.h5 x y --plus B.h5 u v).\n"
            "\n"
            "examples:\n"
            "  nimsieve solve wythoff --size 4096 -o wythoff.h5\n"
@@ -628,6 +632,7 @@ int ns_cmd_solve(int argc, char **argv)
     solve_ctx ctx;
     char *ckpt_path = NULL;
     uint32_t *remote = NULL;
+    ns_gsg *gsg = NULL;         /* a loopy game's generalized Sprague-Grundy values (opts.gsg) */
     int64_t *rare = NULL;   /* the rare heap sizes of a rare/common run */
     ns_seq_stats sst;       /* the sequence engines' numbers (the final mask) */
     int have_ckpt = 0;
@@ -683,6 +688,8 @@ int ns_cmd_solve(int argc, char **argv)
     /* a loopy game: P / N / draw with remoteness (retro engine); said once
      * the options are known to be accepted */
     const int say_loopy = g->loopy && !a.pn_only && !a.quiet;
+    /* and its generalized Sprague-Grundy values unless --pn-only (normal play) */
+    const int want_gsg = g->loopy && !a.pn_only && g->play == NS_PLAY_NORMAL;
     if (g->loopy)
         a.pn_only = 1;
     snprintf(meta.game, sizeof meta.game, "%s", g->name);
@@ -714,7 +721,10 @@ int ns_cmd_solve(int argc, char **argv)
         goto fail;
     }
     if (say_loopy)
-        printf("loopy game: solved to P / N / draw with remoteness (no Grundy values yet): %s\n", g->loopy_why);
+        printf("loopy game: solved to P / N / draw with remoteness%s: %s\n",
+               want_gsg ? " and generalized Sprague-Grundy values (/grundy)"
+                        : " (generalized Sprague-Grundy values are for normal play only)",
+               g->loopy_why);
     const int threads = a.threads > 0 ? a.threads : ns_omp_max_threads();
     char dims[256], tb[32], lb[32], nb[32], avb[32];
     ns_cli_format_dims(g->k, g->bounds, dims, sizeof dims);
@@ -832,6 +842,7 @@ int ns_cmd_solve(int argc, char **argv)
         ns_cli_format_bytes(t->ncells * sizeof *remote, nb, sizeof nb);
         meta.loopy = 1;
         meta.remoteness = remote;
+        opts.gsg = want_gsg ? &gsg : NULL;
     }
     ctx.t = t;
     if (a.until_periodic)
@@ -862,6 +873,8 @@ int ns_cmd_solve(int argc, char **argv)
         ns_meta_game_label(&meta, llabel, sizeof llabel);
         printf("solving %s on %s (%" PRIu64 " cells): table %s (1 byte a cell), counters and queue %s, remoteness %s, %d thread%s\n",
                llabel, dims, plan.cells, tb, lb, nb, threads, threads == 1 ? "" : "s");
+        if (want_gsg)
+            printf("then generalized Sprague-Grundy values: 36 bytes a cell and 8 bytes an option (every option listed), and the sets of inf{K}\n");
         ns_cli_print_engine(&plan.choice, "engine:", 7);
         if (a.resume && have_ckpt)
             printf("resuming from %s: %" PRIu64 " frontiers done, every position of remoteness <= %" PRIu64
@@ -948,6 +961,13 @@ int ns_cmd_solve(int argc, char **argv)
     meta.threads = threads;
     meta.wall_seconds = ctx.prior + wall;
     meta.complete = 1;
+    if (gsg) {
+        meta.gsg_value = gsg->value;
+        meta.gsg_ninf = gsg->ninf;
+        meta.gsg_inf_off = gsg->inf_off;
+        meta.gsg_inf_val = gsg->inf_val;
+        meta.gsg_max_finite = gsg->max_finite;
+    }
     /* a heap game's code and period; the rare heap sizes under the final
      * mask when rare/common ran with one */
     if (g->octal && (rc = ns_cli_seq_fill(CMD, g, t, strcmp(plan.engine->name, "rare-common") == 0 ? sst.mask : 0,
@@ -975,11 +995,15 @@ int ns_cmd_solve(int argc, char **argv)
                 draws += ns_table_get(t, i) == NS_PN_DRAW;
             printf("draws:         %" PRIu64 "\n", draws);
         }
+        if (gsg)
+            printf("gsg values:    %" PRIu64 " finite (largest %" PRIu32 "), %" PRIu64 " infinite\n", gsg->nfinite,
+                   gsg->max_finite, gsg->ninf);
         print_times(&ctx, wall, threads);
         printf("output:        %s\n", a.out);
     }
     rc = NS_EXIT_OK;
 fail:
+    ns_gsg_free(gsg);
     free(remote);
     free(rare);
     ns_meta_free(&ci.meta);

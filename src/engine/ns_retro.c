@@ -235,7 +235,7 @@ static int retro_applies(const ns_game *g, const ns_engine_opts *o, char *why, s
 {
     if (!o->pn_only) {
         if (why)
-            snprintf(why, len, "fills P/N/draw tables only (Grundy values of loopy games are not computed yet)");
+            snprintf(why, len, "fills P/N/draw tables (generalized Sprague-Grundy values come beside them: ns_engine_opts.gsg)");
         return 0;
     }
     if (o->tile_sink || o->rows_sink) {
@@ -506,6 +506,9 @@ static ns_err retro_solve(const ns_game *g, ns_table *t, const ns_engine_plan *p
     for (int64_t i = 0; i < (int64_t)n; i++)
         if (R.out[i] == UNDEC)
             R.out[i] = NS_PN_DRAW;
+    /* generalized Sprague-Grundy values when asked (ns_retro_gsg.c) */
+    if (o->gsg && (rc = ns_gsg_solve_for(g, t, threads, o->gsg, err)))
+        goto fail;
 
 fail:
     free(R.cnt);

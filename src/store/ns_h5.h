@@ -7,6 +7,9 @@
  *   /pn           k-dim uint8: 0 = P, 1 = N, 2 = not a position, 3 = draw
  *                 (a loopy game only)
  *   /remoteness   (a loopy game only) see ns_h5_loopy.c
+ *   /grundy_inf_offsets, /grundy_inf_values (a loopy game solved with its
+ *                 generalized Sprague-Grundy values, which are then in
+ *                 /grundy, of kind "pn") see ns_h5_gsg.c
  *   /p_positions  n x k int64, the P-positions in lexicographic order
  *   /rare         (a heap game solved by rare/common only) the rare heap
  *                 sizes, see ns_meta.seq_rare
@@ -88,7 +91,36 @@ typedef struct ns_meta {
     int loopy;
     uint64_t n_draws;         /* filled by the reader; the writer counts them */
     const uint32_t *remoteness;
+    /* generalized Sprague-Grundy values of a loopy game (ns_h5_gsg.c):
+     * /grundy, /grundy_inf_offsets, /grundy_inf_values and the root
+     * attributes gsg_n_infinite and gsg_max_finite, in a file whose kind
+     * stays "pn". Writer: written when gsg_value is set (borrowed: ncells
+     * values, finite, NS_H5_GSG_INF or NS_H5_GSG_NONE; gsg_ninf sets at
+     * gsg_inf_val[gsg_inf_off[j] .. gsg_inf_off[j+1]), borrowed). Reader:
+     * gsg = 1 when the file has them, with gsg_ninf and gsg_max_finite. */
+    int gsg;
+    uint64_t gsg_ninf;
+    uint32_t gsg_max_finite;
+    const uint32_t *gsg_value;
+    const uint64_t *gsg_inf_off;
+    const uint32_t *gsg_inf_val;
 } ns_meta;
+
+#define NS_H5_GSG_NONE UINT32_MAX          /* = NS_GSG_NONE of engine/ns_engine.h */
+#define NS_H5_GSG_INF (UINT32_MAX - 1)     /* = NS_GSG_INF */
+
+/* Generalized Sprague-Grundy value of cell s of the table file path:
+ * *value gets it (finite, NS_H5_GSG_INF or NS_H5_GSG_NONE) and, when
+ * infinite, *set (malloc'ed, the caller frees it) its *nset values,
+ * increasing. Reads the rows 0 .. s[0] of /grundy (to find the set). */
+ns_err ns_h5_read_gsg_cell(const char *path, int k, const int64_t *s, uint32_t *value, uint32_t **set,
+                           uint64_t *nset, ns_error *err);
+
+/* All of them: value gets ncells values, *ninf the infinite cells, *off
+ * (ninf + 1) and *val their sets as in ns_gsg (engine/ns_engine.h);
+ * *off and *val malloc'ed, the caller frees them. */
+ns_err ns_h5_read_gsg_all(const char *path, uint64_t ncells, uint32_t *value, uint64_t *ninf, uint64_t **off,
+                          uint32_t **val, ns_error *err);
 
 #define NS_H5_REMOTE_NONE UINT32_MAX   /* = NS_REMOTE_NONE of engine/ns_engine.h */
 
