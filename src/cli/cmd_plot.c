@@ -46,13 +46,14 @@ static void usage(void)
            "options:\n"
            "  -k, --kind KIND         what to draw (see above)\n"
            "  -o, --output OUT        the figure: .png, .svg or .pdf\n"
-           "      --xrange A:B        p-positions, grundy, g-values: draw the cells with\n"
-           "      --yrange C:D        A <= x <= B, C <= y <= D (x: the first pile)\n"
+           "      --xrange A:B        p-positions, grundy, g-values, remoteness: draw\n"
+           "      --yrange C:D        the cells with A <= x <= B, C <= y <= D (x: the\n"
+           "                          first pile)\n"
            "      --range A:B         sequence: draw n = A..B\n"
-           "      --downsample HOW    grundy: min, max or mode per pixel\n"
-           "      --max-value K       grundy, sequence: values above K in the top colour or\n"
-           "                          cut off; g-values: the values 0..K; histogram: bars\n"
-           "                          for 0..K only\n"
+           "      --downsample HOW    grundy, remoteness: min, max or mode per pixel\n"
+           "      --max-value K       grundy, sequence, remoteness: values above K in the\n"
+           "                          top colour or cut off; g-values: the values 0..K;\n"
+           "                          histogram: bars for 0..K only\n"
            "      --width W           figure width in pixels (default %d; PDF: %d per inch)\n"
            "      --height H          figure height in pixels (default %d)\n"
            "      --title TEXT        the title line (the caption below it stays)\n"
@@ -71,7 +72,8 @@ static void usage(void)
            "examples:\n"
            "  nimsieve plot wythoff.h5 --kind p-positions -o wythoff-p-positions.png\n"
            "  nimsieve plot wythoff.h5 --kind g-values --xrange 0:99 --yrange 0:99 -o g.pdf\n"
-           "  nimsieve plot census.h5 -o census.png\n",
+           "  nimsieve plot census.h5 -o census.png\n"
+           "  nimsieve solve data/rules/wythoff-grow.rules --size 64 -o wg.h5 && nimsieve plot wg.h5 --kind remoteness -o wg.png\n",
            DEFAULT_WIDTH, NS_PLOT_PDF_PX_PER_INCH, DEFAULT_HEIGHT);
 }
 
@@ -299,6 +301,7 @@ int ns_cmd_plot(int argc, char **argv)
     c.kind = kind ? kind : ns_plot_kind_default(c.k);
     c.is_pn = meta.pn_only;
     c.loopy = meta.pn_only && meta.loopy;
+    c.n_draws = c.loopy ? meta.n_draws : 0;
     game_label(&meta, c.game_label, sizeof c.game_label);
     c.is_wythoff = is_wythoff(&meta);
     axis_names(&c, &meta);
@@ -310,12 +313,12 @@ int ns_cmd_plot(int argc, char **argv)
         }
     }
     if (c.ds_given && !(c.kind->takes & NS_PLOT_TAKES_DOWNSAMPLE)) {
-        rc = ns_cli_error(CMD, "--downsample applies to --kind grundy only (g-values shows every value 0..K of "
+        rc = ns_cli_error(CMD, "--downsample applies to --kind grundy and remoteness only (g-values shows every value 0..K of "
                                "a pixel's block; the others draw points)");
         goto done;
     }
     if (given_xy && !(c.kind->takes & NS_PLOT_TAKES_XYRANGE)) {
-        rc = ns_cli_error(CMD, "--xrange and --yrange apply to two-pile figures (p-positions, grundy, g-values), "
+        rc = ns_cli_error(CMD, "--xrange and --yrange apply to two-pile figures (p-positions, grundy, g-values, remoteness), "
                                "not --kind %s%s", c.kind->name,
                           c.kind->takes & NS_PLOT_TAKES_RANGE ? " (use --range A:B)" : "");
         goto done;

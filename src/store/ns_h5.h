@@ -252,8 +252,10 @@ typedef struct ns_h5_dsinfo {
     int elem;                   /* bytes per value: 1, 2, 4 or 8 */
     int is_signed;              /* int64 /p_positions */
     int has_invalid;            /* some cells are not positions */
-    uint32_t invalid;           /* their marker as stored (2 in /pn) */
-    uint32_t max_value;         /* root attribute max_value (1 for /pn) */
+    uint32_t invalid;           /* their marker as stored (2 in /pn; /remoteness:
+                                   its none_value, draws included) */
+    uint32_t max_value;         /* root attribute max_value (1 for /pn;
+                                   /remoteness: none_value - 1) */
     int nsym;                   /* a symmetric game's file: the root attribute */
     int sym[NS_MAX_DIM];        /* symmetric (ns_meta); else 0. /p_positions
                                    lists the sorted P-positions only */
