@@ -552,6 +552,61 @@ def check_loopy(nb, t):
             got = [int(v) for v in m.group(2).split()]
             same(nb, "wythoff-grow: pairs and first a_n read by patterns (naive solver)",
                  (int(m.group(1)), got), (len(a), a[:len(got)]))
+    # section 4: generalized Sprague-Grundy values (Smith's algorithm, literally) and sums
+    m = find(nb, t, r"^wythoff-grow in \[0,(\d+)\)\^2: (\d+) finite values \[([\d, ]*)\], (\d+) infinite$",
+             "gsg counts")
+    if m:
+        n = int(m.group(1))
+        opts = loopy_options("wythoff-grow", n)
+        lab = smith(opts)
+        fin = [v for v in lab.values() if not isinstance(v, tuple)]
+        same(nb, f"wythoff-grow in [0,{n})^2: finite values, their set, infinite values (naive Smith)",
+             (int(m.group(2)), m.group(3), int(m.group(4))),
+             (len(fin), ", ".join(map(str, sorted(set(fin)))), len(lab) - len(fin)))
+        out, _ = loopy_by_levels(opts)
+        m2 = find(nb, t, r"^finite exactly at the P-positions: (\w+)$", "finite at P")
+        if m2:
+            same(nb, "finite values exactly at the P-positions (naive Smith, naive P/N/D)", m2.group(1),
+                 str(all((not isinstance(lab[c], tuple)) == (out[c] == "P") for c in opts)))
+        wopts = loopy_options("wythoff", n)
+        for mm in re.finditer(r"^sum \((\d+), (\d+)\) \+ \((\d+), (\d+)\): wythoff-grow (\w) .*, Wythoff (\w) ",
+                              t, re.M):
+            u, v = (int(mm.group(1)), int(mm.group(2))), (int(mm.group(3)), int(mm.group(4)))
+            want = (sum_outcome(opts, u, v), sum_outcome(wopts, u, v))
+            same(nb, f"outcome of {u} + {v} in wythoff-grow and in Wythoff (naive P/N/D of the sum game)",
+                 (mm.group(5), mm.group(6)), want)
+
+
+def smith(opts):
+    """Smith's algorithm as stated: for m = 0, 1, ..., label m (repeatedly) each unlabelled
+    position with no option labelled m whose every unlabelled or infinite option has one;
+    then the unlabelled positions with no option labelled m are infinite. An infinite
+    value is ('inf', K), K the finite values of its options."""
+    lab = {}
+    has = lambda u, m: any(lab.get(v) == m for v in opts[u])
+    m = 0
+    while len(lab) < len(opts):
+        changed = True
+        while changed:
+            changed = False
+            for u in opts:
+                if u not in lab and not has(u, m) and \
+                        all(has(v, m) for v in opts[u] if v not in lab or lab[v] == "inf"):
+                    lab[u], changed = m, True
+        for u in opts:
+            if u not in lab and not has(u, m):
+                lab[u] = "inf"
+        m += 1
+    return {u: ("inf", frozenset(lab[v] for v in opts[u] if lab[v] != "inf")) if lab[u] == "inf" else lab[u]
+            for u in opts}
+
+
+def sum_outcome(opts, u, v):
+    """P, N or D of the position (u, v) of the sum of the game with itself (a move is a
+    move in one part), by the naive level solver on the product graph."""
+    prod = {(a, b): [(a2, b) for a2 in opts[a]] + [(a, b2) for b2 in opts[b]] for a in opts for b in opts}
+    out, _ = loopy_by_levels(prod)
+    return out[(u, v)]
 
 
 CHECKS = {"wythoff": check_wythoff, "nim-and-sums": check_nim, "variants": check_variants, "heaps": check_heaps,
