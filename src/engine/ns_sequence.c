@@ -20,6 +20,11 @@
  * Rule files with split moves (game/ns_rules_heap.c) list their options
  * one by one (rule_options), with the same early / late split.
  *
+ * Memory. The table starts at one byte a value (engine/ns_engine.c's
+ * plan) and is widened in place to 2, then 4 bytes (ns_table_widen) by
+ * the heap whose value first needs it; the a-priori bound (the number of
+ * options) still checks every value.
+ *
  * Units (checkpoints, resume): NS_SEQ_UNIT heap sizes each; a resumed
  * solve only needs the largest value of the finished heaps. */
 #include "engine/ns_engine.h"
@@ -746,6 +751,9 @@ static ns_err seq_solve(const ns_game *g, ns_table *t, const ns_engine_plan *pla
                                       plan->max_value);
                     goto fail;
                 }
+                /* the table starts at one byte a value and widens when a value needs more */
+                if (v >= ns_table_invalid(t) && (rc = ns_table_widen(t, ns_table_elem_for(v), (uint64_t)n, err)))
+                    goto fail;
                 ns_table_set(t, (uint64_t)n, (uint32_t)v);
                 maxv = v > maxv ? v : maxv;
                 if ((rc = rc_add(&rs, n, (uint32_t)v, err)))
