@@ -855,6 +855,11 @@ int ns_cmd_solve(int argc, char **argv)
             goto fail;
         }
         ns_meta_free(&ci.meta); /* read again, with the table */
+        /* a sequence's table widens as values grow: take the checkpoint's width */
+        if (g->octal && ci.elem > t->elem && ns_table_widen(t, ci.elem, 0, &err)) {
+            rc = ns_cli_error(CMD, "%s", err.msg);
+            goto fail;
+        }
         if (ns_h5_ckpt_read(ckpt_path, &ci, t, &err)) {
             rc = ns_cli_error(CMD, "%s; remove it or use --force to start over", err.msg);
             goto fail;
@@ -894,9 +899,10 @@ int ns_cmd_solve(int argc, char **argv)
             secs0 *= left;
         }
         ns_cli_format_estimate(secs0, secs, bytes, est, sizeof est);
-        printf("solving %s on %s (%" PRIu64 " cells): table %s (%d byte%s a cell), line sets %s, %" PRId64 " levels, "
+        printf("solving %s on %s (%" PRIu64 " cells): table %s (%d byte%s a cell%s), line sets %s, %" PRId64 " levels, "
                "%d thread%s; %s\n",
-               label, dims, plan.cells, tb, plan.elem, plan.elem == 1 ? "" : "s", lb, plan.levels, threads,
+               label, dims, plan.cells, tb, plan.elem, plan.elem == 1 ? "" : "s",
+               g->octal && !a.pn_only ? ", widened to 2 or 4 when a value needs it" : "", lb, plan.levels, threads,
                threads == 1 ? "" : "s", est);
         ns_cli_print_engine(&plan.choice, "engine:", 7);
         if (a.resume && have_ckpt)

@@ -82,6 +82,11 @@ static ns_err table_plan(const ns_game *g, int pn_only, ns_engine_plan *plan, ns
     plan->elem = ns_table_elem_for(plan->max_value);
     if (plan->elem == 0)
         return ns_error_set(err, NS_ERANGE, "values up to %" PRIu64 " do not fit 32-bit cells", plan->max_value);
+    /* a heap game's sequence starts at one byte a value: the sequence
+     * engines widen the table when a value needs more (the a-priori bound,
+     * the number of options of the largest heap, is far above the values) */
+    if (g->octal && !pn_only)
+        plan->elem = 1;
     plan->table_bytes = ns_table_bytes(g->k, g->bounds, plan->elem);
     int64_t ones[NS_MAX_DIM];
     for (int i = 0; i < NS_MAX_DIM; i++)
@@ -148,7 +153,7 @@ ns_err ns_engine_resume_with(const ns_engine *e, const ns_game *g, ns_table *t, 
     if (rc)
         return rc;
     if (t) {
-        if (t->k != g->k || t->pn_only != o->pn_only || t->elem != plan.elem)
+        if (t->k != g->k || t->pn_only != o->pn_only || t->elem < plan.elem)
             return ns_error_set(err, NS_EINTERNAL, "table does not match the game's plan");
         for (int i = 0; i < g->k; i++)
             if (t->bounds[i] != g->bounds[i])

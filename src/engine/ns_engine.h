@@ -196,7 +196,10 @@ typedef struct ns_engine_choice {
 typedef struct ns_engine_plan {
     uint64_t cells;
     uint64_t max_value;     /* bound on any value (1 for P/N) */
-    int elem;               /* table cell width in bytes */
+    int elem;               /* table cell width in bytes (a heap game's
+                               sequence: at the start; the sequence engines
+                               widen the table, ns_table_widen, when a value
+                               needs more, up to the width max_value needs) */
     uint64_t table_bytes;
     int64_t levels;         /* number of rank levels */
     const struct ns_engine *engine; /* the engine that runs ... */

@@ -20,8 +20,17 @@
  * Rule files with split moves (game/ns_rules_heap.c) list their options
  * one by one (rule_options), with the same early / late split.
  *
+ * Memory. The table starts at one byte a value (engine/ns_engine.c's
+ * plan) and is widened in place to 2, then 4 bytes (ns_table_widen) by
+ * the heap whose value first needs it; the a-priori bound (the number of
+ * options) still checks every value.
+ *
  * Units (checkpoints, resume): NS_SEQ_UNIT heap sizes each; a resumed
- * solve only needs the largest value of the finished heaps. */
+ * solve only needs the largest value of the finished heaps. A block may
+ * cover several units (the rare/common method's blocks reach RC_BLOCK
+ * heap sizes: each block costs one synchronisation of the threads, which
+ * on a loaded machine costs more than the block's work); the units it
+ * finished are then reported one by one, in order. */
 #include "engine/ns_engine.h"
 
 #include <inttypes.h>
@@ -217,7 +226,7 @@ enum {
                          (0: measured fastest on one thread on 0.1777) */
     RC_SPARSE = 8,    /* the method runs while at most 1/RC_SPARSE of the heaps are rare */
     RC_MAX_BITS = 16, /* masks among values below 2^16 */
-    RC_BLOCK = 4096,  /* heap sizes of a block, at most (one synchronisation each) */
+    RC_BLOCK = 16384, /* heap sizes of a block, at most (one synchronisation each) */
 };
 
 typedef struct rc_state {
@@ -375,29 +384,59 @@ static void rc_early(const seq_moves *mv, const rc_state *rs, int64_t nr0, const
 
 /* The rest of heap n's options with a part in [b0, n) and a rare part:
  * single heaps in [b0, n), splits with a rare part below b0 and the other
- * in [b0, n), splits with a rare part in [b0, n). */
-static void rc_late(const seq_moves *mv, const rc_state *rs, int64_t nr0, const ns_table *t, int64_t n, int64_t b0,
-                    uint64_t *s)
+ * in [b0, n), splits with a rare part in [b0, n). This runs heap by heap
+ * in order (the serial part of a block) and, the rare heaps being mostly
+ * small, holds most of the splits with a rare part: one kernel per cell
+ * width, its bits gathered in a register while every value is below 64. */
+static inline __attribute__((always_inline)) void rc_late_k(const seq_moves *mv, const rc_state *rs, int64_t nr0,
+                                                            const void *g, int elem, int w1, int64_t n, int64_t b0,
+                                                            uint64_t *s)
 {
+    uint64_t acc = 0;
+#define RC_MARK(v)                                                                                                     \
+    do {                                                                                                               \
+        const uint32_t v_ = (v);                                                                                       \
+        if (w1)                                                                                                        \
+            acc |= (uint64_t)1 << (v_ & 63);                                                                           \
+        else                                                                                                           \
+            mark(s, v_);                                                                                               \
+    } while (0)
     for (int i = 0; i < mv->nsingle; i++) {
         const int64_t m = n - mv->single_t[i];
         if (m >= b0)
-            mark(s, ns_table_get(t, (uint64_t)m));
+            RC_MARK(gv(g, elem, m));
     }
+    const int64_t *rare = rs->rare;
     for (int i = 0; i < mv->nsplit; i++) {
         const int64_t m = n - mv->split_t[i];
         if (m < 2)
             continue;
-        for (int64_t j = 0; j < nr0 && rs->rare[j] <= m - b0; j++) {
-            const int64_t a = rs->rare[j];
+        const int64_t hi = m - b0;
+        for (int64_t j = 0; j < nr0 && rare[j] <= hi; j++) {
+            const int64_t a = rare[j];
             if (!(mv->strict && 2 * a == m))
-                mark(s, ns_table_get(t, (uint64_t)a) ^ ns_table_get(t, (uint64_t)(m - a)));
+                RC_MARK(gv(g, elem, a) ^ gv(g, elem, m - a));
         }
-        for (int64_t j = nr0; j < rs->nrare && rs->rare[j] < m; j++) {
-            const int64_t a = rs->rare[j];
+        for (int64_t j = nr0; j < rs->nrare && rare[j] < m; j++) {
+            const int64_t a = rare[j];
             if (!(mv->strict && 2 * a == m))
-                mark(s, ns_table_get(t, (uint64_t)a) ^ ns_table_get(t, (uint64_t)(m - a)));
+                RC_MARK(gv(g, elem, a) ^ gv(g, elem, m - a));
         }
+    }
+    if (w1)
+        s[0] |= acc;
+#undef RC_MARK
+}
+
+static void rc_late(const seq_moves *mv, const rc_state *rs, int64_t nr0, const ns_table *t, int w1, int64_t n,
+                    int64_t b0, uint64_t *s)
+{
+    switch (t->elem * 2 + w1) {
+    case 2: rc_late_k(mv, rs, nr0, t->data, 1, 0, n, b0, s); break;
+    case 3: rc_late_k(mv, rs, nr0, t->data, 1, 1, n, b0, s); break;
+    case 4: rc_late_k(mv, rs, nr0, t->data, 2, 0, n, b0, s); break;
+    case 5: rc_late_k(mv, rs, nr0, t->data, 2, 1, n, b0, s); break;
+    default: rc_late_k(mv, rs, nr0, t->data, 4, 0, n, b0, s); break;
     }
 }
 
@@ -678,15 +717,19 @@ static ns_err seq_solve(const ns_game *g, ns_table *t, const ns_engine_plan *pla
     }
     for (int64_t r = 2; s3 && r <= start && r < N; r++)
         ns_seq_split3_add(s3, r, (uint32_t)maxv);
+    int64_t b0 = start; /* the first heap size not yet solved */
     for (uint64_t u = units_done; u < units; u++) {
         const int64_t uend = min64(N, (int64_t)(u + 1) * NS_SEQ_UNIT);
-        for (int64_t b0 = (int64_t)u * NS_SEQ_UNIT; b0 < uend;) {
+        /* a block may run past the unit's end (one synchronisation of the
+         * threads for several units): the units it finished are reported
+         * below, one by one, as the loop reaches them */
+        while (b0 < uend) {
             const uint64_t we = words_for(maxv);
             /* short blocks while the heaps are small (a quarter of b0) */
             int64_t len = min64(use_rc ? RC_BLOCK : SEQ_BLOCK, max64(16, b0 / 4));
             if ((uint64_t)len * we * 8 > SEQ_EARLY_BYTES)
                 len = max64(1, (int64_t)(SEQ_EARLY_BYTES / (we * 8)));
-            const int64_t b1 = min64(uend, b0 + len);
+            const int64_t b1 = min64(N, b0 + len);
             const int64_t nb = b1 - b0;
             if ((uint64_t)nb * we > cap_early) {
                 free(early);
@@ -737,7 +780,7 @@ static ns_err seq_solve(const ns_game *g, ns_table *t, const ns_engine_plan *pla
                 if (rc_block) {
                     if (wc > rs.rv_words && (rc = rc_set_rv(&rs, wc, err)))
                         goto fail;
-                    rc_late(&mv, &rs, nr0, t, n, b0, cur);
+                    rc_late(&mv, &rs, nr0, t, wc == 1, n, b0, cur);
                     v = rc_resolve(&mv, &rs, t, n, nb, far[n - b0], cur, wc);
                     rs.st->rc_heaps++;
                 } else {
@@ -757,6 +800,9 @@ static ns_err seq_solve(const ns_game *g, ns_table *t, const ns_engine_plan *pla
                                       plan->max_value);
                     goto fail;
                 }
+                /* the table starts at one byte a value and widens when a value needs more */
+                if (v >= ns_table_invalid(t) && (rc = ns_table_widen(t, ns_table_elem_for(v), (uint64_t)n, err)))
+                    goto fail;
                 ns_table_set(t, (uint64_t)n, (uint32_t)v);
                 maxv = v > maxv ? v : maxv;
                 if (s3)

@@ -73,6 +73,52 @@ ns_table *ns_table_new(int k, const int64_t *bounds, int elem, int pn_only, ns_e
     return t;
 }
 
+/* cells [0, used) of from-wide values into to-wide ones, last first (the
+ * wider cell i never overlaps a narrower cell j > i) */
+#define WIDEN(FROM, TO)                                                                                                \
+    do {                                                                                                               \
+        const FROM *src = t->data;                                                                                     \
+        TO *dst = t->data;                                                                                             \
+        const FROM inv = (FROM)~(FROM)0;                                                                               \
+        for (uint64_t i = used; i-- > 0;) {                                                                            \
+            const FROM v = src[i];                                                                                     \
+            dst[i] = v == inv ? (TO)~(TO)0 : (TO)v;                                                                    \
+        }                                                                                                              \
+    } while (0)
+
+ns_err ns_table_widen(ns_table *t, int elem, uint64_t used, ns_error *err)
+{
+    if ((elem != 2 && elem != 4) || elem <= t->elem)
+        return ns_error_set(err, NS_EINTERNAL, "ns_table_widen: from %d to %d bytes a cell", t->elem, elem);
+    if (used > t->ncells)
+        used = t->ncells;
+    const uint64_t old_bytes = t->ncells * (uint64_t)t->elem;
+    const uint64_t bytes = ns_table_bytes(t->k, t->bounds, elem);
+    if (bytes == 0 || bytes > SIZE_MAX)
+        return ns_error_set(err, NS_ENOMEM, "a table of %" PRIu64 " cells of %d bytes does not fit the address space",
+                            t->ncells, elem);
+    size_t mapped = t->mapped;
+    void *p = ns_huge_grow(t->data, (size_t)old_bytes, (size_t)bytes, NS_MAP_THRESHOLD, &mapped);
+    if (!p)
+        return ns_error_set(err, NS_ENOMEM, "cannot widen the table to %d bytes a cell (%.2f GiB)", elem,
+                            (double)bytes / (1 << 30));
+    t->data = p;
+    t->mapped = mapped;
+    /* the cells from used on were never set: zero what the old ones left there */
+    const uint64_t keep = used * (uint64_t)elem;
+    if (keep < old_bytes)
+        memset((char *)p + keep, 0, (size_t)(old_bytes - keep));
+    if (t->elem == 1 && elem == 2)
+        WIDEN(uint8_t, uint16_t);
+    else if (t->elem == 1)
+        WIDEN(uint8_t, uint32_t);
+    else
+        WIDEN(uint16_t, uint32_t);
+    t->elem = elem;
+    return NS_OK;
+}
+#undef WIDEN
+
 void ns_table_free(ns_table *t)
 {
     if (!t)

@@ -41,6 +41,14 @@ uint64_t ns_table_bytes(int k, const int64_t *bounds, int elem);
  * NS_INVALID marker; 0 if none does. */
 int ns_table_elem_for(uint64_t maxval);
 
+/* Widen t's cells to elem bytes (2 or 4, more than t->elem), in place from
+ * the end: cells 0..used-1 keep their values, the others become 0 (a
+ * solve that fills the table in order widens it when a value needs more
+ * room: tables start at one byte a cell). An invalid marker among the
+ * first used cells becomes the new width's marker. On failure (out of
+ * memory, bad width) t is unchanged. */
+ns_err ns_table_widen(ns_table *t, int elem, uint64_t used, ns_error *err);
+
 static inline uint32_t ns_table_invalid(const ns_table *t)
 {
     return t->elem == 1 ? 0xFFu : t->elem == 2 ? 0xFFFFu : 0xFFFFFFFFu;

@@ -110,6 +110,9 @@ kill_resume() {
 
 kill_resume general "$src/tests/cli/fib-general.rules" --size 600
 kill_resume tiles2d wythoff --size 6000
+# a heap game's sequence: its values pass 255 early, so the table is
+# widened to 2 bytes a value and its checkpoints hold 2-byte cells
+kill_resume sequence octal -D code=0.6666666666666666 --size 12000
 # (the two-pile P/N kernel finishes Wythoff 8192^2 in milliseconds, so kills
 # land in the final write; tests/unit/test_rows_pn_ckpt.c resumes it at every
 # unit instead)

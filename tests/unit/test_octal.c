@@ -292,6 +292,64 @@ static void test_hex3(void)
     }
 }
 
+/* ---- cell widening ---- */
+
+/* A sequence starts at one byte a value and is widened in place when a
+ * value passes 255 (ns_table_widen). 0.6666666666666666 (take 1..16, leave
+ * one or two heaps) passes 255 within a few hundred heaps: both engines at
+ * 1, 2 and 3 threads agree with the naive solver, and with the plain mex
+ * on a table of 4-byte cells from the start (no widening). */
+static void test_widen(void)
+{
+    const char *code = "0.6666666666666666";
+    const int64_t n = 900;
+    ns_octal o;
+    ns_error err = {0};
+    CHECK(ns_octal_parse(code, &o, &err) == NS_OK);
+    int *ref = naive_sequence(&o, n);
+    int refmax = 0;
+    for (int64_t i = 0; i < n; i++)
+        refmax = ref[i] > refmax ? ref[i] : refmax;
+    CHECKF(refmax > 255 && refmax < 4096, "%s to %lld: largest value %d, expected 256..4095", code, (long long)n,
+           refmax);
+    char p[64];
+    snprintf(p, sizeof p, "code=%s", code);
+    ns_game *g = build("octal", p, n);
+    CHECK(g != NULL);
+    if (!g) {
+        free(ref);
+        return;
+    }
+    /* the plain mex into 4-byte cells */
+    ns_table *wide = ns_table_new(1, &n, 4, 0, &err);
+    const ns_engine *plain = ns_engine_find("sequence");
+    ns_engine_opts o1 = {.threads = 1};
+    CHECK(wide && plain && ns_engine_run_with(plain, g, wide, &o1, &err) == NS_OK);
+    static const char *const engines[] = {"sequence", "rare-common"};
+    for (int e = 0; e < 2; e++)
+        for (int th = 1; th <= 3; th++) {
+            ns_table *t = ns_engine_table_new(g, 0, &err);
+            CHECKF(t && t->elem == 1, "%s: the table starts at %d bytes a value", code, t ? t->elem : 0);
+            ns_engine_opts ot = {.threads = th};
+            CHECKF(t && ns_engine_run_with(ns_engine_find(engines[e]), g, t, &ot, &err) == NS_OK, "%s: %s",
+                   engines[e], err.msg);
+            CHECKF(t && t->elem == 2, "%s, %d threads: %d bytes a value after values up to %d", engines[e], th,
+                   t ? t->elem : 0, refmax);
+            int64_t bad = -1;
+            for (int64_t i = 0; t && i < n && bad < 0; i++)
+                if (ns_table_get(t, (uint64_t)i) != (uint32_t)ref[i])
+                    bad = i;
+            CHECKF(t && bad < 0, "%s %s, %d threads: G(%lld) = %u, the naive solver %d", code, engines[e], th,
+                   (long long)bad, t && bad >= 0 ? ns_table_get(t, (uint64_t)bad) : 0, bad >= 0 ? ref[bad] : 0);
+            CHECKF(t && wide && ns_table_equal(t, wide), "%s %s, %d threads: differs from the plain mex in 4-byte cells",
+                   code, engines[e], th);
+            ns_table_free(t);
+        }
+    ns_table_free(wide);
+    ns_game_free(g);
+    free(ref);
+}
+
 /* ---- checkpoints and resume ---- */
 
 typedef struct stop_at {
@@ -601,6 +659,7 @@ int main(void)
     test_saltus();
     test_threads();
     test_hex3();
+    test_widen();
     test_resume();
     return TEST_REPORT();
 }
