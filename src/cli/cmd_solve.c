@@ -67,7 +67,14 @@ static void usage(void)
            "                           by itself when the table would not fit the budget, and\n"
            "                           for such P/N tables unless --resume or\n"
            "                           --checkpoint-every is given. Checkpoints too. Values are\n"
-           "                           stored in 16 bits when the game's bound allows, else 32\n"
+           "                           stored in 16 bits when the game's bound allows, else 32\n",
+           ns_omp_max_threads());
+    fputs("                           Take-and-break sequences (octal codes, Grundy's game)\n"
+          "                           stream too: the whole sequence stays in\n"
+           "                           memory, /grundy goes to OUT.h5.part a chunk at a time and\n"
+           "                           checkpoints hold only the values after the last chunk;\n"
+           "                           chosen by itself from 2^26 heap sizes (not with\n"
+           "                           --until-periodic)\n"
            "  -U, --until-periodic     heap games (octal codes): stop as soon as the octal\n"
            "                           periodicity theorem proves a period (looked for after\n"
            "                           every 4096 heap sizes up to 2^20, then each time n grew\n"
@@ -103,7 +110,7 @@ static void usage(void)
            "from the cell count, the engine's measured cost a cell and a sample of the\n"
            "game's moves: about right on an idle machine (observed within a factor of\n"
            "3), slower on a busy one; the file size is for values that compress little.\n",
-           ns_omp_max_threads());
+          stdout);
 }
 
 typedef struct solve_args {
