@@ -211,7 +211,7 @@ static ns_err sync_file(ns_h5_seq *s, const char *name, ns_error *err)
 
 /* A fresh .part of width elem holding the chunks of G(0 .. done - 1) from
  * t, synced and renamed over the .part (the old one, if open, is closed
- * first: it is complete up to its last flush). */
+ * first; the caller closed its datasets). */
 static ns_err rewrite(ns_h5_seq *s, const ns_table *t, int elem, int64_t done, ns_error *err)
 {
     char *fresh = dup_cat(s->path, ".part.new");
@@ -232,8 +232,11 @@ static ns_err rewrite(ns_h5_seq *s, const ns_table *t, int elem, int64_t done, n
         s->failed = 1;
         return rc;
     }
-    if (old.file >= 0)
-        ns_h5_close_frozen(old.file, old.part); /* datasets first */
+    /* a plain close: the old .part's index then lists chunks its last
+     * checkpoint does not record, which a resume never reads; a frozen
+     * close (ns_h5_close_frozen) would leave its file id open */
+    if (old.file >= 0 && H5Fclose(old.file) < 0)
+        H5Eclear2(H5E_DEFAULT);
     if (rename(fresh, s->part) != 0)
         rc = ns_error_set(err, NS_EIO, "%s: cannot rename %s to %s: %s", s->path, fresh, s->part, strerror(errno));
     if (rc)
