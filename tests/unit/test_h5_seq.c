@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <hdf5.h>
@@ -73,25 +74,34 @@ int main(void)
     snprintf(m.game, sizeof m.game, "octal");
     m.complete = 1;
     ns_error err = {0};
-    ns_table *t = new_table();
-    ns_h5_seq *s = ns_h5_seq_open(a, N, 2, 0, &err);
-    CHECKF(s != NULL, "%s", err.msg);
-    /* up to 1,700,000: one uint8 chunk stored, then widened to uint16 */
+    /* the first run in a child that stops after its checkpoint, as a solve
+     * does (the suspended .part's frozen close leaves its HDF5 file id
+     * open; the process ends then) */
     const int64_t stop = 1700000 / STEP * STEP;
-    for (int64_t d = STEP; s && d <= stop; d += STEP) {
-        for (int64_t i = d - STEP; i < d; i++)
-            ns_table_set(t, (uint64_t)i, g_of(i));
-        CHECKF(ns_h5_seq_append(s, t, d, &err) == NS_OK, "%s", err.msg);
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        ns_table *t = new_table();
+        ns_h5_seq *s = ns_h5_seq_open(a, N, 2, 0, &err);
+        CHECKF(s != NULL, "%s", err.msg);
+        /* up to `stop`: one uint8 chunk stored, then widened to uint16 */
+        for (int64_t d = STEP; s && d <= stop; d += STEP) {
+            for (int64_t i = d - STEP; i < d; i++)
+                ns_table_set(t, (uint64_t)i, g_of(i));
+            CHECKF(ns_h5_seq_append(s, t, d, &err) == NS_OK, "%s", err.msg);
+        }
+        ns_h5_ckpt c = {.units_done = (uint64_t)(stop / STEP), .units_total = (N + STEP - 1) / STEP};
+        snprintf(c.kernel, sizeof c.kernel, "rare-common");
+        CHECKF(s && ns_h5_seq_checkpoint(s, t, stop, ck, &m, &c, &err) == NS_OK, "%s", err.msg);
+        ns_h5_seq_suspend(s);
+        ns_table_free(t);
+        _exit(ns_test_failed ? 1 : 0);
     }
-    ns_h5_ckpt c = {.units_done = (uint64_t)(stop / STEP), .units_total = (N + STEP - 1) / STEP};
-    snprintf(c.kernel, sizeof c.kernel, "rare-common");
-    CHECKF(s && ns_h5_seq_checkpoint(s, t, stop, ck, &m, &c, &err) == NS_OK, "%s", err.msg);
-    ns_h5_seq_suspend(s);
-    ns_table_free(t);
-
+    int wst = 0;
+    CHECK(pid > 0 && waitpid(pid, &wst, 0) == pid && WIFEXITED(wst) && WEXITSTATUS(wst) == 0);
     /* resume into a fresh table: every value before stop read back */
-    t = new_table();
-    s = ns_h5_seq_resume(a, ck, t, 1, stop, &err);
+    ns_table *t = new_table();
+    ns_h5_seq *s = ns_h5_seq_resume(a, ck, t, 1, stop, &err);
     CHECKF(s != NULL, "%s", err.msg);
     int bad = 0;
     for (int64_t i = 0; s && i < stop; i++)
@@ -143,9 +153,7 @@ int main(void)
     remove(ck);
     rmdir(dir);
     ssize_t nobj = H5Fget_obj_count((hid_t)H5F_OBJ_ALL, H5F_OBJ_ALL);
-    /* one: the suspended .part, whose frozen close (no metadata written
-     * after its checkpoint) leaves its file id open; a solve exits then.
-     * The widenings must leave none (they left two before) */
-    CHECKF(nobj <= 1, "%zd HDF5 files or objects left open", nobj);
+    /* none (the widenings in the resumed run left two before) */
+    CHECKF(nobj == 0, "%zd HDF5 files or objects left open", nobj);
     return TEST_REPORT();
 }
