@@ -21,6 +21,10 @@
 
 static const char *const CMD = "solve";
 
+/* heap sizes from which a sequence streams without --stream: its
+ * checkpoints would otherwise write the whole table, tens of MB each */
+#define SEQ_STREAM_AUTO ((uint64_t)1 << 26)
+
 static void usage(void)
 {
     printf("usage: nimsieve solve GAME [-D name=value ...] (--size N | --bounds N1,N2,..)\n"
@@ -63,7 +67,14 @@ static void usage(void)
            "                           by itself when the table would not fit the budget, and\n"
            "                           for such P/N tables unless --resume or\n"
            "                           --checkpoint-every is given. Checkpoints too. Values are\n"
-           "                           stored in 16 bits when the game's bound allows, else 32\n"
+           "                           stored in 16 bits when the game's bound allows, else 32\n",
+           ns_omp_max_threads());
+    fputs("                           Take-and-break sequences (octal codes, Grundy's game)\n"
+          "                           stream too: the whole sequence stays in\n"
+           "                           memory, /grundy goes to OUT.h5.part a chunk at a time and\n"
+           "                           checkpoints hold only the values after the last chunk;\n"
+           "                           chosen by itself from 2^26 heap sizes (not with\n"
+           "                           --until-periodic)\n"
            "  -U, --until-periodic     heap games (octal codes): stop as soon as the octal\n"
            "                           periodicity theorem proves a period (looked for after\n"
            "                           every 4096 heap sizes up to 2^20, then each time n grew\n"
@@ -80,8 +91,8 @@ static void usage(void)
            "checkpoint is written (unless --checkpoint-every 0), the command to resume is\n"
            "printed, and the exit status is 128 + the signal (130, 143). OUT.h5 itself\n"
            "appears only when the solve is complete.\n",
-           ns_omp_max_threads());
-    printf("\n"
+          stdout);
+    fputs("\n"
            "A loopy rule file (its moves need not lower the rank: 'nimsieve rules' says so\n"
            "and why) is solved by retrograde analysis to P / N / draw with the remoteness\n"
            "of every position (/pn 3 = draw, /remoteness); the file's kind is P/N. Its\n"
@@ -104,7 +115,8 @@ static void usage(void)
            "The plan line gives the expected time and the size of the file, worked out\n"
            "from the cell count, the engine's measured cost a cell and a sample of the\n"
            "game's moves: about right on an idle machine (observed within a factor of\n"
-           "3), slower on a busy one; the file size is for values that compress little.\n");
+           "3), slower on a busy one; the file size is for values that compress little.\n",
+          stdout);
 }
 
 typedef struct solve_args {
@@ -253,6 +265,7 @@ typedef struct solve_ctx {
     ns_cli_progress prog;
     const ns_table *t;      /* the table being filled; borrowed */
     ns_h5_stream *stream;   /* or the stream it goes to; borrowed */
+    ns_h5_seq *seq;         /* a streamed sequence: its stream; owned */
     const ns_meta *meta;    /* game, rules, params, play; borrowed */
     const char *ckpt_path;  /* "<out>.ckpt"; borrowed */
     const char *kernel;     /* the engine's name (ns_engine.name) */
@@ -301,6 +314,23 @@ static int on_progress(void *user, double fraction)
     return c->a->ckpt_every > 0 ? 0 : stop;
 }
 
+/* heap sizes final after `units` units of a sequence engine */
+static int64_t seq_done(const ns_table *t, uint64_t units)
+{
+    const uint64_t n = units * NS_SEQ_UNIT;
+    return n < (uint64_t)t->bounds[0] ? (int64_t)n : t->bounds[0];
+}
+
+/* the sink of a streamed sequence: G(0 .. n-1) are final */
+static int on_seq_unit(void *user, const ns_table *t, int64_t n)
+{
+    solve_ctx *c = user;
+    if (!ns_h5_seq_append(c->seq, t, n, &c->err))
+        return 0;
+    c->failed = 1;
+    return 1;
+}
+
 static int write_checkpoint(solve_ctx *c, uint64_t done, uint64_t total)
 {
     ns_h5_ckpt ck;
@@ -310,8 +340,9 @@ static int write_checkpoint(solve_ctx *c, uint64_t done, uint64_t total)
     ck.units_total = total;
     const double start = ns_cli_now();
     ck.seconds = c->prior + (start - c->t0);
-    if (c->stream ? ns_h5_stream_checkpoint(c->stream, c->ckpt_path, c->meta, &ck, &c->err)
-                  : ns_h5_ckpt_write(c->ckpt_path, c->t, c->meta, &ck, &c->err)) {
+    if (c->seq ? ns_h5_seq_checkpoint(c->seq, c->t, seq_done(c->t, done), c->ckpt_path, c->meta, &ck, &c->err)
+        : c->stream ? ns_h5_stream_checkpoint(c->stream, c->ckpt_path, c->meta, &ck, &c->err)
+                    : ns_h5_ckpt_write(c->ckpt_path, c->t, c->meta, &ck, &c->err)) {
         c->failed = 1;
         return -1;
     }
@@ -748,7 +779,35 @@ int ns_cmd_solve(int argc, char **argv)
             goto fail;
         }
         ci_streamed = ci.streamed;
-        ci_memory = !ci.streamed;
+        ci_memory = !ci.streamed && !ci.seq_streamed;
+    }
+    /* a heap game's sequence streams to the file as its heap sizes finish:
+     * asked for, or chosen for long sequences; never with
+     * --until-periodic (the file would be cut) */
+    const int seq_can = g->octal && (strcmp(plan.engine->name, "sequence") == 0 ||
+                                     strcmp(plan.engine->name, "rare-common") == 0);
+    const int seq_stream = seq_can && (ci.seq_streamed || (!ci_memory && !a.until_periodic &&
+                                                           (a.stream || plan.cells >= SEQ_STREAM_AUTO)));
+    if (seq_stream && a.until_periodic) {
+        rc = ns_cli_error(CMD, "--until-periodic: %s is the checkpoint of a streamed sequence, which is written "
+                          "whole; resume it without --until-periodic, or use --force to start over", ckpt_path);
+        goto fail;
+    }
+    if (seq_stream && !ci.seq_streamed) {
+        char part[4200];
+        snprintf(part, sizeof part, "%s.part", a.out);
+        if (!a.force && stat(part, &st) == 0) {
+            rc = ns_cli_error(CMD, "'%s' is left from an unfinished solve and has no checkpoint %s: nothing to "
+                              "resume%s; use --force to start over", part, ckpt_path,
+                              a.resume ? "" : " (or it is being written by another run)");
+            goto fail;
+        }
+        /* --force: a record of an earlier run must not pair with the new .part */
+        if (have_ckpt && remove(ckpt_path) != 0) {
+            rc = ns_cli_error(CMD, "cannot remove the old checkpoint %s: %s", ckpt_path, strerror(errno));
+            goto fail;
+        }
+        have_ckpt = 0;
     }
     {
         /* streaming: asked for, or chosen when the table does not fit */
@@ -758,7 +817,7 @@ int ns_cmd_solve(int argc, char **argv)
         const int can = ns_engine_can_stream(g, &probe, &tile, &sbytes);
         const uint64_t sneed = sat_add(sbytes, (uint64_t)threads * ((uint64_t)1 << 20)); /* + tiles, filters */
         const uint64_t slimit = a.memory && avail ? (a.memory < avail ? a.memory : avail) : budget;
-        if (a.stream && !can) {
+        if (a.stream && !can && !seq_can) {
             rc = ns_cli_error(CMD, "--stream: %s cannot be solved streaming (only two-pile tables whose moves are "
                               "all rays: Wythoff, two-pile Nim, rule files of such rays; P/N in normal play)",
                               g->name);
@@ -778,7 +837,7 @@ int ns_cmd_solve(int argc, char **argv)
                               "or use --force to start over", ckpt_path);
             goto fail;
         }
-        if (ci_streamed || (!ci_memory && (a.stream || (over && can) || pn_default))) {
+        if (!seq_can && (ci_streamed || (!ci_memory && (a.stream || (over && can) || pn_default)))) {
             char part[4200];
             snprintf(part, sizeof part, "%s.part", a.out);
             if (!ci_streamed && !a.force && stat(part, &st) == 0) {
@@ -823,6 +882,10 @@ int ns_cmd_solve(int argc, char **argv)
     ns_engine_opts opts = {.threads = threads, .pn_only = a.pn_only, .progress = on_progress,
                           .progress_user = &ctx, .checkpoint = on_checkpoint, .checkpoint_user = &ctx,
                           .seq_stats = &sst};
+    if (seq_stream) {
+        opts.seq_sink = on_seq_unit;
+        opts.seq_user = &ctx;
+    }
     ctx.a = &a;
     ctx.meta = &meta;
     ctx.ckpt_path = ckpt_path;
@@ -854,15 +917,17 @@ int ns_cmd_solve(int argc, char **argv)
                               "and options, or use --force to start over", ckpt_path, why);
             goto fail;
         }
-        ns_meta_free(&ci.meta); /* read again, with the table */
-        /* a sequence's table widens as values grow: take the checkpoint's width */
-        if (g->octal && ci.elem > t->elem && ns_table_widen(t, ci.elem, 0, &err)) {
-            rc = ns_cli_error(CMD, "%s", err.msg);
-            goto fail;
-        }
-        if (ns_h5_ckpt_read(ckpt_path, &ci, t, &err)) {
-            rc = ns_cli_error(CMD, "%s; remove it or use --force to start over", err.msg);
-            goto fail;
+        if (!ci.seq_streamed) {
+            ns_meta_free(&ci.meta); /* read again, with the table */
+            /* a sequence's table widens as values grow: take the checkpoint's width */
+            if (g->octal && ci.elem > t->elem && ns_table_widen(t, ci.elem, 0, &err)) {
+                rc = ns_cli_error(CMD, "%s", err.msg);
+                goto fail;
+            }
+            if (ns_h5_ckpt_read(ckpt_path, &ci, t, &err)) {
+                rc = ns_cli_error(CMD, "%s; remove it or use --force to start over", err.msg);
+                goto fail;
+            }
         }
         if (plan.engine->loopy && ns_h5_ckpt_read_remoteness(ckpt_path, t, remote, &err)) {
             rc = ns_cli_error(CMD, "%s; remove it or use --force to start over", err.msg);
@@ -872,6 +937,16 @@ int ns_cmd_solve(int argc, char **argv)
         ctx.resume_total = ci.ckpt.units_total;
         ctx.units_saved = ci.ckpt.units_done;
         ctx.prior = ci.ckpt.seconds;
+    }
+    if (seq_stream) {
+        /* a resume reads the finished heap sizes back from the .part and the record */
+        ctx.seq = ci.seq_streamed && have_ckpt
+                      ? ns_h5_seq_resume(a.out, ckpt_path, t, threads, seq_done(t, resume_units), &err)
+                      : ns_h5_seq_open(a.out, t->bounds[0], threads, a.force ? NS_H5_FORCE : 0, &err);
+        if (!ctx.seq) {
+            rc = ns_cli_error(CMD, "%s%s", err.msg, ci.seq_streamed ? "; use --force to start over" : "");
+            goto fail;
+        }
     }
     if (!a.quiet && plan.engine->loopy) {
         char llabel[NS_NAME_LEN + 600];
@@ -904,6 +979,11 @@ int ns_cmd_solve(int argc, char **argv)
                label, dims, plan.cells, tb, plan.elem, plan.elem == 1 ? "" : "s",
                g->octal && !a.pn_only ? ", widened to 2 or 4 when a value needs it" : "", lb, plan.levels, threads,
                threads == 1 ? "" : "s", est);
+        if (seq_stream)
+            printf("streaming: the sequence goes to %s.part a chunk of /grundy at a time as its heap sizes finish "
+                   "(%s); checkpoints hold only the values after the last whole chunk\n", a.out,
+                   a.stream ? "--stream" : ci.seq_streamed ? "as the checkpoint's run"
+                                                          : "chosen for sequences of 2^26 heap sizes or more");
         ns_cli_print_engine(&plan.choice, "engine:", 7);
         if (a.resume && have_ckpt)
             printf("resuming from %s: %" PRIu64 " of %" PRIu64 " units done (%.1f s of solving)\n", ckpt_path,
@@ -980,9 +1060,15 @@ int ns_cmd_solve(int argc, char **argv)
                                           &rare, &meta)))
         goto fail;
     ns_table_stats ts;
-    if (ns_h5_write_stats(a.out, t, &meta, a.force ? NS_H5_FORCE : 0, &ts, &err)) {
-        const char *tail = ctx.units_saved ? "; the last checkpoint is intact: free the space and run again with --resume"
-                                           : "";
+    ns_h5_seq *seq = ctx.seq;
+    ctx.seq = NULL;
+    if (seq ? ns_h5_seq_close(seq, t, &meta, &ts, &err)
+            : ns_h5_write_stats(a.out, t, &meta, a.force ? NS_H5_FORCE : 0, &ts, &err)) {
+        const char *tail = seq && ctx.units_saved ? "; the .part is gone with it: start over with --force"
+                           : ctx.units_saved ? "; the last checkpoint is intact: free the space and run again with --resume"
+                                             : "";
+        if (seq)
+            ctx.units_saved = 0; /* nothing to suspend */
         rc = strstr(err.msg, a.out) ? ns_cli_error(CMD, "%s%s", err.msg, tail)
                                     : ns_cli_error(CMD, "%s: %s%s", a.out, err.msg, tail);
         goto fail;
@@ -1010,6 +1096,11 @@ int ns_cmd_solve(int argc, char **argv)
     rc = NS_EXIT_OK;
 fail:
     ns_gsg_free(gsg);
+    /* a streamed sequence that stopped keeps its .part when a checkpoint records it */
+    if (ctx.seq && ctx.units_saved)
+        ns_h5_seq_suspend(ctx.seq);
+    else
+        ns_h5_seq_abort(ctx.seq);
     free(remote);
     free(rare);
     ns_meta_free(&ci.meta);

@@ -82,6 +82,16 @@ typedef int (*ns_tile_src_fn)(void *user, int64_t x0, int64_t y0, int64_t nx, in
  * in any order; borrowed); the kernel rebuilds its line flags from them. */
 typedef int (*ns_rows_fn)(void *user, int64_t x0, int64_t nrows, int64_t words, const uint64_t *p);
 
+/* Streaming a take-and-break game's sequence (the sequence engines,
+ * ns_sequence.c): they keep the whole sequence in memory (the far parts
+ * of splits need it) and, with seq_sink set, call seq_sink(user, t, n)
+ * after each unit of NS_SEQ_UNIT heap sizes, on the calling thread and
+ * before checkpoint(): G(0 .. n-1) in t are then final (n grows by a
+ * unit a call, N at the last). t is the table being filled (borrowed for
+ * the call; its cell width may have grown since the last call). Non-zero
+ * stops the engine with NS_EIO (the sink keeps its own message). */
+typedef int (*ns_seq_fn)(void *user, const ns_table *t, int64_t n);
+
 /* How the two-pile Grundy kernel (tiles2d) finds a cell's mex; the
  * tables are the same. */
 typedef enum ns_mex_method {
@@ -132,6 +142,8 @@ typedef struct ns_engine_opts {
                                generalized Sprague-Grundy values, computed
                                after the P/N/draw table (ns_gsg_solve);
                                caller frees with ns_gsg_free */
+    ns_seq_fn seq_sink;     /* OPTIONAL (sequence engines): see ns_seq_fn */
+    void *seq_user;
 } ns_engine_opts;
 
 /* Generalized Sprague-Grundy values of a loopy game (Smith 1966; Fraenkel

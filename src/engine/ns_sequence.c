@@ -633,7 +633,7 @@ static int seq_applies(const ns_game *g, const ns_engine_opts *o, char *why, siz
     else if (g->play != NS_PLAY_NORMAL)
         r = "needs normal play (misere values of a sum of heaps are not the XOR of the heaps' values)";
     else if (o->tile_sink || o->rows_sink)
-        r = "cannot stream yet (it keeps the whole sequence in memory)";
+        r = "no tiles or rows to stream (a sequence streams through its own sink, seq_sink)";
     else if (g->k != 1)
         r = "needs one pile (the heap size)";
     if (r && why)
@@ -811,6 +811,10 @@ static ns_err seq_solve(const ns_game *g, ns_table *t, const ns_engine_plan *pla
                     goto fail;
             }
             b0 = b1;
+        }
+        if (o->seq_sink && o->seq_sink(o->seq_user, t, uend)) {
+            rc = ns_error_set(err, NS_EIO, "the sink took no heap sizes beyond %" PRId64, (int64_t)u * NS_SEQ_UNIT);
+            goto fail;
         }
         if (o->checkpoint && o->checkpoint(o->checkpoint_user, u + 1, units)) {
             rc = ns_error_set(err, NS_EINTR, "stopped after %" PRId64 " heap sizes", uend);

@@ -48,10 +48,7 @@
 #include "core/ns_omp.h"
 #include "core/ns_version.h"
 
-/* Bytes per chunk we aim at: 1 MiB is HDF5's (and h5py's) default chunk
- * cache, so a chunk read by a user slicing the data stays cached. That is
- * 1M cells of uint8, 512K of uint16, 256K of uint32, 128K int64. */
-#define CHUNK_BYTES ((hsize_t)1 << 20)
+#define CHUNK_BYTES NS_H5_CHUNK_BYTES
 
 /* the deflate level: NS_H5_DEFLATE_LEVEL in ns_h5_internal.h */
 
@@ -120,7 +117,7 @@ static int pow_fits(hsize_t side, int n, hsize_t budget)
  * (each >= 1): tiles as square as the dims allow, sides powers of two
  * unless capped at the dims, then grown from the last dimension while the
  * product stays within target. */
-static void chunk_shape(int rank, const hsize_t *dims, hsize_t target, hsize_t *chunk)
+void ns_h5_chunk_shape(int rank, const hsize_t *dims, hsize_t target, hsize_t *chunk)
 {
     int capped[NS_MAX_DIM] = {0};
     int nfree = rank;
@@ -321,7 +318,7 @@ ns_err ns_h5_root_attrs(hid_t file, const char *path, int k, const int64_t *boun
 
 /* /rare: the m->seq_nrare rare heap sizes of a rare/common run (1-D int64;
  * an empty one gets an unlimited dimension so that it can still be chunked) */
-static ns_err write_rare(hid_t file, const char *path, const ns_meta *m, ns_error *err)
+ns_err ns_h5_write_rare(hid_t file, const char *path, const ns_meta *m, ns_error *err)
 {
     const hsize_t n = (hsize_t)(m->seq_nrare > 0 ? m->seq_nrare : 0);
     const hsize_t cap = CHUNK_BYTES / sizeof(int64_t);
@@ -764,7 +761,7 @@ static ns_err write_contents(writer *w, const ns_table *t, const ns_meta *m)
     hsize_t dims[NS_MAX_DIM], chunk[NS_MAX_DIM];
     for (int d = 0; d < k; d++)
         dims[d] = (hsize_t)t->bounds[d];
-    chunk_shape(k, dims, CHUNK_BYTES / (t->pn_only ? 1 : gsize), chunk);
+    ns_h5_chunk_shape(k, dims, CHUNK_BYTES / (t->pn_only ? 1 : gsize), chunk);
     tspace = H5Screate_simple(k, dims, NULL);
     if (tspace < 0) {
         rc = ns_h5_fail(w->err, NS_EIO, "%s: cannot create the dataspace of the table", w->path);
@@ -788,7 +785,7 @@ static ns_err write_contents(writer *w, const ns_table *t, const ns_meta *m)
     hsize_t pshape[2] = {st.n_p ? st.n_p : 1, (hsize_t)k};
     if (st.n_p == 0)
         pmax[0] = H5S_UNLIMITED;
-    chunk_shape(2, pshape, CHUNK_BYTES / sizeof(int64_t), pchunk);
+    ns_h5_chunk_shape(2, pshape, CHUNK_BYTES / sizeof(int64_t), pchunk);
     if ((dp = create_dataset(w, "/p_positions", H5T_STD_I64LE, 2, pdims, pmax, pchunk, NULL)) < 0) {
         rc = w->err ? w->err->code : NS_EIO;
         goto fail;
@@ -841,7 +838,7 @@ static ns_err write_contents(writer *w, const ns_table *t, const ns_meta *m)
         if (m->gsg_value && t->pn_only && (rc = ns_h5_write_gsg(w->file, w->path, t, m, w->err)))
             goto fail;
     }
-    if (m->seq_code[0] && m->seq_rare_mask && (rc = write_rare(w->file, w->path, m, w->err)))
+    if (m->seq_code[0] && m->seq_rare_mask && (rc = ns_h5_write_rare(w->file, w->path, m, w->err)))
         goto fail;
     if ((rc = write_attributes(w, t->k, t->bounds, t->pn_only, &ml, &st, !t->pn_only && has_invalid, ginv, gtype)))
         goto fail;

@@ -326,6 +326,8 @@ typedef struct ns_h5_ckpt_info {
     int64_t stream_tile;      /* its tile (P/N: rows of a block) */
     int loopy;                /* 1: a loopy game's, with its remoteness
                                  (ns_h5_ckpt_read_remoteness) */
+    int seq_streamed;         /* 1: the record of a streamed sequence (no
+                                 table; see ns_h5_seq_checkpoint) */
 } ns_h5_ckpt_info;
 
 /* Read a checkpoint's attributes into *info and, when t is not NULL, its
@@ -338,6 +340,58 @@ ns_err ns_h5_ckpt_read(const char *path, ns_h5_ckpt_info *info, ns_table *t, ns_
  * t->ncells values in t's shape (the table the checkpoint was read into);
  * NS_EFORMAT when the checkpoint has none or it is damaged. */
 ns_err ns_h5_ckpt_read_remoteness(const char *path, const ns_table *t, uint32_t *rem, ns_error *err);
+/* ---- streamed sequences (ns_h5_seq.c, issue 17) ----
+ * A take-and-break game's Grundy sequence (a 1-D table, game/ns_octal.h)
+ * goes to "<path>.part" while the sequence engine computes it: every
+ * whole chunk of /grundy (and of /pn) as soon as its heap sizes are final,
+ * the last chunk, /p_positions, /rare and the attributes at the close. The
+ * file equals ns_h5_write's of the same table and meta: datasets, types,
+ * chunk shapes and attributes. /grundy's width is the smallest holding the
+ * values so far; when a value outgrows it, the chunks stored are rewritten
+ * wider (into a new .part, synced and renamed over the old one; at most
+ * twice). The table stays the caller's: the stream reads it at each call
+ * (its cell width may grow between calls). Checkpoints sync the .part and
+ * record the heap sizes its whole chunks hold and the finished values
+ * after them (less than a chunk), never the whole table. */
+typedef struct ns_h5_seq ns_h5_seq;
+
+/* Create "<path>.part" for a sequence of n heap sizes (without
+ * NS_H5_FORCE an existing path is an error); up to `threads` threads
+ * filter its chunks. NULL with err set on failure. */
+ns_h5_seq *ns_h5_seq_open(const char *path, int64_t n, int threads, int flags, ns_error *err);
+
+/* G(0 .. done - 1) in t (1-D, n cells) are final: store the whole chunks
+ * among them not stored yet (all of them when done == n). */
+ns_err ns_h5_seq_append(ns_h5_seq *s, const ns_table *t, int64_t done, ns_error *err);
+
+/* Checkpoint with G(0 .. done - 1) final and appended: sync the .part, then
+ * write ckpt_path (atomically, as ns_h5_ckpt_write) with m's game, c and
+ * the record (heap sizes stored, the values after them). A failure leaves
+ * the previous checkpoint and the .part usable. */
+ns_err ns_h5_seq_checkpoint(ns_h5_seq *s, const ns_table *t, int64_t done, const char *ckpt_path, const ns_meta *m,
+                            const ns_h5_ckpt *c, ns_error *err);
+
+/* Go on from the checkpoint ckpt_path (read with ns_h5_ckpt_read, matched
+ * to this solve by the caller; seq_streamed) with G(0 .. done - 1) final:
+ * read them into t (from the .part's chunks, each checked to be there, and
+ * the record), write them into a fresh .part (synced, renamed over the
+ * old one: chunks the killed run wrote after its checkpoint are dropped)
+ * and return the stream. NULL with err set on failure. */
+ns_h5_seq *ns_h5_seq_resume(const char *path, const char *ckpt_path, ns_table *t, int threads, int64_t done,
+                            ns_error *err);
+
+/* Finish with t complete: the rest of /grundy and /pn, /p_positions,
+ * /rare (m->seq_rare_mask), the attributes (m; t's summary, also to
+ * *stats when not NULL); close and rename over path; frees s. On failure
+ * the .part is removed. */
+ns_err ns_h5_seq_close(ns_h5_seq *s, const ns_table *t, const ns_meta *m, ns_table_stats *stats, ns_error *err);
+
+/* Close, keeping "<path>.part" as its last checkpoint left it, for a
+ * resume; frees s (NULL: no-op). */
+void ns_h5_seq_suspend(ns_h5_seq *s);
+
+/* Give up: close and remove "<path>.part"; frees s (NULL: no-op). */
+void ns_h5_seq_abort(ns_h5_seq *s);
 
 /* How a table's game is named for a reader, the same in every subcommand:
  * "wythoff" for a preset, "wythoff-twice (rule file data/rules/x.rules)" for

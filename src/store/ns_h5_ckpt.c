@@ -609,8 +609,14 @@ ns_err ns_h5_ckpt_read(const char *path, ns_h5_ckpt_info *info, ns_table *t, ns_
         (rc = get_num(&r, "checkpoint_elem", H5T_NATIVE_INT, &info->elem)) ||
         (rc = read_bounds(&r, &info->k, info->bounds)) ||
         (rc = get_num_opt(&r, "checkpoint_streamed", H5T_NATIVE_INT, &info->streamed)) ||
-        (rc = get_num_opt(&r, "checkpoint_loopy", H5T_NATIVE_INT, &info->loopy)))
+        (rc = get_num_opt(&r, "checkpoint_loopy", H5T_NATIVE_INT, &info->loopy)) ||
+        (rc = get_num_opt(&r, "checkpoint_seq_streamed", H5T_NATIVE_INT, &info->seq_streamed)))
         goto out;
+    if (info->seq_streamed && (info->k != 1 || info->streamed || t)) {
+        rc = ns_error_set(err, NS_EFORMAT, "%s: inconsistent record of a streamed sequence (rank %d)%s", path,
+                          info->k, t ? "; it holds no table" : "");
+        goto out;
+    }
     if (info->streamed) {
         uint64_t tile = 0;
         if ((rc = get_num(&r, "stream_tile", H5T_NATIVE_UINT64, &tile)))
@@ -714,6 +720,85 @@ out:
     H5Eclear2(H5E_DEFAULT);
     if (rc) {
         free((void *)rec->pp);
+        memset(rec, 0, sizeof *rec);
+    }
+    return rc;
+}
+
+/* ---- the record of a streamed sequence (ns_h5_seq.c) ---- */
+
+#define SEQ_TAIL "/checkpoint_seq_tail"
+
+static ns_err seq_payload(ckw *w, const void *user)
+{
+    const ns_h5_seq_rec *r = user;
+    ns_err rc;
+    if ((rc = put_i32(w, "checkpoint_seq_streamed", 1)) || (rc = put_u64(w, "seq_stored", (uint64_t)r->stored)))
+        return rc;
+    /* the finished values after the stored chunks (unlimited: an empty
+     * tail can be chunked too) */
+    hsize_t dims[1] = {(hsize_t)r->ntail}, maxd[1] = {H5S_UNLIMITED};
+    hsize_t chunk[1] = {r->ntail < 65536 ? (r->ntail ? (hsize_t)r->ntail : 1) : 65536};
+    hid_t ds = ns_h5_create_chunked(w->file, w->path, SEQ_TAIL, H5T_STD_U32LE, 1, dims, maxd, chunk, NULL, w->err);
+    if (ds < 0)
+        return w->err && w->err->code ? w->err->code : NS_EIO;
+    rc = NS_OK;
+    if (r->ntail && H5Dwrite(ds, H5T_NATIVE_UINT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, r->tail) < 0)
+        rc = ns_h5_fail(w->err, NS_EIO, "%s: cannot write %s", w->path, SEQ_TAIL);
+    if (H5Dclose(ds) < 0 && !rc)
+        rc = ns_h5_fail(w->err, NS_EIO, "%s: cannot close %s", w->path, SEQ_TAIL);
+    return rc;
+}
+
+ns_err ns_h5_ckpt_write_seq(const char *path, int64_t n, const ns_meta *m, const ns_h5_ckpt *c,
+                            const ns_h5_seq_rec *r, ns_error *err)
+{
+    return write_ckpt(path, 1, &n, 0, r->elem, m, c, seq_payload, r, err);
+}
+
+ns_err ns_h5_ckpt_read_seq(const char *path, ns_h5_seq_rec *rec, ns_error *err)
+{
+    ns_h5_quiet();
+    ckr r = {path, err, H5I_INVALID_HID};
+    hid_t ds = H5I_INVALID_HID, sp = H5I_INVALID_HID;
+    ns_err rc = NS_OK;
+    uint64_t stored = 0;
+    memset(rec, 0, sizeof *rec);
+    r.file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (r.file < 0)
+        return ns_h5_fail(err, NS_EFORMAT, "%s: cannot open the checkpoint", path);
+    if ((rc = get_num(&r, "seq_stored", H5T_NATIVE_UINT64, &stored)) ||
+        (rc = get_num(&r, "checkpoint_elem", H5T_NATIVE_INT, &rec->elem)))
+        goto out;
+    rec->stored = (int64_t)stored;
+    ds = H5Dopen2(r.file, SEQ_TAIL, H5P_DEFAULT);
+    sp = ds >= 0 ? H5Dget_space(ds) : H5I_INVALID_HID;
+    hsize_t dims[1];
+    if (sp < 0 || H5Sget_simple_extent_ndims(sp) != 1 || H5Sget_simple_extent_dims(sp, dims, NULL) < 0 ||
+        stored > (uint64_t)INT64_MAX || dims[0] > ((hsize_t)1 << 24)) {
+        rc = ns_h5_fail(err, NS_EFORMAT, "%s: dataset %s is missing or has the wrong shape", path, SEQ_TAIL);
+        goto out;
+    }
+    rec->ntail = (int64_t)dims[0];
+    if (rec->ntail) {
+        uint32_t *tail = malloc((size_t)rec->ntail * sizeof *tail);
+        if (!tail) {
+            rc = ns_error_set(err, NS_ENOMEM, "%s: out of memory for %lld values", path, (long long)rec->ntail);
+            goto out;
+        }
+        rec->tail = tail;
+        if (H5Dread(ds, H5T_NATIVE_UINT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, tail) < 0) {
+            rc = ns_h5_fail(err, NS_EFORMAT, "%s: cannot read %s (damaged? checksum)", path, SEQ_TAIL);
+            goto out;
+        }
+    }
+out:
+    close_id(&sp, H5Sclose);
+    close_id(&ds, H5Dclose);
+    close_id(&r.file, H5Fclose);
+    H5Eclear2(H5E_DEFAULT);
+    if (rc) {
+        free((void *)rec->tail);
         memset(rec, 0, sizeof *rec);
     }
     return rc;

@@ -44,6 +44,33 @@ ns_err ns_h5_fail(ns_error *err, ns_err code, const char *fmt, ...)
 #define NS_H5_DEFLATE_LEVEL 1
 #endif
 
+/* Bytes per chunk of a table file's datasets: 1 MiB is HDF5's (and
+ * h5py's) default chunk cache, so a chunk read by a user slicing the data
+ * stays cached. That is 1M cells of uint8, 512K of uint16, 256K of uint32,
+ * 128K int64. */
+#define NS_H5_CHUNK_BYTES ((hsize_t)1 << 20)
+
+/* Chunk shape of about target elements for a dataset of the given dims
+ * (each >= 1): tiles as square as the dims allow, sides powers of two
+ * unless capped at the dims, then grown from the last dimension while the
+ * product stays within target. The shape of every table file's datasets. */
+void ns_h5_chunk_shape(int rank, const hsize_t *dims, hsize_t target, hsize_t *chunk);
+
+/* /rare of a heap game's file (m->seq_nrare values of m->seq_rare). */
+ns_err ns_h5_write_rare(hid_t file, const char *path, const ns_meta *m, ns_error *err);
+
+/* The file access properties of a streamed .part file (ns_h5_stream.c):
+ * metadata (the chunk index, the superblock) reaches the file only when
+ * flushed (a checkpoint, the close), never evicted in between, so after a
+ * kill the .part holds the metadata of its last flush. The caller closes
+ * it (H5Pclose); H5I_INVALID_HID with err set on failure. */
+hid_t ns_h5_stream_fapl(const char *path, ns_error *err);
+
+/* Close file (a streamed .part, path) without writing to it: the metadata
+ * of chunks written since the last flush does not reach the disk, so the
+ * .part stays as its last checkpoint left it. */
+void ns_h5_close_frozen(hid_t file, const char *part);
+
 /* Does this HDF5 library and host allow direct chunk writes of
  * little-endian data as stored (H5Dwrite_chunk exists, native order is
  * little-endian)? When not, write with H5Dwrite through HDF5's pipeline. */
@@ -139,5 +166,25 @@ ns_err ns_h5_ckpt_write_stream(const char *path, const int64_t *bounds, int elem
 
 /* Read the record back (rec->pp malloc'ed: the caller frees it). */
 ns_err ns_h5_ckpt_read_stream(const char *path, ns_h5_stream_rec *rec, ns_error *err);
+
+/* The record of a streamed sequence (ns_h5_seq.c) that a checkpoint file
+ * holds instead of a table: the heap sizes stored in whole chunks of the
+ * .part file, their width, and the finished values after them (less than
+ * a chunk). */
+typedef struct ns_h5_seq_rec {
+    int64_t stored;         /* G(0 .. stored - 1) are in the .part */
+    int elem;               /* stored as elem-byte values */
+    const uint32_t *tail;   /* G(stored .. stored + ntail - 1); borrowed
+                               when written, owned (free) when read */
+    int64_t ntail;
+} ns_h5_seq_rec;
+
+/* Write a checkpoint (atomically, as ns_h5_ckpt_write) holding m's game, c
+ * and r for a sequence of n heap sizes. */
+ns_err ns_h5_ckpt_write_seq(const char *path, int64_t n, const ns_meta *m, const ns_h5_ckpt *c,
+                            const ns_h5_seq_rec *r, ns_error *err);
+
+/* Read the record back (rec->tail malloc'ed: the caller frees it). */
+ns_err ns_h5_ckpt_read_seq(const char *path, ns_h5_seq_rec *rec, ns_error *err);
 
 #endif

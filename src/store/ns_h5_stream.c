@@ -108,6 +108,34 @@ static char *dup_cat(const char *a, const char *b)
 
 /* The stream of ns_h5_stream_open, its file created under the name
  * create (the .part file, or a new one that a resume renames over it). */
+hid_t ns_h5_stream_fapl(const char *path, ns_error *err)
+{
+    /* Metadata (the chunk index, the superblock) reaches the file only
+     * when flushed (a checkpoint, the close), never evicted in between:
+     * after a kill the .part holds the metadata of its last checkpoint,
+     * and the chunks written since lie beyond the end it records. */
+    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+    H5AC_cache_config_t mdc;
+    memset(&mdc, 0, sizeof mdc);
+    mdc.version = H5AC__CURR_CACHE_CONFIG_VERSION;
+    if (fapl < 0 || H5Pget_mdc_config(fapl, &mdc) < 0) {
+        ns_h5_fail(err, NS_EIO, "%s: cannot set up the file access properties", path);
+        if (fapl >= 0)
+            H5Pclose(fapl);
+        return H5I_INVALID_HID;
+    }
+    mdc.evictions_enabled = 0;
+    mdc.incr_mode = H5C_incr__off;
+    mdc.flash_incr_mode = H5C_flash_incr__off;
+    mdc.decr_mode = H5C_decr__off;
+    if (H5Pset_mdc_config(fapl, &mdc) < 0) {
+        ns_h5_fail(err, NS_EIO, "%s: cannot configure the metadata cache", path);
+        H5Pclose(fapl);
+        return H5I_INVALID_HID;
+    }
+    return fapl;
+}
+
 static ns_h5_stream *open_as(const char *path, const char *create, const int64_t *bounds, int elem, int64_t tile,
                              int threads, ns_error *err)
 {
@@ -149,29 +177,9 @@ static ns_h5_stream *open_as(const char *path, const char *create, const int64_t
         if (elem > 1 && (!(w->raw = malloc(s->raw_bytes)) || !(w->out = malloc(s->bound))))
             goto nomem;
     }
-    /* Metadata (the chunk index, the superblock) reaches the file only
-     * when flushed (a checkpoint, the close), never evicted in between:
-     * after a kill the .part holds the metadata of its last checkpoint,
-     * and the chunks written since lie beyond the end it records. */
-    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
-    H5AC_cache_config_t mdc;
-    memset(&mdc, 0, sizeof mdc);
-    mdc.version = H5AC__CURR_CACHE_CONFIG_VERSION;
-    if (fapl < 0 || H5Pget_mdc_config(fapl, &mdc) < 0) {
-        ns_h5_fail(err, NS_EIO, "%s: cannot set up the file access properties", path);
-        if (fapl >= 0)
-            H5Pclose(fapl);
+    hid_t fapl = ns_h5_stream_fapl(path, err);
+    if (fapl < 0)
         goto fail;
-    }
-    mdc.evictions_enabled = 0;
-    mdc.incr_mode = H5C_incr__off;
-    mdc.flash_incr_mode = H5C_flash_incr__off;
-    mdc.decr_mode = H5C_decr__off;
-    if (H5Pset_mdc_config(fapl, &mdc) < 0) {
-        ns_h5_fail(err, NS_EIO, "%s: cannot configure the metadata cache", path);
-        H5Pclose(fapl);
-        goto fail;
-    }
     errno = 0;
     s->file = H5Fcreate(create, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
     H5Pclose(fapl);
@@ -470,16 +478,29 @@ void ns_h5_stream_suspend(ns_h5_stream *s)
      * .part must stay as the checkpoint left it, so the file descriptor
      * under HDF5 is swapped for a read-only one first: every write of the
      * close fails, none reaches the file. */
+    if (s->dg >= 0)
+        H5Dclose(s->dg);
+    if (s->dpn >= 0)
+        H5Dclose(s->dpn);
+    s->dg = s->dpn = H5I_INVALID_HID;
+    ns_h5_close_frozen(s->file, s->part);
+    s->file = H5I_INVALID_HID;
+    free_stream(s);
+}
+
+void ns_h5_close_frozen(hid_t file, const char *part)
+{
     void *handle = NULL;
-    if (s->file >= 0 && H5Fget_vfd_handle(s->file, H5P_DEFAULT, &handle) >= 0 && handle) {
-        int ro = open(s->part, O_RDONLY);
+    if (file >= 0 && H5Fget_vfd_handle(file, H5P_DEFAULT, &handle) >= 0 && handle) {
+        int ro = open(part, O_RDONLY);
         if (ro >= 0) {
             dup2(ro, *(int *)handle);
             close(ro);
         }
     }
-    close_all(s);
-    free_stream(s);
+    if (file >= 0)
+        H5Fclose(file);
+    H5Eclear2(H5E_DEFAULT);
 }
 
 ns_err ns_h5_stream_checkpoint(ns_h5_stream *s, const char *ckpt_path, const ns_meta *m, const ns_h5_ckpt *c,

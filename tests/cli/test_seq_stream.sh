@@ -1,0 +1,120 @@
+#!/bin/bash
+# test_seq_stream.sh NIMSIEVE SOURCE_DIR WORK_DIR
+#
+# Streamed take-and-break sequences (issue 17 item 4): a --stream solve
+# writes /grundy a chunk at a time into OUT.part; the finished file must
+# equal the in-memory solve's in every dataset (values, type, shape,
+# chunks) and every root attribute but timing, date and threads. A
+# streamed run killed (SIGKILL) after a checkpoint and resumed with another
+# thread count must give the same file. Grundy's game to 1,200,000 heap
+# sizes spans two /grundy chunks (1 MiB of uint8 each), so a chunk is
+# written before the end and a checkpoint holds a stored chunk plus a tail.
+set -u
+nimsieve=$1
+work=$3
+py=/usr/bin/python3
+rm -rf "$work"
+mkdir -p "$work"
+cd "$work" || exit 1
+fails=0
+fail() {
+    echo "FAIL: $*"
+    fails=$((fails + 1))
+}
+
+same_files() {
+    "$py" - "$1" "$2" <<'PYEOF'
+import sys, h5py, numpy as np
+a, b = h5py.File(sys.argv[1], "r"), h5py.File(sys.argv[2], "r")
+ok = sorted(a.keys()) == sorted(b.keys())
+if not ok:
+    print("datasets differ:", sorted(a.keys()), sorted(b.keys()))
+for k in a.keys():
+    if k in b and not (a[k].dtype == b[k].dtype and a[k].shape == b[k].shape and a[k].chunks == b[k].chunks
+                       and a[k].compression == b[k].compression and a[k].fletcher32 == b[k].fletcher32
+                       and np.array_equal(a[k][...], b[k][...])):
+        ok = False
+        print("dataset %s differs" % k)
+skip = {"wall_seconds", "created_utc", "threads"}
+ka, kb = set(a.attrs) - skip, set(b.attrs) - skip
+if ka != kb:
+    ok = False
+    print("attributes differ:", ka ^ kb)
+for k in ka & kb:
+    if not np.array_equal(np.asarray(a.attrs[k]), np.asarray(b.attrs[k])):
+        ok = False
+        print("attribute %s differs: %r vs %r" % (k, a.attrs[k], b.attrs[k]))
+sys.exit(0 if ok else 1)
+PYEOF
+}
+
+# streamed = in memory: one chunk (0.137, Kayles with its /rare) and two
+# chunks (Grundy's game)
+check_same() {
+    local name=$1
+    shift
+    "$nimsieve" solve "$@" --threads 2 -q -o "$name-mem.h5" || { fail "$name: in-memory solve failed"; return; }
+    "$nimsieve" solve "$@" --threads 2 --stream -o "$name-st.h5" >"$name.out" 2>&1 ||
+        { fail "$name: streamed solve failed"; cat "$name.out"; return; }
+    grep -q '^streaming: the sequence goes to' "$name.out" || { fail "$name: no streaming plan line"; cat "$name.out"; }
+    same_files "$name-mem.h5" "$name-st.h5" || fail "$name: the streamed file differs from the in-memory one"
+    [ -e "$name-st.h5.part" ] && fail "$name: .part left behind"
+    echo "$name: streamed file identical to the in-memory one"
+}
+check_same o137 octal -D code=0.137 --size 20000
+check_same kayles octal -D code=0.77 --size 50000
+big=(grundys-game --size 1200000)
+check_same grundy "${big[@]}"
+
+# killed (SIGKILL: no final checkpoint) after a checkpoint with only a
+# tail of values, then after one with a stored chunk (seq_stored > 0), and
+# resumed on 1 thread, then on 2: the file equals the uninterrupted one
+stamp() { stat -c %i.%Y.%s "$1" 2>/dev/null || echo none; }
+stored_of() {
+    "$py" -c 'import sys, h5py; print(int(h5py.File(sys.argv[1], "r").attrs["seq_stored"]))' "$1" 2>/dev/null || echo 0
+}
+resumed=0
+stored_seen=0
+rm -f k.h5 k.h5.ckpt k.h5.part
+for attempt in 1 2; do
+    threads=$attempt
+    before=$(stamp k.h5.ckpt)
+    "$nimsieve" solve "${big[@]}" --stream --threads "$threads" -o k.h5 --checkpoint-every 0.001 --resume \
+        >"k.out.$attempt" 2>&1 &
+    pid=$!
+    for _ in $(seq 1 4000); do
+        now=$(stamp k.h5.ckpt)
+        if [ "$now" != "$before" ] && [ "$now" != none ]; then
+            [ "$attempt" -eq 1 ] && break
+            st=$(stored_of k.h5.ckpt)
+            [ "$st" -gt 0 ] && { stored_seen=$st; break; }
+        fi
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.01
+    done
+    kill -KILL "$pid" 2>/dev/null
+    wait "$pid"
+    rc=$?
+    grep -q '^resuming from' "k.out.$attempt" && resumed=$((resumed + 1))
+    [ "$rc" -eq 0 ] && break
+    [ "$rc" -eq 137 ] || { fail "kill: attempt $attempt exited $rc"; cat "k.out.$attempt"; break; }
+    [ -e k.h5.part ] || fail "kill: no k.h5.part after a checkpoint"
+done
+[ "$stored_seen" -gt 0 ] || echo "note: no checkpoint with a stored chunk was killed (the run finished first)"
+if [ ! -e k.h5 ]; then
+    "$nimsieve" solve "${big[@]}" --stream --threads 2 -o k.h5 --resume >k.out.last 2>&1 ||
+        { fail "kill: the final --resume failed"; cat k.out.last; }
+    grep -q '^resuming from' k.out.last && resumed=$((resumed + 1))
+fi
+[ "$resumed" -ge 1 ] || fail "kill: no run resumed from a checkpoint"
+same_files grundy-mem.h5 k.h5 || fail "kill: the resumed file differs from the uninterrupted one"
+for f in k.h5.ckpt k.h5.part; do
+    [ -e "$f" ] && fail "kill: $f left behind"
+done
+echo "kill: $resumed resumes, identical to the uninterrupted solve"
+
+if [ "$fails" -ne 0 ]; then
+    echo "$fails failure(s)"
+    exit 1
+fi
+echo "all streamed-sequence checks passed"
