@@ -72,7 +72,7 @@ static void usage(void)
            "examples:\n"
            "  nimsieve plot wythoff.h5 --kind p-positions -o wythoff-p-positions.png\n"
            "  nimsieve plot wythoff.h5 --kind g-values --xrange 0:99 --yrange 0:99 -o g.pdf\n"
-           "  nimsieve plot census.h5 -o census.png\n"
+           "  nimsieve census octal --digits 2 --size 1024 -o census.h5 && nimsieve plot census.h5 -o census.png\n"
            "  nimsieve solve data/rules/wythoff-grow.rules --size 64 -o wg.h5 && nimsieve plot wg.h5 --kind remoteness -o wg.png\n",
            DEFAULT_WIDTH, NS_PLOT_PDF_PX_PER_INCH, DEFAULT_HEIGHT);
 }

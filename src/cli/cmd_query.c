@@ -49,7 +49,7 @@ static void usage(void)
            "example:\n"
            "  nimsieve query wythoff.h5 4 5\n"
            "  nimsieve query kayles.h5 3 7 12\n"
-           "  nimsieve query loopy.h5 3 4 --plus wythoff.h5 2 5\n");
+           "  nimsieve solve data/rules/wythoff-grow.rules --size 16 -o grow.h5 && nimsieve query grow.h5 3 4 --plus wythoff.h5 2 5\n");
 }
 
 /* One option; coordinates past k stay 0 so that whole records compare. */
