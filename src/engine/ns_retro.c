@@ -52,10 +52,12 @@
  *
  * State, rebuildable: the counts, each line's `last` and `hip` and the
  * queue are functions of which cells are decided (with remoteness) and
- * which of them are processed; retro_init_state sets them up for a table
- * where nothing is decided (a resume would set them up from a checkpoint's
- * decided cells the same way: counts from the options not yet N, `last`
- * from the N cells, `hip` from the P cells).
+ * which of them are processed (those of remoteness below the frontier
+ * being processed). retro_rebuild_lines sets up the lines, the rays'
+ * counts and the N cells' NPEND from the decided cells and a level;
+ * retro_init_state calls it with nothing decided (level 0), a resume
+ * would call it after restoring the table, the remoteness and the counts
+ * of the finite and general families.
  *
  * Memory besides the table: 4 bytes a cell (counts) + 8 bytes a cell (the
  * queue of decided positions, in order of remoteness) + 24 bytes a line of
@@ -695,10 +697,13 @@ static ns_err setup_lines(retro *R, ns_error *err)
     return NS_OK;
 }
 
-/* Has s an option along ray family fm (direction D)? Its options are the
- * cells of the line through c = s + e from c on, their positions: one
- * exists when the line's last position is at or after c. */
-static int ray_has_option(const retro *R, const ns_family *fm, const rdir *D, const int64_t *s)
+/* Has s an option along ray family fm (direction D) that is not a
+ * processed N cell? Its options are the cells of the line through
+ * c = s + e from c on, their positions: one that is not processed N
+ * exists when the line's `last` is at or after c (`last` is the line's
+ * last position when nothing is processed: with every cell a position,
+ * any option will do). */
+static int ray_has_option(const retro *R, const ns_family *fm, const rdir *D, const int64_t *s, int fresh)
 {
     const ns_game *g = R->g;
     int64_t c[NS_MAX_DIM], lo, hi;
@@ -708,7 +713,7 @@ static int ray_has_option(const retro *R, const ns_family *fm, const rdir *D, co
     const int64_t from = lo > 0 ? lo : 0; /* the first option: c + from*d */
     if (hi < from)
         return 0;
-    if (!g->valid)
+    if (fresh && !g->valid)
         return 1;
     uint64_t l;
     int64_t tc;
@@ -717,15 +722,39 @@ static int ray_has_option(const retro *R, const ns_family *fm, const rdir *D, co
     return D->last[l] >= tc + from;
 }
 
-/* Counts, lines and frontier 0 for a table where no position is decided
- * yet (out: UNDEC or INVAL, cnt: the options of finite and general
- * families): every line's `last` at its last position, `hip` at -1, one
- * count more for each ray that has an option (cell by cell, in the
- * table's order), the positions without options decided. Kept apart from the search: a resume sets up the same
- * state from decided cells. */
-static void retro_init_state(retro *R, int threads)
+/* Is cell i processed by the time frontier `level` is processed: decided
+ * with remoteness below level (rem: the remoteness, NULL when level is 0)? */
+static int processed_before(const retro *R, uint64_t i, uint32_t level)
+{
+    const uint8_t v = R->out[i];
+    return level > 0 && (v == NS_PN_P || v == NS_PN_N || v == NPEND) && R->rem[i] < level;
+}
+
+/* The rays' state for a table whose cells are decided up to a level: the
+ * cells decided with remoteness below `level` count as processed (their
+ * frontiers are done; the others, and those of remoteness level, are
+ * not). out holds UNDEC, INVAL, NS_PN_P and NS_PN_N (or NPEND), R->rem
+ * the remoteness of the decided cells (it may be NULL when level is 0,
+ * nothing processed, as for a fresh search). Sets every line's `last`
+ * (its last position that is not a processed N cell, -1: none) and `hip`
+ * (its largest processed P cell, -1: none), marks the N cells not
+ * processed as NPEND (processed ones as NS_PN_N), and adds to cnt[i] of
+ * every undecided cell one count for each ray family with an option that
+ * is not a processed N cell. cnt must already hold the counts of the
+ * finite and general families (options not yet processed N); the queue
+ * (the cells of remoteness `level`, the next frontier) is the caller's.
+ * A resume calls it once after restoring out, rem and those counts, with
+ * the level of the frontier to process next. */
+static void retro_rebuild_lines(retro *R, uint32_t level, int threads)
 {
     const ns_game *g = R->g;
+    const int64_t n = (int64_t)R->t->ncells;
+    NS_OMP_FOR(threads)
+    for (int64_t i = 0; i < n; i++) {
+        const uint8_t v = R->out[i];
+        if (v == NS_PN_N || v == NPEND)
+            R->out[i] = processed_before(R, (uint64_t)i, level) ? NS_PN_N : NPEND;
+    }
     for (int dn = 0; dn < R->ndir; dn++) {
         rdir *D = &R->dir[dn];
         NS_OMP_FOR_DYNAMIC(threads)
@@ -733,20 +762,29 @@ static void retro_init_state(retro *R, int threads)
             int64_t o[NS_MAX_DIM], lo, hi;
             ns_table_coords(R->t, D->origin[l], o);
             segment(g, D->d, o, &lo, &hi);
-            int64_t t = hi;
-            while (t >= 0 && R->out[D->origin[l] + (uint64_t)(t * D->sd)] == INVAL)
+            int64_t t = hi, h = -1;
+            while (t >= 0) {
+                const uint8_t v = R->out[D->origin[l] + (uint64_t)(t * D->sd)];
+                if (v != INVAL && v != NS_PN_N)
+                    break;
                 t--;
+            }
+            for (int64_t u = t; u >= 0 && h < 0; u--) {
+                const uint64_t i = D->origin[l] + (uint64_t)(u * D->sd);
+                if (R->out[i] == NS_PN_P && processed_before(R, i, level))
+                    h = u;
+            }
             D->last[l] = t;
-            D->hip[l] = -1;
+            D->hip[l] = h;
         }
     }
-    /* one count for each ray that has an option */
+    /* one count for each ray that has an option not processed N */
     if (R->ndir) {
-        const uint64_t n = R->t->ncells;
-        const int64_t blocks = (int64_t)((n + CELL_BLOCK - 1) / CELL_BLOCK);
+        const uint64_t nc = R->t->ncells;
+        const int64_t blocks = (int64_t)((nc + CELL_BLOCK - 1) / CELL_BLOCK);
         NS_OMP_FOR_DYNAMIC1(threads)
         for (int64_t bl = 0; bl < blocks; bl++) {
-            const uint64_t lo = (uint64_t)bl * CELL_BLOCK, hi = lo + CELL_BLOCK < n ? lo + CELL_BLOCK : n;
+            const uint64_t lo = (uint64_t)bl * CELL_BLOCK, hi = lo + CELL_BLOCK < nc ? lo + CELL_BLOCK : nc;
             int64_t s[NS_MAX_DIM];
             ns_table_coords(R->t, lo, s);
             for (uint64_t i = lo; i < hi; i++, next_cell(R->t, s)) {
@@ -754,10 +792,20 @@ static void retro_init_state(retro *R, int threads)
                     continue;
                 for (int f = 0; f < g->nfam; f++)
                     if (R->famdir[f] >= 0)
-                        R->cnt[i] += ray_has_option(R, &g->fam[f], &R->dir[R->famdir[f]], s);
+                        R->cnt[i] += ray_has_option(R, &g->fam[f], &R->dir[R->famdir[f]], s, level == 0);
             }
         }
     }
+}
+
+/* Counts, lines and frontier 0 for a table where no position is decided
+ * yet (out: UNDEC or INVAL, cnt: the options of finite and general
+ * families): the lines as retro_rebuild_lines sets them with nothing
+ * processed, the positions without options decided. */
+static void retro_init_state(retro *R, int threads)
+{
+    const ns_game *g = R->g;
+    retro_rebuild_lines(R, 0, threads);
     /* frontier 0: the positions without options */
     const uint8_t terminal = g->play == NS_PLAY_MISERE ? NS_PN_N : NS_PN_P;
     const int64_t n = (int64_t)R->t->ncells;
