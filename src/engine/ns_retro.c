@@ -878,136 +878,159 @@ static uint64_t retro_memory(const ns_game *g, const ns_engine_plan *plan)
            (indexed ? (plan->cells + 1) * sizeof(uint64_t) : 0);
 }
 
-static ns_err retro_run(const ns_game *g, ns_table *t, const ns_engine_plan *plan, const ns_engine_opts *o,
-                        ns_error *err)
+/* The arrays, the modes of the families, the lines (their first cells),
+ * the counts of the finite and general families and the reverse index,
+ * every position UNDEC in out and the others INVAL, rem (if any) NONE;
+ * nothing decided yet (retro_init_state, or a resume's restore and
+ * retro_rebuild_lines, comes next). R holds g, t, out, rem and err. */
+static ns_err retro_setup(retro *R, const ns_engine_plan *plan, int threads)
 {
-    (void)plan;
-    if (t->elem != 1)
-        return ns_error_set(err, NS_EINTERNAL, "retro: expected a P/N table of 1-byte cells");
-    const int threads = o->threads > 0 ? o->threads : ns_omp_max_threads();
-    const uint64_t n = t->ncells;
+    const ns_game *g = R->g;
+    const uint64_t n = R->t->ncells;
     ns_err rc = NS_OK;
-    retro R = {.g = g, .t = t, .out = t->data, .rem = o->remoteness, .err = err};
     const size_t nf = (size_t)(g->nfam ? g->nfam : 1);
-    R.cnt = malloc(n * sizeof *R.cnt);
-    R.queue = malloc(n * sizeof *R.queue);
-    R.fmode = calloc(nf, sizeof *R.fmode);
-    R.late = calloc(nf, sizeof *R.late);
-    R.ncand = calloc(nf, sizeof *R.ncand);
-    R.cand = calloc(nf * NS_MAX_CAND * (size_t)g->k, sizeof *R.cand);
-    if (!R.cnt || !R.queue || !R.fmode || !R.late || !R.ncand || !R.cand) {
-        rc = ns_error_set(err, NS_ENOMEM, "retro: out of memory for the counters and the queue (%.2f GiB)",
+    R->cnt = malloc(n * sizeof *R->cnt);
+    R->queue = malloc(n * sizeof *R->queue);
+    R->fmode = calloc(nf, sizeof *R->fmode);
+    R->late = calloc(nf, sizeof *R->late);
+    R->ncand = calloc(nf, sizeof *R->ncand);
+    R->cand = calloc(nf * NS_MAX_CAND * (size_t)g->k, sizeof *R->cand);
+    if (!R->cnt || !R->queue || !R->fmode || !R->late || !R->ncand || !R->cand) {
+        rc = ns_error_set(R->err, NS_ENOMEM, "retro: out of memory for the counters and the queue (%.2f GiB)",
                           (double)retro_memory(g, plan) / (1 << 30));
-        goto fail;
+        return rc;
     }
-    choose_modes(&R);
-    if (R.has_index && !(R.roff = calloc(n + 1, sizeof *R.roff))) {
-        rc = ns_error_set(err, NS_ENOMEM, "retro: out of memory for the reverse index (%.2f GiB)",
+    choose_modes(R);
+    if (R->has_index && !(R->roff = calloc(n + 1, sizeof *R->roff))) {
+        rc = ns_error_set(R->err, NS_ENOMEM, "retro: out of memory for the reverse index (%.2f GiB)",
                           (double)(n + 1) * 8 / (1 << 30));
-        goto fail;
+        return rc;
     }
-    rc = setup_lines(&R, err);
+    rc = setup_lines(R, R->err);
     if (rc)
-        goto fail;
-    if (R.rem)
+        return rc;
+    if (R->rem)
         for (uint64_t i = 0; i < n; i++)
-            R.rem[i] = NS_REMOTE_NONE;
+            R->rem[i] = NS_REMOTE_NONE;
 
     /* options of finite and general families per cell (and in-degrees of the reverse index) */
-    scan_cells(&R, threads, 1);
-    if (R.failed) {
-        rc = err ? err->code : NS_EGAME;
-        goto fail;
+    scan_cells(R, threads, 1);
+    if (R->failed) {
+        rc = R->err ? R->err->code : NS_EGAME;
+        return rc;
     }
     int late = 0;
     for (int f = 0; f < g->nfam; f++)
-        if (R.late[f]) {
-            R.fmode[f] = FM_INDEX;
+        if (R->late[f]) {
+            R->fmode[f] = FM_INDEX;
             late = 1;
         }
     if (late) {
-        if (!R.roff && !(R.roff = calloc(n + 1, sizeof *R.roff))) {
-            rc = ns_error_set(err, NS_ENOMEM, "retro: out of memory for the reverse index (%.2f GiB)",
+        if (!R->roff && !(R->roff = calloc(n + 1, sizeof *R->roff))) {
+            rc = ns_error_set(R->err, NS_ENOMEM, "retro: out of memory for the reverse index (%.2f GiB)",
                               (double)(n + 1) * 8 / (1 << 30));
-            goto fail;
+            return rc;
         }
-        R.has_index = 1;
-        scan_cells(&R, threads, 3);
-        if (R.failed) {
-            rc = err ? err->code : NS_EGAME;
-            goto fail;
+        R->has_index = 1;
+        scan_cells(R, threads, 3);
+        if (R->failed) {
+            rc = R->err ? R->err->code : NS_EGAME;
+            return rc;
         }
     }
-    if (R.has_index) {
+    if (R->has_index) {
         uint64_t sum = 0; /* inclusive prefix sums: roff[i] = end of list i */
         for (uint64_t i = 0; i < n; i++) {
-            sum += R.roff[i];
-            R.roff[i] = sum;
+            sum += R->roff[i];
+            R->roff[i] = sum;
         }
-        R.roff[n] = sum;
-        R.rpred = malloc((sum ? sum : 1) * sizeof *R.rpred);
-        if (!R.rpred) {
-            rc = ns_error_set(err, NS_ENOMEM, "retro: out of memory for the reverse index (%" PRIu64 " moves, %.2f GiB)",
+        R->roff[n] = sum;
+        R->rpred = malloc((sum ? sum : 1) * sizeof *R->rpred);
+        if (!R->rpred) {
+            rc = ns_error_set(R->err, NS_ENOMEM, "retro: out of memory for the reverse index (%" PRIu64 " moves, %.2f GiB)",
                               sum, (double)sum * 8 / (1 << 30));
-            goto fail;
+            return rc;
         }
-        scan_cells(&R, threads, 2); /* roff[i] ends at the start of list i */
-        if (R.failed) {
-            rc = err ? err->code : NS_EGAME;
-            goto fail;
+        scan_cells(R, threads, 2); /* roff[i] ends at the start of list i */
+        if (R->failed) {
+            rc = R->err ? R->err->code : NS_EGAME;
+            return rc;
         }
     }
-    retro_init_state(&R, threads);
+    return NS_OK;
+}
 
+/* The frontiers from r0 on: the queue holds frontier r0 at [0, qtail)
+ * (the cells of remoteness r0, decided, not processed); the state is
+ * that of retro_init_state or retro_rebuild_lines at level r0. Ends with
+ * the undecided positions made draws. */
+static ns_err retro_search(retro *R, uint32_t r0, int threads, const ns_engine_opts *o)
+{
+    const uint64_t n = R->t->ncells;
+    ns_err rc = NS_OK;
     uint64_t head = 0, positions = 0;
     for (uint64_t i = 0; i < n; i++)
-        positions += R.out[i] != INVAL;
-    for (uint32_t r = 0; head < R.qtail; r++) {
-        const uint64_t end = R.qtail;
+        positions += R->out[i] != INVAL;
+    for (uint32_t r = r0; head < R->qtail; r++) {
+        const uint64_t end = R->qtail;
         if (r == UINT32_MAX - 1) {
-            rc = ns_error_set(err, NS_ERANGE, "retro: remoteness above 2^32 - 2");
-            goto fail;
+            rc = ns_error_set(R->err, NS_ERANGE, "retro: remoteness above 2^32 - 2");
+            return rc;
         }
         NS_PRAGMA(omp parallel num_threads(threads))
         {
             pushbuf pb = {.n = 0};
             NS_PRAGMA(omp for schedule(dynamic, 64))
             for (int64_t j = (int64_t)head; j < (int64_t)end; j++) {
-                const uint64_t q = R.queue[j];
-                uint8_t v = __atomic_load_n(&R.out[q], __ATOMIC_RELAXED);
+                const uint64_t q = R->queue[j];
+                uint8_t v = __atomic_load_n(&R->out[q], __ATOMIC_RELAXED);
                 if (v == NPEND) {
                     v = NS_PN_N;
-                    __atomic_store_n(&R.out[q], v, __ATOMIC_SEQ_CST);
+                    __atomic_store_n(&R->out[q], v, __ATOMIC_SEQ_CST);
                 }
                 int64_t s[NS_MAX_DIM];
-                ns_table_coords(t, q, s);
-                reach_rays(&R, q, s, v, r, &pb);
-                reach_finite(&R, s, v, r, &pb);
-                reach_cand(&R, s, v, r, &pb);
-                if (R.has_index)
-                    for (uint64_t a = R.roff[q]; a < R.roff[q + 1]; a++)
-                        reach(&R, R.rpred[a], v, r, &pb);
+                ns_table_coords(R->t, q, s);
+                reach_rays(R, q, s, v, r, &pb);
+                reach_finite(R, s, v, r, &pb);
+                reach_cand(R, s, v, r, &pb);
+                if (R->has_index)
+                    for (uint64_t a = R->roff[q]; a < R->roff[q + 1]; a++)
+                        reach(R, R->rpred[a], v, r, &pb);
             }
             if (pb.n)
-                push_block(&R, pb.b, pb.n);
+                push_block(R, pb.b, pb.n);
         }
-        if (R.failed) {
-            rc = err ? err->code : NS_EGAME;
-            goto fail;
+        if (R->failed) {
+            rc = R->err ? R->err->code : NS_EGAME;
+            return rc;
         }
         head = end;
         if (o->progress && o->progress(o->progress_user, positions ? (double)head / (double)positions : 1.0)) {
-            rc = ns_error_set(err, NS_EINTR, "interrupted");
-            goto fail;
+            rc = ns_error_set(R->err, NS_EINTR, "interrupted");
+            return rc;
         }
     }
     /* the rest are draws */
     NS_OMP_FOR(threads)
     for (int64_t i = 0; i < (int64_t)n; i++)
-        if (R.out[i] == UNDEC)
-            R.out[i] = NS_PN_DRAW;
+        if (R->out[i] == UNDEC)
+            R->out[i] = NS_PN_DRAW;
 
-fail:
+    return NS_OK;
+}
+
+static ns_err retro_run(const ns_game *g, ns_table *t, const ns_engine_plan *plan, const ns_engine_opts *o,
+                        ns_error *err)
+{
+    if (t->elem != 1)
+        return ns_error_set(err, NS_EINTERNAL, "retro: expected a P/N table of 1-byte cells");
+    const int threads = o->threads > 0 ? o->threads : ns_omp_max_threads();
+    retro R = {.g = g, .t = t, .out = t->data, .rem = o->remoteness, .err = err};
+    ns_err rc = retro_setup(&R, plan, threads);
+    if (!rc) {
+        retro_init_state(&R, threads);
+        rc = retro_search(&R, 0, threads, o);
+    }
     retro_free(&R);
     return rc;
 }
