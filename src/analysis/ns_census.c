@@ -44,6 +44,7 @@ void ns_census_free(ns_census *c)
     free(c->code);
     free(c->period);
     free(c->preperiod);
+    free(c->saltus);
     free(c->proven);
     free(c->max_value);
     free(c->group);
@@ -176,7 +177,7 @@ ns_census *ns_census_run(int digits, int64_t size, int threads, ns_census_progre
     c->ncodes = n;
     r.c = c;
     if (!(c->code = calloc(n, sizeof *c->code)) || !(c->period = calloc(n, sizeof *c->period)) ||
-        !(c->preperiod = calloc(n, sizeof *c->preperiod)) || !(c->proven = calloc(n, sizeof *c->proven)) ||
+        !(c->preperiod = calloc(n, sizeof *c->preperiod)) || !(c->saltus = calloc(n, sizeof *c->saltus)) || !(c->proven = calloc(n, sizeof *c->proven)) ||
         !(c->max_value = calloc(n, sizeof *c->max_value)) || !(c->group = calloc(n, sizeof *c->group)) ||
         !(r.seq = calloc(n, sizeof *r.seq)) || !(r.hash = calloc(n, sizeof *r.hash)) ||
         !(r.done = calloc(n, sizeof *r.done)) || !(r.reps = calloc(n, sizeof *r.reps)))
@@ -214,6 +215,7 @@ ns_census *ns_census_run(int digits, int64_t size, int threads, ns_census_progre
                 c->max_value[i] = per.max_value;
                 c->period[i] = per.found ? per.period : 0;
                 c->preperiod[i] = per.found ? per.preperiod : 0;
+                c->saltus[i] = per.found ? per.saltus : 0;
                 c->proven[i] = per.found && per.proven;
                 r.done[i] = 1;
                 r.ndone++;

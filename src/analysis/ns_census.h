@@ -29,6 +29,9 @@ typedef struct ns_census {
     char (*code)[NS_CENSUS_CODE_LEN];       /* "0.137" */
     int64_t *period;                        /* 0: none observed */
     int64_t *preperiod;                     /* 0 when no period */
+    int64_t *saltus;                        /* s > 0: G(n+p) = G(n) + s observed in the
+                                               range (never proven; 0: a pure period
+                                               or none) */
     uint8_t *proven;                        /* 1: by the periodicity theorem */
     uint32_t *max_value;                    /* largest G(n), n < N */
     int64_t *group;                         /* index of the first code with the

@@ -53,16 +53,29 @@ ns_err ns_period_find(const ns_table *t, const ns_octal *o, ns_period *out, ns_e
      * N - n0 of at least two periods and half the sequence. Multiples of
      * the observed p are not tried for a proof (a multiple of a period
      * that is not proven is not either; their scans are long) */
-    int64_t obs_p = 0, obs_n0 = 0;
+    int64_t obs_p = 0, obs_n0 = 0, obs_s = 0;
     for (int64_t p = 1; 2 * p <= n; p++) {
         if (obs_p && (!out->theorem || ns_period_needed(o, 0, p) > n))
             break;
         if (obs_p && p % obs_p == 0)
             continue;
+        /* the step s over the last p heap sizes: 0 a pure period, > 0 an
+         * arithmetic one (never proven), < 0 none */
+        const int64_t s = (int64_t)ns_table_get(t, (uint64_t)(n - 1)) - (int64_t)ns_table_get(t, (uint64_t)(n - 1 - p));
+        if (s < 0)
+            continue;
         int64_t i = n - p - 1;
-        while (i >= 0 && ns_table_get(t, (uint64_t)i) == ns_table_get(t, (uint64_t)(i + p)))
+        while (i >= 0 && (int64_t)ns_table_get(t, (uint64_t)(i + p)) - (int64_t)ns_table_get(t, (uint64_t)i) == s)
             i--;
         const int64_t n0 = i + 1;
+        if (s > 0) {
+            if (!obs_p && n - n0 >= 2 * p && 2 * (n - n0) >= n) {
+                obs_p = p;
+                obs_n0 = n0;
+                obs_s = s;
+            }
+            continue;
+        }
         if (out->theorem && n >= ns_period_needed(o, n0, p)) {
             out->found = out->proven = 1;
             out->period = p;
@@ -79,7 +92,8 @@ ns_err ns_period_find(const ns_table *t, const ns_octal *o, ns_period *out, ns_e
         out->found = 1;
         out->period = obs_p;
         out->preperiod = obs_n0;
-        out->needed = out->theorem ? ns_period_needed(o, obs_n0, obs_p) : 0;
+        out->saltus = obs_s;
+        out->needed = out->theorem && !obs_s ? ns_period_needed(o, obs_n0, obs_p) : 0;
     }
     return NS_OK;
 }

@@ -8,6 +8,7 @@
 
 #include "analysis/ns_heapmove.h"
 #include "analysis/ns_period.h"
+#include "cli/cli_json.h"
 #include "cli/cli_util.h"
 #include "game/ns_octal.h"
 #include "store/ns_h5.h"
@@ -43,6 +44,7 @@ int ns_cli_seq_fill(const char *cmd, const ns_game *g, const ns_table *t, uint32
     m->seq_has_period = per.found;
     m->seq_preperiod = per.found ? per.preperiod : 0;
     m->seq_period = per.found ? per.period : 0;
+    m->seq_saltus = per.found ? per.saltus : 0;
     m->seq_proven = per.proven;
     return NS_EXIT_OK;
 }
@@ -68,6 +70,15 @@ void ns_cli_seq_print(const ns_meta *m, int64_t n)
                "tail spans two periods and half the sequence)\n", n);
         return;
     }
+    if (m->seq_saltus) {
+        printf("period:        arithmetic: G(n+%" PRId64 ") = G(n) + %" PRId64 " from n = %" PRId64 " (period %" PRId64
+               ", saltus %" PRId64 ", preperiod %" PRId64 "), observed, not proven: nimsieve does not check the "
+               "hypotheses of the arithmetic-periodicity theorem for hexadecimal games (Howse and Nowakowski 2004)%s\n",
+               m->seq_period, m->seq_saltus, m->seq_preperiod, m->seq_period, m->seq_saltus, m->seq_preperiod,
+               is_code && o.max_heaps < 3 ? "; a finite octal code is never arithmetic-periodic (Horrocks and "
+                                            "Nowakowski 2003), so this holds in the computed range only" : "");
+        return;
+    }
     printf("period:        %" PRId64 " from n = %" PRId64 " (preperiod %" PRId64 "), ", m->seq_period, m->seq_preperiod,
            m->seq_preperiod);
     const int64_t need = is_code ? ns_period_needed(&o, m->seq_preperiod, m->seq_period) : -1;
@@ -79,6 +90,57 @@ void ns_cli_seq_print(const ns_meta *m, int64_t n)
                " more than the %" PRId64 " computed\n", need, need - n, n);
     else
         printf("observed, not proven (no periodicity theorem for this game)\n");
+}
+
+int ns_cli_seq_patterns(const char *cmd, const ns_game *g, const ns_table *t, int json)
+{
+    ns_period per;
+    ns_error err = {0};
+    if (ns_period_find(t, g->octal, &per, &err))
+        return ns_cli_error(cmd, "%s", err.msg);
+    const int64_t n = t->bounds[0];
+    char rule[400];
+    if (!per.found)
+        snprintf(rule, sizeof rule, "none");
+    else if (per.saltus)
+        snprintf(rule, sizeof rule, "arithmetic period (saltus %" PRId64 "): observed, not proven; nimsieve does not "
+                 "check the hypotheses of the arithmetic-periodicity theorem for hexadecimal games (Howse and "
+                 "Nowakowski 2004)%s", per.saltus, g->octal->max_heaps < 3 ? "; a finite octal code is never "
+                 "arithmetic-periodic (Horrocks and Nowakowski 2003): this holds in the computed range only" : "");
+    else if (per.proven)
+        snprintf(rule, sizeof rule, "octal periodicity theorem: G(n+p) = G(n) checked over the first %" PRId64 " heap sizes "
+                 "(j n0 + j p + k, j heaps left by a move, k the last digit) holds for every n >= n0; %" PRId64
+                 " computed", per.needed, n);
+    else if (per.theorem)
+        snprintf(rule, sizeof rule, "observed, not proven: the octal periodicity theorem needs %" PRId64 " heap sizes, "
+                 "%" PRId64 " more than the %" PRId64 " computed", per.needed, per.needed - n, n);
+    else
+        snprintf(rule, sizeof rule, "observed, not proven (no periodicity theorem for this game)");
+    if (json) {
+        printf("\"found\": %s", per.found ? "true" : "false");
+        if (per.found) {
+            printf(", \"preperiod\": %" PRId64 ", \"period\": %" PRId64 ", \"saltus\": %" PRId64 ", \"proven\": %s, "
+                   "\"needed\": %" PRId64 ", \"table_to\": %" PRId64 ", \"rule\": ", per.preperiod, per.period,
+                   per.saltus, per.proven ? "true" : "false", per.needed, n - 1);
+            ns_json_string(stdout, rule);
+        }
+        return NS_EXIT_OK;
+    }
+    if (!per.found) {
+        printf("period:      none observed in %" PRId64 " heap sizes (a period p is reported when its periodic tail "
+               "spans two periods and half the sequence)\n", n);
+        return NS_EXIT_OK;
+    }
+    if (per.saltus)
+        printf("period:      arithmetic: period %" PRId64 ", saltus %" PRId64 ", preperiod %" PRId64 ": G(n+%" PRId64
+               ") = G(n) + %" PRId64 " for %" PRId64 " <= n < %" PRId64 "\n", per.period, per.saltus, per.preperiod,
+               per.period, per.saltus, per.preperiod, n - per.period);
+    else
+        printf("period:      %" PRId64 ", preperiod %" PRId64 ": G(n+%" PRId64 ") = G(n) for %" PRId64 " <= n < %" PRId64
+               "\n", per.period, per.preperiod, per.period, per.preperiod, n - per.period);
+    printf("status:      %s\n", per.proven ? "proven for every n >= n0" : "observed, not proven");
+    printf("rule:        %s\n", rule);
+    return NS_EXIT_OK;
 }
 
 /* "take 1 from the heap of 12, leaving 4 + 7" */

@@ -22,6 +22,14 @@ int ns_cli_seq_fill(const char *cmd, const ns_game *g, const ns_table *t, uint32
  * has no code). */
 void ns_cli_seq_print(const ns_meta *m, int64_t n);
 
+/* `patterns` on the sequence t of the heap game g (g->octal set): the
+ * period by analysis/ns_period.h (the octal periodicity theorem, arithmetic
+ * periods), as the text lines "period:", "status:" and "rule:", or (json)
+ * as the body of the object "one_pile" (fields found, preperiod, period,
+ * saltus, proven, needed, table_to, rule). Returns NS_EXIT_OK or prints an
+ * error. */
+int ns_cli_seq_patterns(const char *cmd, const ns_game *g, const ns_table *t, int json);
+
 /* `query` (move == 0) and `move` (move == 1; all: every winning move) on
  * a position of several heaps, args[0 .. nargs), of the heap game g whose
  * sequence is in path (meta read from it). Prints the report; returns the

@@ -36,18 +36,22 @@ static void usage(void)
            "  -d, --digits D       code digits, 1..%d\n"
            "  -n, --size N         heap sizes 0..N-1, 1..2^31\n"
            "  -o, --output FILE    the HDF5 file: /census, a table of one row per code\n"
-           "                       (code, period, preperiod, proven, max_value, group)\n"
+           "                       (code, period, preperiod, proven, max_value, group,\n"
+           "                       saltus)\n"
            "                       and root attributes digits, size, codes, groups,\n"
            "                       proven, nimsieve_version, created_utc, ...\n"
            "      --csv FILE       the same rows as CSV, with the header line\n"
-           "                       code,period,preperiod,proven,max_value,group\n"
+           "                       code,period,preperiod,proven,max_value,group,saltus\n"
            "  -t, --threads T      games solved at once (default: OpenMP's, all cores)\n"
            "  -h, --help           this help\n"
            "\n"
            "Columns: period 0 and preperiod 0 when no period is observed (a period is\n"
            "reported when its periodic tail spans two periods and half the sequence);\n"
            "proven 1 when the periodicity theorem proves it for every heap size;\n"
-           "group: the row (from 0) of the first code with the same sequence.\n"
+           "group: the row (from 0) of the first code with the same sequence;\n"
+           "saltus s > 0 when the period observed is arithmetic, G(n+p) = G(n) + s\n"
+           "(never proven: a finite octal code is never arithmetic-periodic, Horrocks\n"
+           "and Nowakowski 2003, so it is a stretch of the range computed).\n"
            "Memory: about N bytes (N x 2 when values reach 255) per distinct sequence.\n"
            "Progress on stderr when it is a terminal; a summary on stdout.\n"
            "\n"
@@ -72,10 +76,10 @@ static int write_csv(const char *path, const ns_census *c)
     FILE *f = fopen(path, "w");
     if (!f)
         return ns_cli_error(CMD, "%s: cannot create the CSV file: %s", path, strerror(errno));
-    fprintf(f, "code,period,preperiod,proven,max_value,group\n");
+    fprintf(f, "code,period,preperiod,proven,max_value,group,saltus\n");
     for (size_t i = 0; i < c->ncodes; i++)
-        fprintf(f, "%s,%" PRId64 ",%" PRId64 ",%u,%" PRIu32 ",%" PRId64 "\n", c->code[i], c->period[i],
-                c->preperiod[i], (unsigned)c->proven[i], c->max_value[i], c->group[i]);
+        fprintf(f, "%s,%" PRId64 ",%" PRId64 ",%u,%" PRIu32 ",%" PRId64 ",%" PRId64 "\n", c->code[i], c->period[i],
+                c->preperiod[i], (unsigned)c->proven[i], c->max_value[i], c->group[i], c->saltus[i]);
     const int bad = ferror(f);
     if (fclose(f) != 0 || bad)
         return ns_cli_error(CMD, "%s: cannot write the CSV file", path);
@@ -141,7 +145,7 @@ int ns_cmd_census(int argc, char **argv)
     int rc = NS_EXIT_OK;
     ns_h5_census_cols cols = {
         .digits = cs->digits, .size = cs->size, .n = cs->ncodes, .ngroups = cs->ngroups, .nproven = cs->nproven,
-        .code = (const char (*)[NS_H5_CENSUS_CODE_LEN])cs->code, .period = cs->period, .preperiod = cs->preperiod,
+        .code = (const char (*)[NS_H5_CENSUS_CODE_LEN])cs->code, .period = cs->period, .preperiod = cs->preperiod, .saltus = cs->saltus,
         .group = cs->group, .proven = cs->proven, .max_value = cs->max_value, .threads = (int)threads,
         .wall_seconds = wall};
     if (ns_h5_census_write(out, &cols, &err)) {

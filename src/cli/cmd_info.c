@@ -109,6 +109,10 @@ int ns_cmd_info(int argc, char **argv)
         if (meta2.loopy)
             printf("draws:         %" PRIu64 " (%.4f%%)   (a loopy game: from a draw neither player can force a win)\n",
                    draws, pct(draws, st.n_valid));
+        if (meta2.gsg)
+            printf("gsg values:    %" PRIu64 " finite (largest %" PRIu32 "), %" PRIu64 " infinite   "
+                   "(generalized Sprague-Grundy values: /grundy)\n",
+                   st.n_valid - meta2.gsg_ninf, meta2.gsg_max_finite, meta2.gsg_ninf);
     } else {
         printf("largest value: %" PRIu32 "\n", st.max_value);
         printf("values:\n");

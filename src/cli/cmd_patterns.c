@@ -7,6 +7,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_json.h"
+#include "cli/cli_seq.h"
 #include "cli/cli_util.h"
 #include "game/ns_build.h"
 #include "store/ns_h5.h"
@@ -188,7 +189,8 @@ static void print_lines(const char *name, const ns_lines *l)
     }
 }
 
-static void text_one_pile(const ns_table *t, const ns_period *p, int loopy)
+/* the line "sequence:", the first 40 values */
+static void text_sequence(const ns_table *t, int loopy)
 {
     int64_t n = t->bounds[0];
     printf("sequence:    ");
@@ -200,6 +202,12 @@ static void text_one_pile(const ns_table *t, const ns_period *p, int loopy)
             printf(" %" PRIu32, t->pn_only ? (v == NS_PN_DRAW ? 3u : v ? 1u : 0u) : v);
     }
     printf("%s%s\n", n > 40 ? " ..." : "", loopy ? "   (P/N/D: 0 = P, 1 = N, 3 = draw)" : t->pn_only ? "   (P/N: 0 = P, 1 = N)" : "");
+}
+
+static void text_one_pile(const ns_table *t, const ns_period *p, int loopy)
+{
+    const int64_t n = t->bounds[0];
+    text_sequence(t, loopy);
     if (!p->found) {
         printf("period:      none found within the table (n < %" PRId64 ")\n", n);
         return;
@@ -495,7 +503,18 @@ static int run(const char *path, const pat_opts *o)
             printf("loopy game:  %" PRIu64 " P-positions, %" PRIu64 " N-positions, %" PRIu64
                    " draws; the patterns below are those of the P-positions (a draw is neither P nor N)\n", np, nn, nd);
     }
-    if (k == 1) {
+    if (k == 1 && g && g->octal && !t->pn_only) {
+        /* a heap game's sequence: the octal periodicity theorem, saltus */
+        if (o->json)
+            printf(", \"one_pile\": {");
+        else
+            text_sequence(t, loopy);
+        if ((rc = ns_cli_seq_patterns(CMD, g, t, o->json)) != NS_EXIT_OK)
+            goto fail;
+        rc = NS_EXIT_ERROR;
+        if (o->json)
+            printf("}");
+    } else if (k == 1) {
         ns_period p;
         if (ns_patterns_period(g, t, o->pmax, &p, &err)) {
             rc = ns_cli_error(CMD, "%s", err.msg);

@@ -15,6 +15,7 @@
 #include "cli/cli_util.h"
 #include "game/ns_build.h"
 #include "store/ns_h5.h"
+#include "store/ns_h5_census.h"
 #include "cli/plot_data.h"
 #include "cli/plot_kinds.h"
 
@@ -26,9 +27,10 @@ static void usage(void)
 {
     printf("usage: nimsieve plot FILE.h5 [--kind KIND] -o OUT.{png,svg,pdf} [options]\n"
            "\n"
-           "Draw a figure of a table file with gnuplot. The format comes from the\n"
-           "extension of OUT: PNG (cairo), SVG, or PDF (vector). Only what is drawn is\n"
-           "read, in bands, so tables of 16384 x 16384 take seconds.\n"
+           "Draw a figure of a table file, or of a census file of 'nimsieve census',\n"
+           "with gnuplot. The format comes from the extension of OUT: PNG (cairo), SVG,\n"
+           "or PDF (vector). Only what is drawn is read, in bands, so tables of\n"
+           "16384 x 16384 take seconds.\n"
            "\n"
            "kinds:\n");
     for (int i = 0; ns_plot_kinds[i]; i++) {
@@ -44,13 +46,14 @@ static void usage(void)
            "options:\n"
            "  -k, --kind KIND         what to draw (see above)\n"
            "  -o, --output OUT        the figure: .png, .svg or .pdf\n"
-           "      --xrange A:B        p-positions, grundy, g-values: draw the cells with\n"
-           "      --yrange C:D        A <= x <= B, C <= y <= D (x: the first pile)\n"
+           "      --xrange A:B        p-positions, grundy, g-values, remoteness: draw\n"
+           "      --yrange C:D        the cells with A <= x <= B, C <= y <= D (x: the\n"
+           "                          first pile)\n"
            "      --range A:B         sequence: draw n = A..B\n"
-           "      --downsample HOW    grundy: min, max or mode per pixel\n"
-           "      --max-value K       grundy, sequence: values above K in the top colour or\n"
-           "                          cut off; g-values: the values 0..K; histogram: bars\n"
-           "                          for 0..K only\n"
+           "      --downsample HOW    grundy, remoteness: min, max or mode per pixel\n"
+           "      --max-value K       grundy, sequence, remoteness: values above K in the\n"
+           "                          top colour or cut off; g-values: the values 0..K;\n"
+           "                          histogram: bars for 0..K only\n"
            "      --width W           figure width in pixels (default %d; PDF: %d per inch)\n"
            "      --height H          figure height in pixels (default %d)\n"
            "      --title TEXT        the title line (the caption below it stays)\n"
@@ -68,7 +71,9 @@ static void usage(void)
            "\n"
            "examples:\n"
            "  nimsieve plot wythoff.h5 --kind p-positions -o wythoff-p-positions.png\n"
-           "  nimsieve plot wythoff.h5 --kind g-values --xrange 0:99 --yrange 0:99 -o g.pdf\n",
+           "  nimsieve plot wythoff.h5 --kind g-values --xrange 0:99 --yrange 0:99 -o g.pdf\n"
+           "  nimsieve plot census.h5 -o census.png\n"
+           "  nimsieve solve data/rules/wythoff-grow.rules --size 64 -o wg.h5 && nimsieve plot wg.h5 --kind remoteness -o wg.png\n",
            DEFAULT_WIDTH, NS_PLOT_PDF_PX_PER_INCH, DEFAULT_HEIGHT);
 }
 
@@ -278,6 +283,17 @@ int ns_cmd_plot(int argc, char **argv)
     if (ns_plot_format_from_path(c.out, &c.fmt, &err))
         return ns_cli_error(CMD, "%s", err.msg);
 
+    if (ns_h5_census_probe(c.in)) {
+        c.census = 1;
+        c.kind = kind ? kind : ns_plot_kind_find("census");
+        char why[400];
+        if (!ns_plot_kind_applies(c.kind, &c, why, sizeof why))
+            return ns_cli_error(CMD, "%s", why);
+        if (given_xy || given_range || c.ds_given || c.max_value >= 0)
+            return ns_cli_error(CMD, "--kind census takes no --xrange, --yrange, --range, --downsample or "
+                                     "--max-value (it draws every code)");
+        goto draw;
+    }
     if (ns_h5_read_meta(c.in, &meta, &c.k, c.bounds, &err)) {
         rc = file_error(c.in, &err);
         goto done;
@@ -285,6 +301,7 @@ int ns_cmd_plot(int argc, char **argv)
     c.kind = kind ? kind : ns_plot_kind_default(c.k);
     c.is_pn = meta.pn_only;
     c.loopy = meta.pn_only && meta.loopy;
+    c.n_draws = c.loopy ? meta.n_draws : 0;
     game_label(&meta, c.game_label, sizeof c.game_label);
     c.is_wythoff = is_wythoff(&meta);
     axis_names(&c, &meta);
@@ -296,12 +313,12 @@ int ns_cmd_plot(int argc, char **argv)
         }
     }
     if (c.ds_given && !(c.kind->takes & NS_PLOT_TAKES_DOWNSAMPLE)) {
-        rc = ns_cli_error(CMD, "--downsample applies to --kind grundy only (g-values shows every value 0..K of "
+        rc = ns_cli_error(CMD, "--downsample applies to --kind grundy and remoteness only (g-values shows every value 0..K of "
                                "a pixel's block; the others draw points)");
         goto done;
     }
     if (given_xy && !(c.kind->takes & NS_PLOT_TAKES_XYRANGE)) {
-        rc = ns_cli_error(CMD, "--xrange and --yrange apply to two-pile figures (p-positions, grundy, g-values), "
+        rc = ns_cli_error(CMD, "--xrange and --yrange apply to two-pile figures (p-positions, grundy, g-values, remoteness), "
                                "not --kind %s%s", c.kind->name,
                           c.kind->takes & NS_PLOT_TAKES_RANGE ? " (use --range A:B)" : "");
         goto done;
@@ -320,6 +337,7 @@ int ns_cmd_plot(int argc, char **argv)
         }
     c.dsname = meta.pn_only ? "pn" : "grundy";
 
+draw:;
     double t0 = ns_cli_now();
     if (c.kind->draw(&c, &err)) {
         rc = ns_cli_error(CMD, "%s", err.msg[0] ? err.msg : ns_err_name(err.code));

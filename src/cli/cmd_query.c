@@ -18,6 +18,7 @@ static const char *const CMD = "query";
 static void usage(void)
 {
     printf("usage: nimsieve query FILE.h5 X1 X2 ...\n"
+           "       nimsieve query A.h5 X1 X2 ... --plus B.h5 Y1 Y2 ...\n"
            "\n"
            "Print the value of position (X1, X2, ...) from a table file: its Grundy value\n"
            "(for a Grundy table), P or N, and all winning moves, i.e. the moves to\n"
@@ -27,7 +28,16 @@ static void usage(void)
            "\n"
            "A loopy game's file: P, N or D (a draw), the remoteness, and the move to\n"
            "play (the fastest win, the longest defence, or a move that keeps the\n"
-           "draw; see 'nimsieve move --help').\n"
+           "draw; see 'nimsieve move --help'). Solved without --pn-only (normal play),\n"
+           "also its generalized Sprague-Grundy value (Smith; Fraenkel): a finite value\n"
+           "g, or inf{K}, K the finite values of its options (0 in K: N, else a draw).\n"
+           "\n"
+           "--plus: the sum of position X of A.h5 and position Y of B.h5 (a move is a\n"
+           "move in one of them), decided from the two tables by the generalized\n"
+           "Sprague-Grundy theorem: a XOR b for finite a and b; inf{K XOR b} for inf{K}\n"
+           "and finite b; two infinite values make a draw. Either file may be a loopy\n"
+           "game's (solved without --pn-only) or an ordinary Grundy table. Prints the\n"
+           "sum's value and its outcome, P, N or D (a draw).\n"
            "\n"
            "A heap game's sequence (octal codes, Grundy's game, rule files with 'heap'):\n"
            "give any number of heap sizes; the value is the XOR of their values and\n"
@@ -38,7 +48,8 @@ static void usage(void)
            "\n"
            "example:\n"
            "  nimsieve query wythoff.h5 4 5\n"
-           "  nimsieve query kayles.h5 3 7 12\n");
+           "  nimsieve query kayles.h5 3 7 12\n"
+           "  nimsieve query loopy.h5 3 4 --plus wythoff.h5 2 5\n");
 }
 
 /* One option; coordinates past k stay 0 so that whole records compare. */
@@ -110,6 +121,166 @@ static int file_error(const char *path, const ns_error *err)
     return ns_cli_error(CMD, "%s: %s", path, err->msg[0] ? err->msg : ns_err_name(err->code));
 }
 
+/* "3" or "inf{0,2}" */
+static void format_gsg(uint32_t v, const uint32_t *k, uint64_t n, char *buf, size_t len)
+{
+    if (v != NS_H5_GSG_INF) {
+        snprintf(buf, len, "%" PRIu32, v);
+        return;
+    }
+    size_t used = (size_t)snprintf(buf, len, "inf{");
+    for (uint64_t j = 0; j < n && used < len; j++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%" PRIu32, j ? "," : "", k[j]);
+    if (used < len)
+        snprintf(buf + used, len - used, "}");
+    if (used >= len && len > 4)
+        memcpy(buf + len - 5, "...}", 5);
+}
+
+static const char *outcome_text(int o)
+{
+    return o == NS_PN_P ? "P (the player to move loses)"
+           : o == NS_PN_N ? "N (the player to move wins)"
+                          : "D (a draw: neither player can force a win)";
+}
+
+/* The value of position args[0..nargs) of the table file path for a sum:
+ * the generalized Sprague-Grundy value of a loopy game's file, or the
+ * Grundy value of an ordinary Grundy table. *set (malloc'ed) for inf. */
+static int sum_part(const char *path, char **args, int nargs, int64_t *s, int *k, uint32_t *v, uint32_t **set,
+                    uint64_t *nset)
+{
+    ns_error err = {0};
+    ns_meta meta;
+    ns_game *g = NULL;
+    ns_table *cell = NULL;
+    int64_t bounds[NS_MAX_DIM];
+    int rc = NS_EXIT_ERROR;
+    memset(&meta, 0, sizeof meta);
+    if (ns_h5_read_meta(path, &meta, k, bounds, &err)) {
+        rc = file_error(path, &err);
+        goto done;
+    }
+    if (ns_game_from_meta(&meta, *k, bounds, &g, &err)) {
+        rc = ns_cli_error(CMD, "%s: cannot rebuild the game: %s", path, err.msg);
+        goto done;
+    }
+    if (g->octal) {
+        rc = ns_cli_error(CMD, "%s: a heap game's sequence: give its heaps to 'nimsieve query %s H1 H2 ...' (a sum "
+                          "of heaps) instead of --plus", path, path);
+        goto done;
+    }
+    if (ns_cli_parse_position(g, args, nargs, s, &err)) {
+        rc = ns_cli_error(CMD, "%s: %s", path, err.msg);
+        goto done;
+    }
+    if (meta.gsg) {
+        if (ns_h5_read_gsg_cell(path, *k, s, v, set, nset, &err)) {
+            rc = file_error(path, &err);
+            goto done;
+        }
+    } else if (!meta.pn_only && !meta.loopy) {
+        int64_t one[NS_MAX_DIM];
+        for (int d = 0; d < *k; d++)
+            one[d] = 1;
+        if (ns_h5_read_region(path, "grundy", s, one, NULL, &cell, &err)) {
+            rc = file_error(path, &err);
+            goto done;
+        }
+        *v = ns_table_get(cell, 0);
+        *v = *v == ns_table_invalid(cell) ? NS_H5_GSG_NONE : *v;
+    } else {
+        rc = ns_cli_error(CMD, "%s: no Grundy values to add (%s); solve it again without --pn-only%s", path,
+                          meta.loopy ? "a loopy game's P/N/draw table" : "a P/N table",
+                          meta.play == NS_PLAY_MISERE ? " (and in normal play: sums are for normal play)" : "");
+        goto done;
+    }
+    if (*v == NS_H5_GSG_NONE) {
+        char pos[256];
+        ns_format_pos(*k, s, pos, sizeof pos);
+        rc = ns_cli_error(CMD, "%s: position %s is marked as not a position of the game", path, pos);
+        goto done;
+    }
+    rc = NS_EXIT_OK;
+done:
+    ns_table_free(cell);
+    ns_game_free(g);
+    ns_meta_free(&meta);
+    return rc;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+    const uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* query A.h5 X.. --plus B.h5 Y..: args[0] = A.h5, args[plus] = "--plus" */
+static int query_sum(char **args, int n, int plus)
+{
+    if (plus + 1 >= n)
+        return ns_cli_error(CMD, "--plus needs a file and a position: expected '--plus B.h5 Y1 Y2 ...'");
+    if (plus + 2 >= n)
+        return ns_cli_error(CMD, "missing position after --plus %s: expected '--plus %s Y1 Y2 ...'", args[plus + 1],
+                            args[plus + 1]);
+    if (plus < 2)
+        return ns_cli_error(CMD, "missing position: expected 'nimsieve query %s X1 X2 ... --plus %s Y1 Y2 ...'",
+                            args[0], args[plus + 1]);
+    for (int i = plus + 2; i < n; i++)
+        if (strcmp(args[i], "--plus") == 0)
+            return ns_cli_error(CMD, "--plus comes once: the sum of two positions (add a third with its own query)");
+    int64_t sa[NS_MAX_DIM], sb[NS_MAX_DIM];
+    int ka = 0, kb = 0;
+    uint32_t a = 0, b = 0, *ka_set = NULL, *kb_set = NULL, *sum = NULL;
+    uint64_t na = 0, nb = 0, ns = 0;
+    int rc;
+    if ((rc = sum_part(args[0], args + 1, plus - 1, sa, &ka, &a, &ka_set, &na)) ||
+        (rc = sum_part(args[plus + 1], args + plus + 2, n - plus - 2, sb, &kb, &b, &kb_set, &nb)))
+        goto done;
+    uint32_t v;
+    if (a != NS_H5_GSG_INF && b != NS_H5_GSG_INF) {
+        v = a ^ b;
+    } else {
+        v = NS_H5_GSG_INF;
+        if (a == NS_H5_GSG_INF && b == NS_H5_GSG_INF) {
+            ns = 0; /* every option of the sum keeps an infinite part */
+        } else {
+            const uint32_t *kk = a == NS_H5_GSG_INF ? ka_set : kb_set, f = a == NS_H5_GSG_INF ? b : a;
+            ns = a == NS_H5_GSG_INF ? na : nb;
+            sum = malloc((ns ? ns : 1) * sizeof *sum);
+            if (!sum) {
+                rc = ns_cli_error(CMD, "out of memory");
+                goto done;
+            }
+            for (uint64_t j = 0; j < ns; j++)
+                sum[j] = kk[j] ^ f;
+            qsort(sum, (size_t)ns, sizeof *sum, cmp_u32);
+        }
+    }
+    char pa[256], pb[256], ga[512], gb[512], gs[512];
+    ns_format_pos(ka, sa, pa, sizeof pa);
+    ns_format_pos(kb, sb, pb, sizeof pb);
+    format_gsg(a, ka_set, na, ga, sizeof ga);
+    format_gsg(b, kb_set, nb, gb, sizeof gb);
+    format_gsg(v, sum, ns, gs, sizeof gs);
+    /* the outcome: 0 P, finite N, inf{K} N when 0 is in K, else D */
+    int o = v == 0 ? NS_PN_P : v != NS_H5_GSG_INF ? NS_PN_N : NS_PN_DRAW;
+    for (uint64_t j = 0; j < ns && o == NS_PN_DRAW; j++)
+        if (sum[j] == 0)
+            o = NS_PN_N;
+    printf("position:      %s of %s + %s of %s\n", pa, args[0], pb, args[plus + 1]);
+    printf("values:        %s + %s\n", ga, gb);
+    printf("sum value:     %s%s\n", gs,
+           a == NS_H5_GSG_INF && b == NS_H5_GSG_INF ? " (both parts infinite)" : "");
+    printf("outcome:       %s\n", outcome_text(o));
+    rc = NS_EXIT_OK;
+done:
+    free(ka_set);
+    free(kb_set);
+    free(sum);
+    return rc;
+}
+
 int ns_cmd_query(int argc, char **argv)
 {
     static const struct option longopts[] = {{"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
@@ -142,6 +313,9 @@ int ns_cmd_query(int argc, char **argv)
 
     if ((rc = ns_cli_file_first(CMD, argv + optind, argc - optind)))
         return rc;
+    for (int i = optind + 1; i < argc; i++)
+        if (strcmp(argv[i], "--plus") == 0)
+            return query_sum(argv + optind, argc - optind, i - optind);
     if (ns_h5_read_meta(path, &meta, &k, bounds, &err)) {
         rc = file_error(path, &err);
         goto fail;
@@ -218,6 +392,18 @@ int ns_cmd_query(int argc, char **argv)
             printf("remoteness:    none (a draw)\n");
         else
             printf("remoteness:    %" PRIu32 " (moves to the end: the winner hurries, the loser delays)\n", r);
+        if (meta2.gsg) {
+            uint32_t gv = 0, *gk = NULL;
+            uint64_t gn = 0;
+            char gt[512];
+            if (ns_h5_read_gsg_cell(path, k, s, &gv, &gk, &gn, &err)) {
+                rc = file_error(path, &err);
+                goto fail;
+            }
+            format_gsg(gv, gk, gn, gt, sizeof gt);
+            printf("gsg value:     %s (generalized Sprague-Grundy value)\n", gt);
+            free(gk);
+        }
     } else {
         printf("outcome:       %s\n", v == 0 ? "P (the player to move loses)" : "N (the player to move wins)");
     }

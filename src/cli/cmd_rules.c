@@ -415,6 +415,9 @@ int ns_cmd_rules(int argc, char **argv)
             for (int i = 0; i < c.nskipped; i++)
                 printf("%-10s   not %s: %s\n", "", c.skipped[i]->name, c.why[i]);
         }
+        if (g->loopy)
+            printf("%-10s generalized Sprague-Grundy values: computed after the P/N/draw table by 'solve' without\n"
+                   "%-10s   --pn-only, in normal play (Smith's algorithm; /grundy and the sets of inf{K})\n", "", "");
     }
 
     if (a.box.size || a.box.nbounds) {

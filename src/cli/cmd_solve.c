@@ -79,12 +79,18 @@ static void usage(void)
            "solve takes more than a second. Ctrl-C or SIGTERM stops cleanly: a final\n"
            "checkpoint is written (unless --checkpoint-every 0), the command to resume is\n"
            "printed, and the exit status is 128 + the signal (130, 143). OUT.h5 itself\n"
-           "appears only when the solve is complete.\n"
-           "\n"
+           "appears only when the solve is complete.\n",
+           ns_omp_max_threads());
+    printf("\n"
            "A loopy rule file (its moves need not lower the rank: 'nimsieve rules' says so\n"
            "and why) is solved by retrograde analysis to P / N / draw with the remoteness\n"
-           "of every position (/pn 3 = draw, /remoteness); --pn-only is implied, and that\n"
-           "engine writes no checkpoints yet.\n"
+           "of every position (/pn 3 = draw, /remoteness); the file's kind is P/N. Its\n"
+           "checkpoints come between frontiers of remoteness (units: the frontiers done;\n"
+           "their number is not known in advance) and hold /pn and /remoteness so far.\n"
+           "Without --pn-only (and in normal play) the generalized Sprague-Grundy values\n"
+           "follow (Smith; Fraenkel): /grundy holds each finite value or the infinity\n"
+           "code, the sets K of inf(K) are beside it; 'query' prints them and decides\n"
+           "sums of two tables (query A.h5 x y --plus B.h5 u v).\n"
            "\n"
            "examples:\n"
            "  nimsieve solve wythoff --size 4096 -o wythoff.h5\n"
@@ -98,8 +104,7 @@ static void usage(void)
            "The plan line gives the expected time and the size of the file, worked out\n"
            "from the cell count, the engine's measured cost a cell and a sample of the\n"
            "game's moves: about right on an idle machine (observed within a factor of\n"
-           "3), slower on a busy one; the file size is for values that compress little.\n",
-           ns_omp_max_threads());
+           "3), slower on a busy one; the file size is for values that compress little.\n");
 }
 
 typedef struct solve_args {
@@ -627,6 +632,7 @@ int ns_cmd_solve(int argc, char **argv)
     solve_ctx ctx;
     char *ckpt_path = NULL;
     uint32_t *remote = NULL;
+    ns_gsg *gsg = NULL;         /* a loopy game's generalized Sprague-Grundy values (opts.gsg) */
     int64_t *rare = NULL;   /* the rare heap sizes of a rare/common run */
     ns_seq_stats sst;       /* the sequence engines' numbers (the final mask) */
     int have_ckpt = 0;
@@ -682,6 +688,8 @@ int ns_cmd_solve(int argc, char **argv)
     /* a loopy game: P / N / draw with remoteness (retro engine); said once
      * the options are known to be accepted */
     const int say_loopy = g->loopy && !a.pn_only && !a.quiet;
+    /* and its generalized Sprague-Grundy values unless --pn-only (normal play) */
+    const int want_gsg = g->loopy && !a.pn_only && g->play == NS_PLAY_NORMAL;
     if (g->loopy)
         a.pn_only = 1;
     snprintf(meta.game, sizeof meta.game, "%s", g->name);
@@ -704,8 +712,8 @@ int ns_cmd_solve(int argc, char **argv)
         rc = ns_cli_error(CMD, "%s", err.msg);
         goto fail;
     }
-    /* never drop an option silently: an engine without resume (retro, for
-     * loopy games) writes no checkpoints */
+    /* never drop an option silently: an engine without resume writes no
+     * checkpoints */
     if (!plan.engine->resume && ((a.ckpt_given && a.ckpt_every > 0) || a.resume)) {
         rc = ns_cli_error(CMD, "%s: the %s engine has no checkpoints yet, so it cannot be resumed; solve without %s",
                           a.resume ? "--resume" : "--checkpoint-every", plan.engine->name,
@@ -713,7 +721,10 @@ int ns_cmd_solve(int argc, char **argv)
         goto fail;
     }
     if (say_loopy)
-        printf("loopy game: solved to P / N / draw with remoteness (no Grundy values yet): %s\n", g->loopy_why);
+        printf("loopy game: solved to P / N / draw with remoteness%s: %s\n",
+               want_gsg ? " and generalized Sprague-Grundy values (/grundy)"
+                        : " (generalized Sprague-Grundy values are for normal play only)",
+               g->loopy_why);
     const int threads = a.threads > 0 ? a.threads : ns_omp_max_threads();
     char dims[256], tb[32], lb[32], nb[32], avb[32];
     ns_cli_format_dims(g->k, g->bounds, dims, sizeof dims);
@@ -831,6 +842,7 @@ int ns_cmd_solve(int argc, char **argv)
         ns_cli_format_bytes(t->ncells * sizeof *remote, nb, sizeof nb);
         meta.loopy = 1;
         meta.remoteness = remote;
+        opts.gsg = want_gsg ? &gsg : NULL;
     }
     ctx.t = t;
     if (a.until_periodic)
@@ -847,6 +859,10 @@ int ns_cmd_solve(int argc, char **argv)
             rc = ns_cli_error(CMD, "%s; remove it or use --force to start over", err.msg);
             goto fail;
         }
+        if (plan.engine->loopy && ns_h5_ckpt_read_remoteness(ckpt_path, t, remote, &err)) {
+            rc = ns_cli_error(CMD, "%s; remove it or use --force to start over", err.msg);
+            goto fail;
+        }
         resume_units = ci.ckpt.units_done;
         ctx.resume_total = ci.ckpt.units_total;
         ctx.units_saved = ci.ckpt.units_done;
@@ -855,10 +871,17 @@ int ns_cmd_solve(int argc, char **argv)
     if (!a.quiet && plan.engine->loopy) {
         char llabel[NS_NAME_LEN + 600];
         ns_meta_game_label(&meta, llabel, sizeof llabel);
-        printf("solving %s on %s (%" PRIu64 " cells): table %s (1 byte a cell), counters and queue %s, remoteness %s, %d thread%s; "
-               "no checkpoints (the %s engine cannot resume yet)\n",
-               llabel, dims, plan.cells, tb, lb, nb, threads, threads == 1 ? "" : "s", plan.engine->name);
+        printf("solving %s on %s (%" PRIu64 " cells): table %s (1 byte a cell), counters and queue %s, remoteness %s, %d thread%s\n",
+               llabel, dims, plan.cells, tb, lb, nb, threads, threads == 1 ? "" : "s");
+        if (want_gsg)
+            printf("then generalized Sprague-Grundy values: 36 bytes a cell and 8 bytes an option (every option listed), and the sets of inf{K}\n");
         ns_cli_print_engine(&plan.choice, "engine:", 7);
+        if (a.resume && have_ckpt)
+            printf("resuming from %s: %" PRIu64 " frontiers done, every position of remoteness <= %" PRIu64
+                   " decided (%.1f s of solving)\n", ckpt_path, ci.ckpt.units_done, ci.ckpt.units_done,
+                   ci.ckpt.seconds);
+        else if (a.resume)
+            printf("no checkpoint %s: starting from the beginning\n", ckpt_path);
         fflush(stdout);
     } else if (!a.quiet) {
         char label[NS_NAME_LEN + 600], est[128];
@@ -913,12 +936,17 @@ int ns_cmd_solve(int argc, char **argv)
             rc = ns_cli_error(CMD, "%s%s", ctx.err.msg,
                               ctx.units_saved ? "; the previous checkpoint is intact: resume with --resume" : "");
         } else if (src == NS_EINTR && ctx.stopped && ctx.units_saved) {
-            char cmd[2048];
+            char cmd[2048], held[160];
             format_command(argc, argv, cmd, sizeof cmd);
-            ns_cli_error(CMD, "stopped by %s after %.1f s; checkpoint %s holds %" PRIu64 " of %" PRIu64
-                         " units (%.0f%%); continue with: %s", sig == SIGTERM ? "SIGTERM" : "SIGINT", wall, ckpt_path,
-                         ctx.units_saved, ctx.units_total,
-                         ctx.units_total ? 100.0 * (double)ctx.units_saved / (double)ctx.units_total : 0.0, cmd);
+            if (plan.engine->loopy) /* frontiers: how many is not known in advance */
+                snprintf(held, sizeof held, "%" PRIu64 " frontiers (every position of remoteness <= %" PRIu64
+                         " decided)", ctx.units_saved, ctx.units_saved);
+            else
+                snprintf(held, sizeof held, "%" PRIu64 " of %" PRIu64 " units (%.0f%%)", ctx.units_saved,
+                         ctx.units_total,
+                         ctx.units_total ? 100.0 * (double)ctx.units_saved / (double)ctx.units_total : 0.0);
+            ns_cli_error(CMD, "stopped by %s after %.1f s; checkpoint %s holds %s; continue with: %s",
+                         sig == SIGTERM ? "SIGTERM" : "SIGINT", wall, ckpt_path, held, cmd);
             rc = 128 + (sig ? sig : SIGINT);
         } else if (src == NS_EINTR) {
             ns_cli_error(CMD, "interrupted after %.1f s%s", wall,
@@ -933,6 +961,13 @@ int ns_cmd_solve(int argc, char **argv)
     meta.threads = threads;
     meta.wall_seconds = ctx.prior + wall;
     meta.complete = 1;
+    if (gsg) {
+        meta.gsg_value = gsg->value;
+        meta.gsg_ninf = gsg->ninf;
+        meta.gsg_inf_off = gsg->inf_off;
+        meta.gsg_inf_val = gsg->inf_val;
+        meta.gsg_max_finite = gsg->max_finite;
+    }
     /* a heap game's code and period; the rare heap sizes under the final
      * mask when rare/common ran with one */
     if (g->octal && (rc = ns_cli_seq_fill(CMD, g, t, strcmp(plan.engine->name, "rare-common") == 0 ? sst.mask : 0,
@@ -960,11 +995,15 @@ int ns_cmd_solve(int argc, char **argv)
                 draws += ns_table_get(t, i) == NS_PN_DRAW;
             printf("draws:         %" PRIu64 "\n", draws);
         }
+        if (gsg)
+            printf("gsg values:    %" PRIu64 " finite (largest %" PRIu32 "), %" PRIu64 " infinite\n", gsg->nfinite,
+                   gsg->max_finite, gsg->ninf);
         print_times(&ctx, wall, threads);
         printf("output:        %s\n", a.out);
     }
     rc = NS_EXIT_OK;
 fail:
+    ns_gsg_free(gsg);
     free(remote);
     free(rare);
     ns_meta_free(&ci.meta);

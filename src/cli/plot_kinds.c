@@ -19,6 +19,7 @@
 #include "analysis/ns_patterns.h"
 #include "cli/plot_data.h"
 #include "store/ns_h5.h"
+#include "store/ns_h5_census.h"
 
 /* P-positions drawn one by one up to this many; beyond, one dot per pixel
  * that holds any. */
@@ -294,8 +295,12 @@ static ns_err draw_p_positions(ns_plot_ctx *c, ns_error *err)
     snprintf(main_title, sizeof main_title, "P-positions of %s", c->game_label);
     int used = snprintf(caption, sizeof caption, "%s: %" PRIu64 " P-positions", dims, pp.n_win);
     if (!pp.pts && used > 0 && (size_t)used < sizeof caption)
-        snprintf(caption + used, sizeof caption - (size_t)used, ", one dot per pixel (%" PRId64 " × %" PRId64 " cells) holding any",
-                 pp.grid.fr, pp.grid.fc);
+        used += snprintf(caption + used, sizeof caption - (size_t)used, ", one dot per pixel (%" PRId64 " × %" PRId64
+                         " cells) holding any", pp.grid.fr, pp.grid.fc);
+    if (c->loopy && used > 0 && (size_t)used < sizeof caption)
+        /* a draw is neither P nor N: say that the white space holds them */
+        snprintf(caption + used, sizeof caption - (size_t)used, "; not drawn: the N-positions and the %" PRIu64
+                 " draws of the whole table", c->n_draws);
     if ((rc = fig_open_script(&f, main_title, caption, err)))
         goto done;
 
@@ -344,6 +349,9 @@ static ns_err draw_p_positions(ns_plot_ctx *c, ns_error *err)
 
     rep(c, "%" PRIu64 " P-positions (%" PRIu64 " drawn%s), %" PRIu64 " on the diagonal\n", pp.n, drawn,
         pp.pts ? "" : " as pixels", pp.n_diag);
+    if (c->loopy)
+        rep(c, "loopy game: P-positions only; the %" PRIu64 " draws and the N-positions are not drawn "
+            "(--kind grundy shows P, N and draws)\n", c->n_draws);
     if (pp.n_win == 0)
         rep(c, "the figure shows no point: the window holds no P-position\n");
     for (int b = 0; b < 2; b++) {
@@ -609,7 +617,16 @@ static ns_err draw_g_values(ns_plot_ctx *c, ns_error *err)
     char main_title[400], caption[400], dims[160];
     dims_text(c, win, dims, sizeof dims);
     snprintf(main_title, sizeof main_title, "Positions of the values 0..%" PRIu32 " in %s", K, c->game_label);
-    if (reduced)
+    if (c->loopy) {
+        /* /pn holds outcomes: value 0 is P; N and draws have no value here */
+        snprintf(main_title, sizeof main_title, "P-positions (value 0) of %s", c->game_label);
+        if (reduced)
+            snprintf(caption, sizeof caption, "%s; each pixel: value 0 when any of its %" PRId64 " × %" PRId64
+                     " cells is P, white: N-positions and draws only", dims, g.fr, g.fc);
+        else
+            snprintf(caption, sizeof caption, "%s; one square per cell, white: N-positions and draws (the file "
+                     "holds outcomes, no Grundy values)", dims);
+    } else if (reduced)
         snprintf(caption, sizeof caption, "%s; each pixel: the smallest of these values among its %" PRId64
                  " × %" PRId64 " cells, white: none of them", dims, g.fr, g.fc);
     else
@@ -638,6 +655,15 @@ static ns_err draw_g_values(ns_plot_ctx *c, ns_error *err)
         nvalues += shown[v] > 0;
     }
     rep(c, "\n");
+    if (c->loopy) {
+        uint64_t with_draw = 0, white = 0;
+        for (int64_t i = 0; i < g.out_rows * g.out_cols; i++) {
+            with_draw += (grid[i] >> NS_PN_DRAW) & 1;
+            white += grid[i] && !(grid[i] & 1);
+        }
+        rep(c, "loopy game: value 0 is P; %" PRIu64 " white pixels hold N-positions and draws only, %" PRIu64
+            " pixels hold a draw (--kind grundy shows P, N and draws)\n", white, with_draw);
+    }
     if (nvalues == 0)
         rep(c, "single colour: the figure is blank, no cell of the window has a value 0..%u\n", K);
     else if (nvalues == 1 && K > 0)
@@ -647,6 +673,113 @@ static ns_err draw_g_values(ns_plot_ctx *c, ns_error *err)
 done:
     fig_free(&f);
     free(grid);
+    return rc;
+}
+
+/* -------------------------------------------------------------- remoteness */
+
+static ns_err draw_remoteness(ns_plot_ctx *c, ns_error *err)
+{
+    figure f;
+    uint32_t *rem = NULL, *pnd = NULL;
+    ns_ds_plan g, g2;
+    int64_t win[4];
+    window_2d(c, win);
+    fig_init(&f, c, 2, 1, win_aspect(win));
+    /* the remoteness of the decided cells (draws and non-positions hold
+     * none_value, which the reduction skips); /pn, reduced by its maximum,
+     * says which of the other pixels hold a draw (3) */
+    const ns_ds_kind ds = c->ds_given ? c->ds : NS_DS_MAX;
+    const int64_t lo[2] = {win[0], win[2]}, count[2] = {win_len(win, 0), win_len(win, 1)};
+    ns_err rc;
+    if ((rc = ns_plot_read_grid(c->in, "remoteness", ds, lo, count, f.fr.plot_w, f.fr.plot_h, &g, &rem, err)) ||
+        (rc = ns_plot_read_grid(c->in, "pn", NS_DS_MAX, lo, count, f.fr.plot_w, f.fr.plot_h, &g2, &pnd, err)))
+        goto done;
+    const int64_t n = g.out_rows * g.out_cols;
+    if (g2.out_rows != g.out_rows || g2.out_cols != g.out_cols) {
+        rc = ns_error_set(err, NS_EFORMAT, "%s: /remoteness and /pn have different shapes", c->in);
+        goto done;
+    }
+    uint32_t rmax = 0;
+    uint64_t n_rem = 0, n_draw = 0, n_none = 0;
+    for (int64_t i = 0; i < n; i++) {
+        if (rem[i] != NS_DS_EMPTY) {
+            n_rem++;
+            rmax = rem[i] > rmax ? rem[i] : rmax;
+        } else if (pnd[i] == NS_PN_DRAW)
+            n_draw++;
+        else
+            n_none++;
+    }
+    if (n_rem + n_draw == 0) {
+        rc = ns_error_set(err, NS_EINVAL, "%s holds no position to draw in the window %" PRId64 "..%" PRId64
+                          " x %" PRId64 "..%" PRId64, c->in, win[0], win[1], win[2], win[3]);
+        goto done;
+    }
+    const uint32_t cap = c->max_value >= 0 && (uint64_t)c->max_value < rmax ? (uint32_t)c->max_value : rmax;
+    const uint32_t top = cap > 0 ? cap : 1;   /* the palette needs a range */
+    if ((rc = fig_open_data(&f, "bin", 1, err)))
+        goto done;
+    /* the image: the remoteness (capped), draw pixels top + 1, NaN where
+     * nothing is drawn */
+    for (int64_t i = 0; i < n; i++)
+        rem[i] = rem[i] != NS_DS_EMPTY ? (rem[i] > cap ? cap : rem[i]) : pnd[i] == NS_PN_DRAW ? top + 1 : NS_DS_EMPTY;
+    const uint32_t draw_value = top + 1;
+    write_image(f.data, &g, rem, value_or_empty, &draw_value);
+
+    const int reduced = g.fr > 1 || g.fc > 1;
+    const char *how = ds == NS_DS_MIN ? "smallest" : ds == NS_DS_MAX ? "largest" : "most frequent";
+    char main_title[400], caption[400], dims[160];
+    dims_text(c, win, dims, sizeof dims);
+    snprintf(main_title, sizeof main_title, "Remoteness of %s", c->game_label);
+    int used;
+    if (reduced)
+        used = snprintf(caption, sizeof caption, "%s; each pixel: the %s remoteness of its %" PRId64 " × %" PRId64
+                        " cells' decided positions, red: only draws", dims, how, g.fr, g.fc);
+    else
+        used = snprintf(caption, sizeof caption, "%s; one square per cell, red: a draw (no remoteness)", dims);
+    if (n_none && used > 0 && (size_t)used < sizeof caption)
+        snprintf(caption + used, sizeof caption - (size_t)used, "; white: not a position");
+    if ((rc = fig_open_script(&f, main_title, caption, err)))
+        goto done;
+    FILE *s = f.script;
+    fprintf(s, "\n# the plot: the remoteness 0..%u in a sequential palette, the draws (value %u) in red;\n"
+               "# the colour bar is the legend\n", top, top + 1);
+    axis_labels(s, c);
+    colorbox_at(s, &f.fr);
+    fprintf(s, "set palette defined (0 '#440154', %.4f '#3e4989', %.4f '#26828e', %.4f '#35b779', %u '#fde725', "
+               "%.1f '#fde725', %.1f '#d1495b', %.1f '#d1495b')\n",
+            top * 0.25, top * 0.5, top * 0.75, top, top + 0.5, top + 0.5, top + 1.5);
+    fprintf(s, "set cbrange [0:%.1f]\n", top + 1.5);
+    if (top <= 20)
+        fprintf(s, "set cbtics 0, %u, %u scale 0\n", top <= 10 ? 1 : 2, top);
+    else
+        fprintf(s, "set cbtics 0, %u, %u scale 0\n", (top + 9) / 10, top);
+    fprintf(s, "set cbtics add (\"draw\" %u) scale 0\n", top + 1);
+    {
+        char cbl[200];
+        if (cap < rmax)
+            snprintf(cbl, sizeof cbl, "remoteness (%" PRIu32 " and above: top colour)", cap);
+        else if (reduced)
+            snprintf(cbl, sizeof cbl, "remoteness (%s per pixel)", how);
+        else
+            snprintf(cbl, sizeof cbl, "remoteness (moves to the end under optimal play)");
+        fprintf(s, "set cblabel ");
+        ns_plot_gp_quote(s, cbl);
+        fprintf(s, "\n");
+    }
+    image_plot_line(s, &g, win);
+    if ((rc = fig_run(&f, err)))
+        goto done;
+    rep(c, "remoteness map, %" PRId64 " x %" PRId64 " pixels, each the %s of %" PRId64 " x %" PRId64
+        " cells; largest remoteness drawn %" PRIu32 "%s\n", g.out_rows, g.out_cols,
+        reduced ? how : "value", g.fr, g.fc, rmax, cap < rmax ? " (capped by --max-value)" : "");
+    rep(c, "pixels: %" PRIu64 " with a remoteness, %" PRIu64 " draw (red, value %" PRIu32 " in the data), %" PRIu64
+        " no position\n", n_rem, n_draw, top + 1, n_none);
+done:
+    fig_free(&f);
+    free(rem);
+    free(pnd);
     return rc;
 }
 
@@ -841,8 +974,62 @@ done:
 
 /* --------------------------------------------------------------- histogram */
 
+/* A loopy game's outcomes as three bars: P, N and draw (code 3 of /pn) are
+ * categories, not values; each bar in its colour of the P/N/draw map. */
+static ns_err draw_histogram_pnd(ns_plot_ctx *c, ns_error *err)
+{
+    static const struct { const char *name; uint32_t code; unsigned rgb; } bar[] = {
+        {"P", NS_PN_P, 0x1f3b73}, {"N", NS_PN_N, 0xe0cfa0}, {"draw", NS_PN_DRAW, 0xd1495b},
+    };
+    figure f;
+    uint64_t *counts = NULL, above = 0;
+    fig_init(&f, c, 2, 0, 0.0);
+    ns_err rc = ns_plot_read_histogram(c->in, c->dsname, NS_PN_DRAW, &counts, &above, err);
+    if (rc)
+        goto done;
+    if (above) {
+        rc = ns_error_set(err, NS_EFORMAT, "%s: /pn holds %" PRIu64 " cells above %d, expected 0 (P), 1 (N), "
+                          "2 (not a position) or 3 (draw)", c->in, above, NS_PN_DRAW);
+        goto done;
+    }
+    if ((rc = fig_open_data(&f, "dat", 0, err)))
+        goto done;
+    uint64_t total = 0, cmax = 0;
+    fprintf(f.data, "# bar, positions, colour (0xRRGGBB), outcome\n");
+    for (int i = 0; i < 3; i++) {
+        const uint64_t n = counts[bar[i].code];
+        fprintf(f.data, "%d %" PRIu64 " %u %s\n", i, n, bar[i].rgb, bar[i].name);
+        total += n;
+        cmax = n > cmax ? n : cmax;
+    }
+    char main_title[400], caption[400], dims[128];
+    dims_text(c, NULL, dims, sizeof dims);
+    snprintf(main_title, sizeof main_title, "P-, N-positions and draws of %s", c->game_label);
+    snprintf(caption, sizeof caption, "%s: %" PRIu64 " positions; a draw is neither P nor N", dims, total);
+    if ((rc = fig_open_script(&f, main_title, caption, err)))
+        goto done;
+    FILE *s = f.script;
+    fprintf(s, "\n# the plot: one bar per outcome, coloured as in --kind grundy (column 3)\n");
+    fprintf(s, "set xlabel \"outcome\"\nset ylabel \"positions\"\n");
+    fprintf(s, "set xrange [-0.5:2.5]\nset yrange [0:%g]\n", cmax ? cmax * 1.05 : 1.0);
+    fprintf(s, "set grid ytics lc rgb '#e0e0e0' lw 0.5\n");
+    fprintf(s, "set xtics (\"P\" 0, \"N\" 1, \"draw\" 2) scale 0\n");
+    fprintf(s, "set boxwidth 0.8\nset style fill solid 0.85 border lc rgb '#1f3b73'\n");
+    fprintf(s, "plot datafile using 1:2:3 with boxes lc rgb variable notitle\n");
+    if ((rc = fig_run(&f, err)))
+        goto done;
+    rep(c, "%" PRIu64 " positions: %" PRIu64 " P, %" PRIu64 " N, %" PRIu64 " draws (loopy game: P, N and draw "
+        "are three bars)\n", total, counts[NS_PN_P], counts[NS_PN_N], counts[NS_PN_DRAW]);
+done:
+    fig_free(&f);
+    free(counts);
+    return rc;
+}
+
 static ns_err draw_histogram(ns_plot_ctx *c, ns_error *err)
 {
+    if (c->loopy)
+        return draw_histogram_pnd(c, err);
     figure f;
     uint64_t *counts = NULL, above = 0;
     uint32_t vmax = 0;
@@ -1012,6 +1199,117 @@ done:
     return rc;
 }
 
+/* ----------------------------------------------------------------- census */
+
+static int census_applies(const ns_plot_ctx *c, char *why, size_t len)
+{
+    if (c->census)
+        return 1;
+    snprintf(why, len, "--kind census draws a file written by 'nimsieve census'; %s is a table", c->in);
+    return 0;
+}
+
+/* the categories of a census row, in the order of the key */
+enum { CEN_PROVEN, CEN_OBSERVED, CEN_SALTUS, CEN_NONE, CEN_NCAT };
+
+static int census_cat(const ns_h5_census_table *t, size_t i)
+{
+    if (t->period[i] <= 0)
+        return CEN_NONE;
+    if (t->saltus[i] > 0)
+        return CEN_SALTUS;
+    return t->proven[i] ? CEN_PROVEN : CEN_OBSERVED;
+}
+
+static ns_err draw_census(ns_plot_ctx *c, ns_error *err)
+{
+    figure f;
+    ns_h5_census_table *t = NULL;
+    fig_init(&f, c, 3, 0, 0.0);
+    ns_err rc = ns_h5_census_read(c->in, &t, err);
+    if (rc)
+        goto done;
+    if (t->n == 0) {
+        rc = ns_error_set(err, NS_EINVAL, "%s: the census holds no codes", c->in);
+        goto done;
+    }
+    size_t count[CEN_NCAT] = {0};
+    int64_t pmax = 1;
+    size_t imax = 0;
+    for (size_t i = 0; i < t->n; i++) {
+        count[census_cat(t, i)]++;
+        if (t->period[i] > pmax) {
+            pmax = t->period[i];
+            imax = i;
+        }
+    }
+    /* codes without a period sit on a band above the largest period */
+    const double band = (double)pmax * 2.5;
+    if ((rc = fig_open_data(&f, "dat", 0, err)))
+        goto done;
+    fprintf(f.data, "# index code period preperiod proven saltus max_value category(0 proven, 1 observed, "
+                    "2 arithmetic, 3 none)\n");
+    for (size_t i = 0; i < t->n; i++)
+        fprintf(f.data, "%zu %s %" PRId64 " %" PRId64 " %u %" PRId64 " %" PRIu32 " %d\n", i, t->code[i], t->period[i],
+                t->preperiod[i], (unsigned)t->proven[i], t->saltus[i], t->max_value[i], census_cat(t, i));
+    char main_title[200], caption[400];
+    snprintf(main_title, sizeof main_title, "Periods of the octal games of %d digit%s", t->digits,
+             t->digits == 1 ? "" : "s");
+    snprintf(caption, sizeof caption, "%zu codes, n < %" PRId64 ": %zu proven, %zu observed, %zu arithmetic, %zu "
+             "none found", t->n, t->size, count[CEN_PROVEN], count[CEN_OBSERVED], count[CEN_SALTUS],
+             count[CEN_NONE]);
+    if ((rc = fig_open_script(&f, main_title, caption, err)))
+        goto done;
+    FILE *s = f.script;
+    fprintf(s, "\n# the plot\nset xlabel \"code (in code order)\"\nset ylabel \"period p\"\n");
+    fprintf(s, "set logscale y\nset xrange [-1:%zu]\nset yrange [0.8:%.1f]\n", t->n, band * 8.0);
+    fprintf(s, "set arrow 1 from graph 0, first %.1f to graph 1, first %.1f nohead lc rgb '#d0d0d0' lw 0.5 back\n",
+            band / 1.6, band / 1.6);
+    fprintf(s, "set ytics (");
+    for (int64_t v = 1; v <= pmax; v *= 10)
+        fprintf(s, "\"%" PRId64 "\" %" PRId64 ", ", v, v);
+    fprintf(s, "\"none\" %.1f)\n", band);
+    fprintf(s, "set grid ytics lc rgb '#e8e8e8' lw 0.5\n");
+    /* tics: every code when few, else the first code of each first digit */
+    fprintf(s, "set xtics %s (", t->n <= 64 ? "rotate by 90 right" : "");
+    int first = 1;
+    for (size_t i = 0; i < t->n; i++) {
+        if (t->n > 64 && i > 0 && strncmp(t->code[i], t->code[i - 1], 3) == 0)
+            continue;
+        char lab[NS_H5_CENSUS_CODE_LEN + 8];
+        if (t->n <= 64)
+            snprintf(lab, sizeof lab, "%s", t->code[i]);
+        else
+            snprintf(lab, sizeof lab, "%.3s..", t->code[i]);
+        fprintf(s, "%s\"%s\" %zu", first ? "" : ", ", lab, i);
+        first = 0;
+    }
+    fprintf(s, ") font ',%.1f'\n", f.fr.font_pt * (t->n <= 64 ? 0.7 : 0.9));
+    fprintf(s, "set key top center horizontal maxrows 2 width -2 samplen 1\n");
+    const double ps = t->n <= 100 ? 1.0 : t->n <= 1000 ? 0.6 : 0.4;
+    fprintf(s, "plot datafile using 1:($8==0?$3:1/0) with points pt 7 ps %.2f*pscale lc rgb '#1f3b73' "
+               "title 'proven (periodicity theorem)', \\\n", ps);
+    fprintf(s, "     datafile using 1:($8==1?$3:1/0) with points pt 6 ps %.2f*pscale lc rgb '#e6550d' "
+               "title 'observed, not proven', \\\n", ps);
+    fprintf(s, "     datafile using 1:($8==2?$3:1/0) with points pt 9 ps %.2f*pscale lc rgb '#2ca02c' "
+               "title 'arithmetic (saltus), observed', \\\n", ps);
+    fprintf(s, "     datafile using 1:($8==3?%.1f:1/0) with points pt 2 ps %.2f*pscale lc rgb '#7f7f7f' "
+               "title 'no period in range'\n", band, ps);
+    if ((rc = fig_run(&f, err)))
+        goto done;
+    rep(c, "%zu codes of %d digit%s, heap sizes n < %" PRId64 "\n", t->n, t->digits, t->digits == 1 ? "" : "s",
+        t->size);
+    rep(c, "proven: %zu; observed, not proven: %zu; arithmetic (observed): %zu; no period found: %zu\n",
+        count[CEN_PROVEN], count[CEN_OBSERVED], count[CEN_SALTUS], count[CEN_NONE]);
+    if (count[CEN_NONE] < t->n)
+        rep(c, "longest period: %" PRId64 " (%s, %s)\n", pmax, t->code[imax],
+            census_cat(t, imax) == CEN_PROVEN ? "proven" : "observed only");
+done:
+    fig_free(&f);
+    ns_h5_census_table_free(t);
+    return rc;
+}
+
 /* ------------------------------------------------------------------ kinds */
 
 static const ns_plot_kind_def kind_p_positions = {
@@ -1076,6 +1374,30 @@ static const ns_plot_kind_def kind_histogram = {
     .draw = draw_histogram,
 };
 
+static int remoteness_applies(const ns_plot_ctx *c, char *why, size_t len)
+{
+    if (!c->loopy) {
+        snprintf(why, len, "--kind remoteness needs a loopy game's table (with /remoteness); %s is not one "
+                 "(try --kind %s)", c->in, c->is_pn ? "grundy" : "g-values");
+        return 0;
+    }
+    return 1;
+}
+
+static const ns_plot_kind_def kind_remoteness = {
+    .name = "remoteness",
+    .what = "a loopy game's remoteness (the moves to the end under\n"
+            "optimal play: the winner hurries, the loser delays) as a\n"
+            "heat map, draws in red; a pixel shows the max (--downsample:\n"
+            "min, mode) of its decided cells, red when all are draws; at\n"
+            "most 256 cells a side unless --xrange, --yrange say otherwise",
+    .piles = 2,
+    .takes = NS_PLOT_TAKES_XYRANGE | NS_PLOT_TAKES_DOWNSAMPLE,
+    .defaults = {.window = 256},
+    .applies = remoteness_applies,
+    .draw = draw_remoteness,
+};
+
 static int rare_applies(const ns_plot_ctx *c, char *why, size_t len)
 {
     if (c->is_pn) {
@@ -1098,8 +1420,21 @@ static const ns_plot_kind_def kind_rare = {
     .draw = draw_rare,
 };
 
+static const ns_plot_kind_def kind_census = {
+    .name = "census",
+    .what = "a census file of 'nimsieve census': each code's period\n"
+            "(log scale) against the code, marked proven, observed only,\n"
+            "arithmetic (saltus) or none found (default for census files)",
+    .piles = 0,
+    .takes = 0,
+    .defaults = {-1, -1, 0, 0},
+    .applies = census_applies,
+    .draw = draw_census,
+};
+
 const ns_plot_kind_def *const ns_plot_kinds[] = {
-    &kind_p_positions, &kind_grundy, &kind_g_values, &kind_sequence, &kind_histogram, &kind_rare, NULL,
+    &kind_p_positions, &kind_grundy, &kind_g_values, &kind_sequence, &kind_histogram, &kind_rare,
+    &kind_remoteness, &kind_census, NULL,
 };
 
 const ns_plot_kind_def *ns_plot_kind_find(const char *name)
@@ -1120,6 +1455,10 @@ const ns_plot_kind_def *ns_plot_kind_default(int k)
 
 int ns_plot_kind_applies(const ns_plot_kind_def *kind, const ns_plot_ctx *c, char *why, size_t len)
 {
+    if (c->census && kind != &kind_census) {
+        snprintf(why, len, "%s is a census file (nimsieve census): the only kind for it is census", c->in);
+        return 0;
+    }
     if (kind->piles && kind->piles != c->k) {
         const ns_plot_kind_def *d = ns_plot_kind_default(c->k);
         snprintf(why, len, "--kind %s draws a %s table; %s has %d pile%s (try --kind %s)", kind->name,

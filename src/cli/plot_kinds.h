@@ -6,9 +6,9 @@
  * the function that reads what it draws (plot_data.h), writes the data file
  * and the gnuplot script and runs gnuplot (plot_gp.h). cmd_plot.c parses
  * the options into a ns_plot_ctx, checks them against the kind's entry and
- * calls its draw; `plot --help` lists the table. A new figure (draws of
- * loopy games, sequences of take-and-break games) is a new draw function
- * and one entry. */
+ * calls its draw; `plot --help` lists the table. A new figure (the
+ * remoteness of loopy games, sequences of take-and-break games) is a new
+ * draw function and one entry. */
 #ifndef NS_PLOT_KINDS_H
 #define NS_PLOT_KINDS_H
 
@@ -48,6 +48,8 @@ typedef struct ns_plot_ctx {
     const char *dsname;      /* "grundy" or "pn" */
     int is_pn;
     int loopy;               /* a loopy game's /pn: 3 (NS_PN_DRAW) marks a draw */
+    int census;              /* a file of 'nimsieve census' (no table) */
+    uint64_t n_draws;        /* a loopy game's file: its draws (root attribute n_draws) */
     /* filled by the kind */
     char report[2048];       /* what it drew, one line per fact, for stdout */
     char kept_script[1024];  /* with --keep-script: the script and data kept */

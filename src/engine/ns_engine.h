@@ -128,7 +128,55 @@ typedef struct ns_engine_opts {
                                position's remoteness, NS_REMOTE_NONE for
                                draws and non-positions; caller owns it */
     ns_seq_stats *seq_stats;    /* OPTIONAL: filled by the sequence engines */
+    struct ns_gsg **gsg;    /* OPTIONAL (retro, normal play): *gsg gets the
+                               generalized Sprague-Grundy values, computed
+                               after the P/N/draw table (ns_gsg_solve);
+                               caller frees with ns_gsg_free */
 } ns_engine_opts;
+
+/* Generalized Sprague-Grundy values of a loopy game (Smith 1966; Fraenkel
+ * and Yesha), ns_retro_gsg.c. Every position u gets gamma(u): a finite
+ * value, or infinity "inf(K)" with K the set of finite values among its
+ * options. Outcome: 0 is P, finite non-zero N, inf(K) N when 0 is in K,
+ * else a draw. Sums: a XOR b for finite a, b; inf(K XOR b) for inf(K) and
+ * finite b; two infinite values make a draw. */
+#define NS_GSG_NONE UINT32_MAX          /* not a position */
+#define NS_GSG_INF (UINT32_MAX - 1)     /* gamma infinite (the set: below) */
+typedef struct ns_gsg {
+    uint64_t ncells;
+    uint32_t *value;        /* ncells: the finite value, NS_GSG_INF or NS_GSG_NONE */
+    uint64_t ninf;          /* cells with value NS_GSG_INF */
+    uint64_t *inf_off;      /* ninf + 1: the set of the j-th infinite cell (in
+                               cell order) is inf_val[inf_off[j] .. inf_off[j+1]) */
+    uint32_t *inf_val;      /* increasing within each set */
+    uint32_t max_finite;    /* the largest finite value (0 when none) */
+    uint64_t nfinite;       /* positions with a finite value */
+    uint64_t stages;        /* values m the algorithm went through */
+} ns_gsg;
+
+/* Compute the generalized Sprague-Grundy values of g (bounds set, normal
+ * play; any game, loopy or not) on threads threads (<= 0: OpenMP's
+ * default); *out owned by the caller (ns_gsg_free). Identical at any
+ * thread count. Memory: 36 bytes a cell + 8 bytes an option, plus the sets. */
+ns_err ns_gsg_solve(const ns_game *g, int threads, ns_gsg **out, ns_error *err);
+void ns_gsg_free(ns_gsg *x);
+
+/* The same for the retro engine: then checked against its P/N/draw table
+ * t (ns_gsg_check_outcomes); *out stays NULL on failure. */
+ns_err ns_gsg_solve_for(const ns_game *g, const ns_table *t, int threads, ns_gsg **out, ns_error *err);
+
+/* The outcome (NS_PN_P, NS_PN_N, NS_PN_DRAW) of value v, with its set
+ * k[0..nk) when v is NS_GSG_INF. */
+int ns_gsg_outcome(uint32_t v, const uint32_t *k, uint64_t nk);
+
+/* NS_EINTERNAL, naming the first cell, unless the outcome of every value
+ * of x is the one the P/N/draw table t (of the same game) holds. */
+ns_err ns_gsg_check_outcomes(const ns_gsg *x, const ns_table *t, ns_error *err);
+
+/* The set of the infinite cell i (value NS_GSG_INF): *n values (borrowed
+ * from x); NULL when i is not infinite. O(i): it counts the infinite cells
+ * before i (tests and single look-ups). */
+const uint32_t *ns_gsg_set(const ns_gsg *x, uint64_t i, uint64_t *n);
 
 /* remoteness of a draw or a non-position */
 #define NS_REMOTE_NONE UINT32_MAX
@@ -181,7 +229,8 @@ typedef struct ns_engine {
     /* OPTIONAL (NULL: the engine cannot resume): t holds the final values
      * of units 0..units_done-1 (a checkpoint of the same game, bounds,
      * engine and kind); rebuild the per-line state from them and compute
-     * the rest. The table equals an uninterrupted run's. */
+     * the rest. The table equals an uninterrupted run's. A loopy engine
+     * (retro) also takes o->remoteness as the checkpoint holds it. */
     ns_err (*resume)(const ns_game *g, ns_table *t, const ns_engine_plan *plan, const ns_engine_opts *o,
                      uint64_t units_done, ns_error *err);
     /* OPTIONAL (NULL: the engine cannot stream): the side of the tiles

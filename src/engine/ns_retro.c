@@ -56,8 +56,8 @@
  * being processed). retro_rebuild_lines sets up the lines, the rays'
  * counts and the N cells' NPEND from the decided cells and a level;
  * retro_init_state calls it with nothing decided (level 0), a resume
- * would call it after restoring the table, the remoteness and the counts
- * of the finite and general families.
+ * (retro_rebuild) calls it after restoring the table, the remoteness and
+ * the counts of the finite and general families.
  *
  * Memory besides the table: 4 bytes a cell (counts) + 8 bytes a cell (the
  * queue of decided positions, in order of remoteness) + 24 bytes a line of
@@ -68,8 +68,17 @@
  * Parallel: OpenMP over the cells (counting, the reverse index), over the
  * lines (the rays' counts) and over each frontier (atomic counts,
  * compare-and-swap on the outcome and on the lines' `last` and `hip`,
- * blocks of the next frontier appended with one atomic add). No
- * checkpoints yet. */
+ * blocks of the next frontier appended with one atomic add).
+ *
+ * Checkpoints. Units are frontiers: after u of them (o->checkpoint(user,
+ * u, positions) between frontiers u - 1 and u) the positions of remoteness
+ * <= u are decided (N cells of frontier u shown as NS_PN_N, not NPEND,
+ * while the callback runs) and the others UNDEC, so the table and the
+ * remoteness are the whole state. retro_rebuild makes the counts, the
+ * lines and the queue of frontier u again from them (the resume,
+ * ns_engine.h), checking on the way that they can be a state of the
+ * solve. Generalized Sprague-Grundy values (o->gsg, ns_retro_gsg.c) come
+ * after the last frontier of a fresh or a resumed solve. */
 #include "engine/ns_engine.h"
 
 #include <inttypes.h>
@@ -844,7 +853,7 @@ static int retro_applies(const ns_game *g, const ns_engine_opts *o, char *why, s
 {
     if (!o->pn_only) {
         if (why)
-            snprintf(why, len, "fills P/N/draw tables only (Grundy values of loopy games are not computed yet)");
+            snprintf(why, len, "fills P/N/draw tables (generalized Sprague-Grundy values come beside them: ns_engine_opts.gsg)");
         return 0;
     }
     if (o->tile_sink || o->rows_sink) {
@@ -890,7 +899,8 @@ static ns_err retro_setup(retro *R, const ns_engine_plan *plan, int threads)
     ns_err rc = NS_OK;
     const size_t nf = (size_t)(g->nfam ? g->nfam : 1);
     R->cnt = malloc(n * sizeof *R->cnt);
-    R->queue = malloc(n * sizeof *R->queue);
+    if (!R->queue) /* a resume allocates it first: it holds the checkpoint's cells meanwhile */
+        R->queue = malloc(n * sizeof *R->queue);
     R->fmode = calloc(nf, sizeof *R->fmode);
     R->late = calloc(nf, sizeof *R->late);
     R->ncand = calloc(nf, sizeof *R->ncand);
@@ -960,17 +970,34 @@ static ns_err retro_setup(retro *R, const ns_engine_plan *plan, int threads)
     return NS_OK;
 }
 
+/* Show the N cells of the queue's [from, to) (one frontier, not processed:
+ * NPEND) as a checkpoint holds them, NS_PN_N (back: 0), or mark them NPEND
+ * again (back: 1). */
+static void show_frontier(retro *R, uint64_t from, uint64_t to, int back, int threads)
+{
+    const uint8_t was = back ? NS_PN_N : NPEND, now = back ? NPEND : NS_PN_N;
+    NS_OMP_FOR(threads)
+    for (int64_t j = (int64_t)from; j < (int64_t)to; j++)
+        if (R->out[R->queue[j]] == was)
+            R->out[R->queue[j]] = now;
+}
+
 /* The frontiers from r0 on: the queue holds frontier r0 at [0, qtail)
  * (the cells of remoteness r0, decided, not processed); the state is
- * that of retro_init_state or retro_rebuild_lines at level r0. Ends with
- * the undecided positions made draws. */
+ * that of retro_init_state or retro_rebuild at level r0 (R->rem holds the
+ * remoteness of the cells decided before, when r0 > 0). Progress counts
+ * the positions decided before r0 as done; o->checkpoint comes between
+ * frontiers r and r + 1 with units_done r + 1 (none after the last). Ends
+ * with the undecided positions made draws. */
 static ns_err retro_search(retro *R, uint32_t r0, int threads, const ns_engine_opts *o)
 {
     const uint64_t n = R->t->ncells;
     ns_err rc = NS_OK;
-    uint64_t head = 0, positions = 0;
-    for (uint64_t i = 0; i < n; i++)
+    uint64_t head = 0, positions = 0, before = 0; /* before: processed in frontiers before r0 */
+    for (uint64_t i = 0; i < n; i++) {
         positions += R->out[i] != INVAL;
+        before += r0 > 0 && R->out[i] != INVAL && R->out[i] != UNDEC && R->rem[i] < r0;
+    }
     for (uint32_t r = r0; head < R->qtail; r++) {
         const uint64_t end = R->qtail;
         if (r == UINT32_MAX - 1) {
@@ -1005,9 +1032,19 @@ static ns_err retro_search(retro *R, uint32_t r0, int threads, const ns_engine_o
             return rc;
         }
         head = end;
-        if (o->progress && o->progress(o->progress_user, positions ? (double)head / (double)positions : 1.0)) {
+        if (o->progress &&
+            o->progress(o->progress_user, positions ? (double)(before + head) / (double)positions : 1.0)) {
             rc = ns_error_set(R->err, NS_EINTR, "interrupted");
             return rc;
+        }
+        /* between frontiers r and r + 1 (none when r was the last) */
+        if (o->checkpoint && head < R->qtail) {
+            show_frontier(R, head, R->qtail, 0, threads);
+            if (o->checkpoint(o->checkpoint_user, (uint64_t)r + 1, positions)) {
+                rc = ns_error_set(R->err, NS_EINTR, "interrupted");
+                return rc;
+            }
+            show_frontier(R, head, R->qtail, 1, threads);
         }
     }
     /* the rest are draws */
@@ -1019,20 +1056,188 @@ static ns_err retro_search(retro *R, uint32_t r0, int threads, const ns_engine_o
     return NS_OK;
 }
 
-static ns_err retro_run(const ns_game *g, ns_table *t, const ns_engine_plan *plan, const ns_engine_opts *o,
-                        ns_error *err)
+/* Keep the least index of a cell a checkpoint cannot hold. */
+static void note_bad(int64_t *bad, int64_t i)
+{
+    int64_t b = __atomic_load_n(bad, __ATOMIC_RELAXED);
+    while ((b < 0 || i < b) && !__atomic_compare_exchange_n(bad, &b, i, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+        ;
+}
+
+typedef struct undo_ctx {
+    const retro *R;
+    uint32_t level;
+    uint32_t n;             /* options already processed as N */
+} undo_ctx;
+
+static int undo_emit(void *u, const int64_t *o)
+{
+    undo_ctx *c = u;
+    const uint64_t j = ns_table_index(c->R->t, o);
+    c->n += c->R->out[j] == NS_PN_N && c->R->rem[j] < c->level;
+    return 0;
+}
+
+/* Resume (see ns_engine.h): the state at the boundary between frontiers
+ * level - 1 and level, rebuilt from a checkpoint of it. R holds g, t, out,
+ * rem and err; out holds the checkpoint's cells (P, N, UNDEC, INVAL) and
+ * rem its remoteness: the positions of remoteness <= level are decided,
+ * the others UNDEC. retro_setup runs first (the checkpoint's cells wait in
+ * the queue's memory meanwhile, the remoteness untouched), then the
+ * decided cells come back; each undecided cell's count loses its options
+ * of finite and general families already processed as N (those of
+ * remoteness < level: no P option of remoteness < level can exist, it
+ * would have decided the cell; rays are counted per line, not per
+ * option); retro_rebuild_lines sets the lines, adds the rays' counts and
+ * marks the N cells not yet processed NPEND; the queue gets frontier
+ * level (the cells of remoteness level). The checkpoint is checked
+ * against the game on the way: NS_EFORMAT, naming the first cell, when
+ * it cannot be a state of this solve (an undecided position left with
+ * nothing to wait for would have been decided P). */
+static ns_err retro_rebuild(retro *R, const ns_engine_plan *plan, int threads, uint32_t level)
+{
+    const int64_t n = (int64_t)R->t->ncells;
+    uint32_t *rem = R->rem;
+    if (!rem)
+        return ns_error_set(R->err, NS_EINVAL, "retro: a resume needs the checkpoint's remoteness (opts.remoteness)");
+    R->queue = malloc((size_t)n * sizeof *R->queue);
+    if (!R->queue)
+        return ns_error_set(R->err, NS_ENOMEM, "retro: out of memory for the queue (%.2f GiB)",
+                            (double)n * 8 / (1 << 30));
+    uint8_t *saved = (uint8_t *)R->queue; /* n bytes of the queue's 8n, unused until the end */
+    memcpy(saved, R->out, (size_t)n);
+    R->rem = NULL; /* setup would clear it */
+    ns_err rc = retro_setup(R, plan, threads);
+    R->rem = rem;
+    if (rc)
+        return rc;
+    int64_t bad = -1; /* the first cell the checkpoint cannot hold (the least index) */
+    NS_OMP_FOR(threads)
+    for (int64_t i = 0; i < n; i++) {
+        const uint8_t v = saved[i];
+        const uint32_t r = rem[i];
+        int ok;
+        if (R->out[i] == INVAL)
+            ok = v == INVAL && r == NS_REMOTE_NONE;
+        else if (v == UNDEC)
+            ok = r == NS_REMOTE_NONE;
+        else
+            ok = (v == NS_PN_P || v == NS_PN_N) && r <= level;
+        if (!ok)
+            note_bad(&bad, i);
+        else
+            R->out[i] = v;
+    }
+    /* each undecided cell's count loses its options of finite and general
+     * families processed as N */
+    NS_OMP_FOR_DYNAMIC(threads)
+    for (int64_t i = 0; i < n; i++) {
+        if (__atomic_load_n(&bad, __ATOMIC_RELAXED) >= 0 || R->out[i] != UNDEC ||
+            __atomic_load_n(&R->failed, __ATOMIC_RELAXED))
+            continue;
+        int64_t s[NS_MAX_DIM];
+        ns_error e = {0};
+        undo_ctx c = {R, level, 0};
+        ns_table_coords(R->t, (uint64_t)i, s);
+        for (int f = 0; f < R->g->nfam; f++)
+            if (R->fmode[f] != FM_RAY && fam_options(R->g, &R->g->fam[f], s, undo_emit, &c, &e) < 0) {
+                fail_once(R, &e);
+                break;
+            }
+        if (c.n > R->cnt[i])
+            note_bad(&bad, i);
+        else
+            R->cnt[i] -= c.n;
+    }
+    if (R->failed)
+        return R->err ? R->err->code : NS_EGAME;
+    if (bad < 0) {
+        /* the lines, the rays' counts, NPEND; then a count at zero would
+         * have been decided P */
+        retro_rebuild_lines(R, level, threads);
+        NS_OMP_FOR(threads)
+        for (int64_t i = 0; i < n; i++)
+            if (R->out[i] == UNDEC && R->cnt[i] == 0)
+                note_bad(&bad, i);
+    }
+    if (bad >= 0) {
+        int64_t s[NS_MAX_DIM];
+        char where[256];
+        size_t used = 0;
+        ns_table_coords(R->t, (uint64_t)bad, s);
+        for (int d = 0; d < R->t->k && used < sizeof where; d++)
+            used += (size_t)snprintf(where + used, sizeof where - used, "%s%" PRId64, d ? ", " : "", s[d]);
+        char rs[24] = "none";
+        if (rem[bad] != NS_REMOTE_NONE)
+            snprintf(rs, sizeof rs, "%" PRIu32, rem[bad]);
+        return ns_error_set(R->err, NS_EFORMAT, "retro: the checkpoint is no state of this game after %" PRIu32
+                            " frontiers: cell (%s) holds code %u with remoteness %s", level, where,
+                            (unsigned)saved[bad], rs);
+    }
+    /* frontier level: the decided cells of remoteness level (saved, in the
+     * queue's memory, is no longer needed) */
+    R->qtail = 0;
+    NS_PRAGMA(omp parallel num_threads(threads))
+    {
+        pushbuf pb = {.n = 0};
+        NS_PRAGMA(omp for schedule(static))
+        for (int64_t i = 0; i < n; i++)
+            if (R->out[i] != UNDEC && R->out[i] != INVAL && rem[i] == level) {
+                pb.b[pb.n++] = (uint64_t)i;
+                if (pb.n == PUSH_BLOCK) {
+                    push_block(R, pb.b, pb.n);
+                    pb.n = 0;
+                }
+            }
+        if (pb.n)
+            push_block(R, pb.b, pb.n);
+    }
+    return NS_OK;
+}
+
+/* A solve from scratch (units_done 0) or from a checkpoint after
+ * units_done frontiers. Units are frontiers (0, 1, ...): after u of them,
+ * the positions of remoteness <= u are decided. Their number is not known
+ * in advance; units_total is the number of positions, a bound on it (every
+ * frontier holds a position). The generalized Sprague-Grundy values, when
+ * asked, come after the last frontier either way. */
+static ns_err retro_solve(const ns_game *g, ns_table *t, const ns_engine_plan *plan, const ns_engine_opts *o,
+                          uint64_t units_done, ns_error *err)
 {
     if (t->elem != 1)
         return ns_error_set(err, NS_EINTERNAL, "retro: expected a P/N table of 1-byte cells");
+    if (units_done >= UINT32_MAX - 1)
+        return ns_error_set(err, NS_EFORMAT, "retro: a checkpoint after %" PRIu64 " frontiers (remoteness is 32-bit)",
+                            units_done);
     const int threads = o->threads > 0 ? o->threads : ns_omp_max_threads();
     retro R = {.g = g, .t = t, .out = t->data, .rem = o->remoteness, .err = err};
-    ns_err rc = retro_setup(&R, plan, threads);
-    if (!rc) {
-        retro_init_state(&R, threads);
-        rc = retro_search(&R, 0, threads, o);
+    ns_err rc;
+    if (units_done) {
+        rc = retro_rebuild(&R, plan, threads, (uint32_t)units_done);
+    } else {
+        rc = retro_setup(&R, plan, threads);
+        if (!rc)
+            retro_init_state(&R, threads);
     }
+    if (!rc)
+        rc = retro_search(&R, (uint32_t)units_done, threads, o);
     retro_free(&R);
+    /* generalized Sprague-Grundy values when asked (ns_retro_gsg.c) */
+    if (!rc && o->gsg)
+        rc = ns_gsg_solve_for(g, t, threads, o->gsg, err);
     return rc;
+}
+
+static ns_err retro_run(const ns_game *g, ns_table *t, const ns_engine_plan *plan, const ns_engine_opts *o,
+                        ns_error *err)
+{
+    return retro_solve(g, t, plan, o, 0, err);
+}
+
+static ns_err retro_resume(const ns_game *g, ns_table *t, const ns_engine_plan *plan, const ns_engine_opts *o,
+                           uint64_t units_done, ns_error *err)
+{
+    return retro_solve(g, t, plan, o, units_done, err);
 }
 
 const ns_engine ns_engine_retro = {
@@ -1042,7 +1247,7 @@ const ns_engine ns_engine_retro = {
     .applies = retro_applies,
     .memory = retro_memory,
     .run = retro_run,
-    .resume = NULL,
+    .resume = retro_resume,
     .stream_unit = NULL,
     .loopy = 1,
 };

@@ -31,6 +31,7 @@
 
 #include "core/ns_omp.h"
 #include "game/ns_octal.h"
+#include "engine/ns_seq_split3.h"
 
 enum {
     SEQ_BLOCK = 1024,               /* heap sizes of a block, at most */
@@ -88,7 +89,8 @@ static inline int64_t min64(int64_t a, int64_t b)
 
 /* Mark the options of heap n whose parts all lie below b0 (late == 0) or
  * of which some part lies in [b0, n) (late == 1). */
-static void options(const ns_octal *o, const ns_table *t, int64_t n, int64_t b0, int late, uint64_t *seen)
+static void options(const ns_octal *o, const ns_table *t, int64_t n, int64_t b0, int late, uint64_t *seen,
+                    const ns_seq_split3 *s3)
 {
     const void *data = t->data;
     const int elem = t->elem;
@@ -115,7 +117,9 @@ static void options(const ns_octal *o, const ns_table *t, int64_t n, int64_t b0,
             else
                 mark_pairs(data, elem, 0, m, max64(1, m - b0 + 1), m / 2, seen);
         }
-        if ((d & 8) && m >= 3) { /* a + b + c = m, 1 <= a <= b <= c; late: c >= b0 */
+        if ((d & 8) && m >= 3 && s3) /* three heaps from the two-heap value sets (ns_seq_split3.h) */
+            ns_seq_split3_mark(s3, m, b0, late, seen);
+        else if ((d & 8) && m >= 3) { /* a + b + c = m, 1 <= a <= b <= c; late: c >= b0 */
             for (int64_t a = 1; a <= m / 3; a++) {
                 const int64_t r = m - a;
                 const uint32_t x = ns_table_get(t, (uint64_t)a);
@@ -648,6 +652,7 @@ static ns_err seq_solve(const ns_game *g, ns_table *t, const ns_engine_plan *pla
     seq_moves mv;
     ns_err rc = NS_OK;
     seq_fault fault = {0};
+    ns_seq_split3 *s3 = NULL; /* three-heap moves of a code */
     memset(&st0, 0, sizeof st0);
     rs.st = st ? st : &st0;
     memset(rs.st, 0, sizeof *rs.st);
@@ -667,6 +672,12 @@ static ns_err seq_solve(const ns_game *g, ns_table *t, const ns_engine_plan *pla
         if ((rc = rc_add(&rs, n, v, err)))
             goto fail;
     }
+    if (oc->kind == NS_TB_CODE && oc->max_heaps == 3 && !(s3 = ns_seq_split3_new(t, N, 0, err))) {
+        rc = err->code;
+        goto fail;
+    }
+    for (int64_t r = 2; s3 && r <= start && r < N; r++)
+        ns_seq_split3_add(s3, r, (uint32_t)maxv);
     for (uint64_t u = units_done; u < units; u++) {
         const int64_t uend = min64(N, (int64_t)(u + 1) * NS_SEQ_UNIT);
         for (int64_t b0 = (int64_t)u * NS_SEQ_UNIT; b0 < uend;) {
@@ -707,7 +718,7 @@ static ns_err seq_solve(const ns_game *g, ns_table *t, const ns_engine_plan *pla
                 } else if (oc->kind == NS_TB_RULE)
                     rule_options(oc, t, b0 + i, b0, 0, s, &fault);
                 else
-                    options(oc, t, b0 + i, b0, 0, s);
+                    options(oc, t, b0 + i, b0, 0, s, s3);
             }
             /* late options, heap by heap */
             for (int64_t n = b0; n < b1; n++) {
@@ -733,7 +744,7 @@ static ns_err seq_solve(const ns_game *g, ns_table *t, const ns_engine_plan *pla
                     if (oc->kind == NS_TB_RULE)
                         rule_options(oc, t, n, b0, 1, cur, &fault);
                     else
-                        options(oc, t, n, b0, 1, cur);
+                        options(oc, t, n, b0, 1, cur, s3);
                     if (fault.set) {
                         *err = fault.err;
                         rc = err->code ? err->code : NS_EINVAL;
@@ -748,6 +759,8 @@ static ns_err seq_solve(const ns_game *g, ns_table *t, const ns_engine_plan *pla
                 }
                 ns_table_set(t, (uint64_t)n, (uint32_t)v);
                 maxv = v > maxv ? v : maxv;
+                if (s3)
+                    ns_seq_split3_add(s3, n + 1, (uint32_t)maxv);
                 if ((rc = rc_add(&rs, n, (uint32_t)v, err)))
                     goto fail;
             }
@@ -769,6 +782,7 @@ fail:
     free(far);
     free(cur);
     rc_free(&rs);
+    ns_seq_split3_free(s3);
     return rc;
 }
 

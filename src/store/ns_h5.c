@@ -292,7 +292,7 @@ static ns_err write_attributes(writer *w, int k, const int64_t *bounds, int pn_o
             return rc;
         if (m->seq_has_period &&
             ((rc = attr_i64(w, "preperiod", m->seq_preperiod)) || (rc = attr_i64(w, "period", m->seq_period)) ||
-             (rc = attr_i32(w, "period_proven", m->seq_proven ? 1 : 0))))
+             (rc = attr_i64(w, "saltus", m->seq_saltus)) || (rc = attr_i32(w, "period_proven", m->seq_proven ? 1 : 0))))
             return rc;
         if (m->seq_rare_mask &&
             ((rc = attr_u32(w, "rare_mask", m->seq_rare_mask)) || (rc = attr_i64(w, "n_rare", m->seq_nrare))))
@@ -838,6 +838,8 @@ static ns_err write_contents(writer *w, const ns_table *t, const ns_meta *m)
             ml.n_draws += t->pn_only && ns_table_get(t, i) == NS_PN_DRAW;
         if (m->remoteness && (rc = ns_h5_write_remoteness(w->file, w->path, t, m->remoteness, w->err)))
             goto fail;
+        if (m->gsg_value && t->pn_only && (rc = ns_h5_write_gsg(w->file, w->path, t, m, w->err)))
+            goto fail;
     }
     if (m->seq_code[0] && m->seq_rare_mask && (rc = write_rare(w->file, w->path, m, w->err)))
         goto fail;
@@ -1293,11 +1295,14 @@ static ns_err open_reader(reader *r, const char *path, ns_meta *m, ns_error *err
         (rc = read_num(r, "argmax", 0, H5T_NATIVE_INT64, &m->seq_argmax, NULL)) ||
         (rc = read_num(r, "period", 0, H5T_NATIVE_INT64, &m->seq_period, &m->seq_has_period)) ||
         (rc = read_num(r, "preperiod", 0, H5T_NATIVE_INT64, &m->seq_preperiod, NULL)) ||
+        (rc = read_num(r, "saltus", 0, H5T_NATIVE_INT64, &m->seq_saltus, NULL)) ||
         (rc = read_num(r, "period_proven", 0, H5T_NATIVE_INT, &m->seq_proven, NULL)) ||
         (rc = read_num(r, "rare_mask", 0, H5T_NATIVE_UINT32, &m->seq_rare_mask, NULL)) ||
         (rc = read_num(r, "n_rare", 0, H5T_NATIVE_INT64, &m->seq_nrare, NULL)) ||
         (rc = read_num(r, "loopy", 0, H5T_NATIVE_INT, &m->loopy, NULL)) ||
-        (rc = read_num(r, "n_draws", 0, H5T_NATIVE_UINT64, &m->n_draws, NULL)))
+        (rc = read_num(r, "n_draws", 0, H5T_NATIVE_UINT64, &m->n_draws, NULL)) ||
+        (rc = read_num(r, "gsg_n_infinite", 0, H5T_NATIVE_UINT64, &m->gsg_ninf, &m->gsg)) ||
+        (rc = read_num(r, "gsg_max_finite", 0, H5T_NATIVE_UINT32, &m->gsg_max_finite, NULL)))
         goto fail;
     if (strcmp(play, "normal") == 0)
         m->play = NS_PLAY_NORMAL;

@@ -7,6 +7,9 @@
  *   /pn           k-dim uint8: 0 = P, 1 = N, 2 = not a position, 3 = draw
  *                 (a loopy game only)
  *   /remoteness   (a loopy game only) see ns_h5_loopy.c
+ *   /grundy_inf_offsets, /grundy_inf_values (a loopy game solved with its
+ *                 generalized Sprague-Grundy values, which are then in
+ *                 /grundy, of kind "pn") see ns_h5_gsg.c
  *   /p_positions  n x k int64, the P-positions in lexicographic order
  *   /rare         (a heap game solved by rare/common only) the rare heap
  *                 sizes, see ns_meta.seq_rare
@@ -50,12 +53,14 @@ typedef struct ns_meta {
     /* a take-and-break game's sequence (game/ns_octal.h), written when
      * seq_code[0] != '\0' and read back when present: root attributes code
      * (the canonical code, or "grundy"), argmax (the first heap size of the
-     * largest value), and, when a period was observed, preperiod, period and
-     * period_proven (0/1: the periodicity theorem proves it) */
+     * largest value), and, when a period was observed, preperiod, period,
+     * saltus (0: G(n+p) = G(n); s > 0: G(n+p) = G(n) + s, an arithmetic
+     * period; 0 when a file has no saltus attribute) and period_proven (0/1:
+     * the periodicity theorem proves it; never for a saltus) */
     char seq_code[80];
     int64_t seq_argmax;
     int seq_has_period;
-    int64_t seq_preperiod, seq_period;
+    int64_t seq_preperiod, seq_period, seq_saltus;
     int seq_proven;
     /* a rare/common run (engine rare-common, a mask at the end): root
      * attributes rare_mask and n_rare and the 1-D int64 dataset /rare, the
@@ -86,7 +91,36 @@ typedef struct ns_meta {
     int loopy;
     uint64_t n_draws;         /* filled by the reader; the writer counts them */
     const uint32_t *remoteness;
+    /* generalized Sprague-Grundy values of a loopy game (ns_h5_gsg.c):
+     * /grundy, /grundy_inf_offsets, /grundy_inf_values and the root
+     * attributes gsg_n_infinite and gsg_max_finite, in a file whose kind
+     * stays "pn". Writer: written when gsg_value is set (borrowed: ncells
+     * values, finite, NS_H5_GSG_INF or NS_H5_GSG_NONE; gsg_ninf sets at
+     * gsg_inf_val[gsg_inf_off[j] .. gsg_inf_off[j+1]), borrowed). Reader:
+     * gsg = 1 when the file has them, with gsg_ninf and gsg_max_finite. */
+    int gsg;
+    uint64_t gsg_ninf;
+    uint32_t gsg_max_finite;
+    const uint32_t *gsg_value;
+    const uint64_t *gsg_inf_off;
+    const uint32_t *gsg_inf_val;
 } ns_meta;
+
+#define NS_H5_GSG_NONE UINT32_MAX          /* = NS_GSG_NONE of engine/ns_engine.h */
+#define NS_H5_GSG_INF (UINT32_MAX - 1)     /* = NS_GSG_INF */
+
+/* Generalized Sprague-Grundy value of cell s of the table file path:
+ * *value gets it (finite, NS_H5_GSG_INF or NS_H5_GSG_NONE) and, when
+ * infinite, *set (malloc'ed, the caller frees it) its *nset values,
+ * increasing. Reads the rows 0 .. s[0] of /grundy (to find the set). */
+ns_err ns_h5_read_gsg_cell(const char *path, int k, const int64_t *s, uint32_t *value, uint32_t **set,
+                           uint64_t *nset, ns_error *err);
+
+/* All of them: value gets ncells values, *ninf the infinite cells, *off
+ * (ninf + 1) and *val their sets as in ns_gsg (engine/ns_engine.h);
+ * *off and *val malloc'ed, the caller frees them. */
+ns_err ns_h5_read_gsg_all(const char *path, uint64_t ncells, uint32_t *value, uint64_t *ninf, uint64_t **off,
+                          uint32_t **val, ns_error *err);
 
 #define NS_H5_REMOTE_NONE UINT32_MAX   /* = NS_REMOTE_NONE of engine/ns_engine.h */
 
@@ -218,8 +252,10 @@ typedef struct ns_h5_dsinfo {
     int elem;                   /* bytes per value: 1, 2, 4 or 8 */
     int is_signed;              /* int64 /p_positions */
     int has_invalid;            /* some cells are not positions */
-    uint32_t invalid;           /* their marker as stored (2 in /pn) */
-    uint32_t max_value;         /* root attribute max_value (1 for /pn) */
+    uint32_t invalid;           /* their marker as stored (2 in /pn; /remoteness:
+                                   its none_value, draws included) */
+    uint32_t max_value;         /* root attribute max_value (1 for /pn;
+                                   /remoteness: none_value - 1) */
     int nsym;                   /* a symmetric game's file: the root attribute */
     int sym[NS_MAX_DIM];        /* symmetric (ns_meta); else 0. /p_positions
                                    lists the sorted P-positions only */
@@ -274,7 +310,8 @@ typedef struct ns_h5_ckpt {
 } ns_h5_ckpt;
 
 /* Write t (rank, bounds, elem and pn_only as in memory) with m's game,
- * rules, params and play, and c. */
+ * rules, params and play, and c; for a loopy game (m->loopy with
+ * m->remoteness) its remoteness too, as in memory. */
 ns_err ns_h5_ckpt_write(const char *path, const ns_table *t, const ns_meta *m, const ns_h5_ckpt *c,
                         ns_error *err);
 
@@ -287,6 +324,8 @@ typedef struct ns_h5_ckpt_info {
     int streamed;             /* 1: the record of a streamed solve (no table;
                                  see ns_h5_stream_checkpoint) */
     int64_t stream_tile;      /* its tile (P/N: rows of a block) */
+    int loopy;                /* 1: a loopy game's, with its remoteness
+                                 (ns_h5_ckpt_read_remoteness) */
 } ns_h5_ckpt_info;
 
 /* Read a checkpoint's attributes into *info and, when t is not NULL, its
@@ -294,6 +333,11 @@ typedef struct ns_h5_ckpt_info {
  * kind. *info is overwritten: free a meta it holds first (ns_meta_free).
  * On failure info->meta holds nothing to free. */
 ns_err ns_h5_ckpt_read(const char *path, ns_h5_ckpt_info *info, ns_table *t, ns_error *err);
+
+/* The remoteness a loopy game's checkpoint holds (info.loopy) into rem,
+ * t->ncells values in t's shape (the table the checkpoint was read into);
+ * NS_EFORMAT when the checkpoint has none or it is damaged. */
+ns_err ns_h5_ckpt_read_remoteness(const char *path, const ns_table *t, uint32_t *rem, ns_error *err);
 
 /* How a table's game is named for a reader, the same in every subcommand:
  * "wythoff" for a preset, "wythoff-twice (rule file data/rules/x.rules)" for

@@ -17,6 +17,7 @@ typedef struct census_row {
     uint8_t proven;
     uint32_t max_value;
     int64_t group;
+    int64_t saltus;
 } census_row;
 
 typedef struct cw {
@@ -58,7 +59,8 @@ static hid_t row_type(int file, hid_t str)
         H5Tinsert(t, "preperiod", HOFFSET(census_row, preperiod), i64) < 0 ||
         H5Tinsert(t, "proven", HOFFSET(census_row, proven), file ? H5T_STD_U8LE : H5T_NATIVE_UINT8) < 0 ||
         H5Tinsert(t, "max_value", HOFFSET(census_row, max_value), file ? H5T_STD_U32LE : H5T_NATIVE_UINT32) < 0 ||
-        H5Tinsert(t, "group", HOFFSET(census_row, group), i64) < 0 || (file && H5Tpack(t) < 0)) {
+        H5Tinsert(t, "group", HOFFSET(census_row, group), i64) < 0 ||
+        H5Tinsert(t, "saltus", HOFFSET(census_row, saltus), i64) < 0 || (file && H5Tpack(t) < 0)) {
         H5Tclose(t);
         return H5I_INVALID_HID;
     }
@@ -81,6 +83,7 @@ static ns_err write_table(cw *w, const ns_h5_census_cols *c)
         rows[i].proven = c->proven[i];
         rows[i].max_value = c->max_value[i];
         rows[i].group = c->group[i];
+        rows[i].saltus = c->saltus ? c->saltus[i] : 0;
     }
     const hsize_t dim = (hsize_t)c->n;
     if ((str = H5Tcopy(H5T_C_S1)) < 0 || H5Tset_size(str, NS_H5_CENSUS_CODE_LEN) < 0 ||
@@ -171,5 +174,142 @@ fail:
         H5Fclose(w.file);
     remove(part);
     free(part);
+    return rc;
+}
+
+int ns_h5_census_probe(const char *path)
+{
+    ns_h5_quiet();
+    int yes = 0;
+    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (f < 0)
+        return 0;
+    if (H5Aexists(f, "kind") > 0) {
+        hid_t a = H5Aopen(f, "kind", H5P_DEFAULT);
+        hid_t t = a >= 0 ? H5Aget_type(a) : H5I_INVALID_HID;
+        if (t >= 0 && H5Tget_class(t) == H5T_STRING && H5Tis_variable_str(t) > 0) {
+            char *v = NULL;
+            hid_t mt = H5Tcopy(H5T_C_S1);
+            if (mt >= 0 && H5Tset_size(mt, H5T_VARIABLE) >= 0 && H5Aread(a, mt, &v) >= 0 && v) {
+                yes = strcmp(v, "census") == 0;
+                H5free_memory(v);
+            }
+            if (mt >= 0)
+                H5Tclose(mt);
+        }
+        if (t >= 0)
+            H5Tclose(t);
+        if (a >= 0)
+            H5Aclose(a);
+    }
+    H5Fclose(f);
+    return yes;
+}
+
+void ns_h5_census_table_free(ns_h5_census_table *t)
+{
+    if (!t)
+        return;
+    free(t->code);
+    free(t->period);
+    free(t->preperiod);
+    free(t->group);
+    free(t->saltus);
+    free(t->proven);
+    free(t->max_value);
+    free(t);
+}
+
+static ns_err read_i64_attr(hid_t f, const char *path, const char *name, int64_t *v, ns_error *err)
+{
+    hid_t a = H5Aopen(f, name, H5P_DEFAULT);
+    if (a < 0)
+        return ns_h5_fail(err, NS_EFORMAT, "%s: not a census file: no attribute %s", path, name);
+    const herr_t s = H5Aread(a, H5T_NATIVE_INT64, v);
+    if (H5Aclose(a) < 0 || s < 0)
+        return ns_h5_fail(err, NS_EFORMAT, "%s: cannot read attribute %s (expected an integer)", path, name);
+    return NS_OK;
+}
+
+ns_err ns_h5_census_read(const char *path, ns_h5_census_table **out, ns_error *err)
+{
+    ns_h5_quiet();
+    *out = NULL;
+    ns_err rc = NS_OK;
+    census_row *rows = NULL;
+    ns_h5_census_table *t = NULL;
+    hid_t f = H5I_INVALID_HID, d = H5I_INVALID_HID, space = H5I_INVALID_HID, str = H5I_INVALID_HID,
+          mt = H5I_INVALID_HID;
+    int64_t digits = 0, size = 0;
+    if ((f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT)) < 0) {
+        rc = ns_h5_fail(err, NS_EIO, "%s: cannot open (expected an HDF5 file written by nimsieve census)", path);
+        goto done;
+    }
+    if ((rc = read_i64_attr(f, path, "digits", &digits, err)) || (rc = read_i64_attr(f, path, "size", &size, err)))
+        goto done;
+    if ((d = H5Dopen2(f, "/census", H5P_DEFAULT)) < 0) {
+        rc = ns_h5_fail(err, NS_EFORMAT, "%s: not a census file: no dataset /census", path);
+        goto done;
+    }
+    hsize_t dim = 0;
+    if ((space = H5Dget_space(d)) < 0 || H5Sget_simple_extent_ndims(space) != 1 ||
+        H5Sget_simple_extent_dims(space, &dim, NULL) < 0) {
+        rc = ns_h5_fail(err, NS_EFORMAT, "%s: /census is not a 1-D table", path);
+        goto done;
+    }
+    if ((str = H5Tcopy(H5T_C_S1)) < 0 || H5Tset_size(str, NS_H5_CENSUS_CODE_LEN) < 0 ||
+        H5Tset_strpad(str, H5T_STR_NULLTERM) < 0 || (mt = row_type(0, str)) < 0) {
+        rc = ns_h5_fail(err, NS_EIO, "%s: cannot make the row type of /census", path);
+        goto done;
+    }
+    const size_t n = (size_t)dim;
+    t = calloc(1, sizeof *t);
+    rows = calloc(n ? n : 1, sizeof *rows);
+    if (!t || !rows || !(t->code = calloc(n ? n : 1, sizeof *t->code)) ||
+        !(t->period = calloc(n ? n : 1, sizeof *t->period)) ||
+        !(t->preperiod = calloc(n ? n : 1, sizeof *t->preperiod)) ||
+        !(t->group = calloc(n ? n : 1, sizeof *t->group)) || !(t->saltus = calloc(n ? n : 1, sizeof *t->saltus)) ||
+        !(t->proven = calloc(n ? n : 1, sizeof *t->proven)) ||
+        !(t->max_value = calloc(n ? n : 1, sizeof *t->max_value))) {
+        rc = ns_error_set(err, NS_ENOMEM, "%s: out of memory for /census (%zu rows)", path, n);
+        goto done;
+    }
+    if (n && H5Dread(d, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, rows) < 0) {
+        rc = ns_h5_fail(err, NS_EFORMAT, "%s: cannot read /census (expected the columns code, period, preperiod, "
+                        "proven, max_value, group, saltus)", path);
+        goto done;
+    }
+    t->digits = (int)digits;
+    t->size = size;
+    t->n = n;
+    for (size_t i = 0; i < n; i++) {
+        memcpy(t->code[i], rows[i].code, NS_H5_CENSUS_CODE_LEN);
+        t->code[i][NS_H5_CENSUS_CODE_LEN - 1] = '\0';
+        t->period[i] = rows[i].period;
+        t->preperiod[i] = rows[i].preperiod;
+        t->proven[i] = rows[i].proven;
+        t->max_value[i] = rows[i].max_value;
+        t->group[i] = rows[i].group;
+        t->saltus[i] = rows[i].saltus;
+    }
+    *out = t;
+    t = NULL;
+done:
+    if (mt >= 0)
+        H5Tclose(mt);
+    if (str >= 0)
+        H5Tclose(str);
+    if (space >= 0)
+        H5Sclose(space);
+    if (d >= 0)
+        H5Dclose(d);
+    if (f >= 0 && H5Fclose(f) < 0 && !rc)
+        rc = ns_h5_fail(err, NS_EIO, "%s: cannot close", path);
+    if (rc && *out) {
+        ns_h5_census_table_free(*out);
+        *out = NULL;
+    }
+    ns_h5_census_table_free(t);
+    free(rows);
     return rc;
 }

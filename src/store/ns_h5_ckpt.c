@@ -7,7 +7,12 @@
  * cell width, chunked and filtered like a table file's datasets (shuffle,
  * deflate, fletcher32; in parallel, ns_h5_write_chunks), so a damaged
  * checkpoint is refused instead of resumed. Cells of unfinished units are stored as they are;
- * resume uses only the finished ones.
+ * resume uses only the finished ones. A loopy game's checkpoint (the retro
+ * engine; m->loopy with m->remoteness) holds beside it the remoteness as
+ * it is in memory, /checkpoint_remoteness (uint32, NS_H5_REMOTE_NONE for
+ * cells not decided yet), written the same way, and the root attribute
+ * checkpoint_loopy = 1: its /checkpoint_table marks the cells not decided
+ * yet with the engine's own code.
  *
  * Atomicity: the file is written to "<path>.tmp", flushed to disk (fsync),
  * and renamed over path; the directory is synced too. A failure (disk full,
@@ -28,6 +33,7 @@
 #include "core/ns_version.h"
 
 #define CKPT_DATASET "/checkpoint_table"
+#define CKPT_REMOTENESS "/checkpoint_remoteness"
 #define CKPT_CHUNK_BYTES ((hsize_t)1 << 22)
 
 typedef struct ckw {
@@ -155,10 +161,11 @@ static void fill_chunk(void *user, const hsize_t *off, void *const *bufs)
     }
 }
 
-/* The table as /checkpoint_table: chunked, shuffle + deflate + fletcher32,
- * filtered in parallel (ns_h5_write_chunks) when HDF5 allows direct chunk
- * writes, else through HDF5's pipeline in slabs along dimension 0. */
-static ns_err write_table(ckw *w, const ns_table *t, int threads)
+/* The table as dataset name (/checkpoint_table): chunked, shuffle + deflate
+ * + fletcher32, filtered in parallel (ns_h5_write_chunks) when HDF5 allows
+ * direct chunk writes, else through HDF5's pipeline in slabs along
+ * dimension 0. */
+static ns_err write_table(ckw *w, const char *name, const ns_table *t, int threads)
 {
     hsize_t dims[NS_MAX_DIM];
     ckfill f = {.t = t};
@@ -166,7 +173,7 @@ static ns_err write_table(ckw *w, const ns_table *t, int threads)
         dims[d] = (hsize_t)t->bounds[d];
     ckpt_chunk(t, f.chunk);
     ns_err rc = NS_OK;
-    hid_t ds = ns_h5_create_chunked(w->file, w->path, CKPT_DATASET, file_uint(t->elem), t->k, dims, NULL, f.chunk, NULL,
+    hid_t ds = ns_h5_create_chunked(w->file, w->path, name, file_uint(t->elem), t->k, dims, NULL, f.chunk, NULL,
                                     w->err);
     hid_t space = H5I_INVALID_HID, mspace = H5I_INVALID_HID;
     if (ds < 0)
@@ -177,7 +184,7 @@ static ns_err write_table(ckw *w, const ns_table *t, int threads)
         job.path = w->path;
         job.n = 1;
         job.dset[0] = ds;
-        job.name[0] = CKPT_DATASET;
+        job.name[0] = name;
         job.elem[0] = (size_t)t->elem;
         job.rank = t->k;
         memcpy(job.dims, dims, sizeof(hsize_t) * (size_t)t->k);
@@ -192,7 +199,7 @@ static ns_err write_table(ckw *w, const ns_table *t, int threads)
     }
     space = H5Dget_space(ds);
     if (space < 0) {
-        rc = ns_h5_fail(w->err, NS_EIO, "%s: cannot get the dataspace of %s", w->path, CKPT_DATASET);
+        rc = ns_h5_fail(w->err, NS_EIO, "%s: cannot get the dataspace of %s", w->path, name);
         goto out;
     }
     const uint64_t row = t->ncells / (uint64_t)t->bounds[0]; /* cells per index of dimension 0 */
@@ -237,13 +244,31 @@ typedef ns_err (*payload_fn)(ckw *w, const void *user);
 
 typedef struct table_job {
     const ns_table *t;
+    const uint32_t *rem;    /* a loopy game's remoteness, or NULL */
     int threads;
 } table_job;
+
+/* A table of 4-byte cells of t's shape over data (borrowed, not owned). */
+static ns_table rem_view(const ns_table *t, const uint32_t *data)
+{
+    ns_table v = *t;
+    v.elem = 4;
+    v.pn_only = 0;
+    v.data = (void *)data;
+    v.mapped = 0;
+    return v;
+}
 
 static ns_err table_payload(ckw *w, const void *user)
 {
     const table_job *j = user;
-    return write_table(w, j->t, j->threads);
+    ns_err rc = write_table(w, CKPT_DATASET, j->t, j->threads);
+    if (rc || !j->rem)
+        return rc;
+    const ns_table v = rem_view(j->t, j->rem);
+    if ((rc = put_i32(w, "checkpoint_loopy", 1)))
+        return rc;
+    return write_table(w, CKPT_REMOTENESS, &v, j->threads);
 }
 
 /* Test hook: NS_TEST_CKPT_DELAY=S sleeps S seconds with the new checkpoint
@@ -350,7 +375,7 @@ out:
 ns_err ns_h5_ckpt_write(const char *path, const ns_table *t, const ns_meta *m, const ns_h5_ckpt *c,
                         ns_error *err)
 {
-    const table_job j = {t, m->threads};
+    const table_job j = {t, m->loopy ? m->remoteness : NULL, m->threads};
     return write_ckpt(path, t->k, t->bounds, t->pn_only, t->elem, m, c, table_payload, &j, err);
 }
 
@@ -504,11 +529,59 @@ out:
     return rc;
 }
 
+/* Dataset name of the open checkpoint into t (its shape and cell width). */
+static ns_err read_table(ckr *r, const char *name, ns_table *t)
+{
+    hid_t ds = H5I_INVALID_HID, sp = H5I_INVALID_HID, ty = H5I_INVALID_HID;
+    ns_err rc = NS_OK;
+    ds = H5Dopen2(r->file, name, H5P_DEFAULT);
+    sp = ds >= 0 ? H5Dget_space(ds) : H5I_INVALID_HID;
+    ty = ds >= 0 ? H5Dget_type(ds) : H5I_INVALID_HID;
+    hsize_t dims[NS_MAX_DIM];
+    if (sp < 0 || ty < 0 || H5Sget_simple_extent_ndims(sp) != t->k || H5Sget_simple_extent_dims(sp, dims, NULL) < 0 ||
+        H5Tget_class(ty) != H5T_INTEGER || H5Tget_size(ty) != (size_t)t->elem) {
+        rc = ns_h5_fail(r->err, NS_EFORMAT, "%s: dataset %s is missing or has the wrong shape or type", r->path,
+                        name);
+        goto out;
+    }
+    for (int d = 0; d < t->k; d++)
+        if (dims[d] != (hsize_t)t->bounds[d]) {
+            rc = ns_error_set(r->err, NS_EFORMAT, "%s: dataset %s has the wrong shape", r->path, name);
+            goto out;
+        }
+    /* in slabs along dimension 0: one H5Dread of more than 2 GiB is not
+     * safe on every HDF5 1.10 */
+    const uint64_t row = t->ncells / (uint64_t)t->bounds[0];
+    hsize_t step = ((hsize_t)1 << 28) / ((hsize_t)row * (hsize_t)t->elem);
+    if (step < 1)
+        step = 1;
+    for (hsize_t x = 0; x < dims[0]; x += step) {
+        hsize_t start[NS_MAX_DIM] = {0}, count[NS_MAX_DIM];
+        memcpy(count, dims, sizeof(hsize_t) * (size_t)t->k);
+        start[0] = x;
+        count[0] = dims[0] - x < step ? dims[0] - x : step;
+        hid_t ms = H5Screate_simple(t->k, count, NULL);
+        char *buf = (char *)t->data + (size_t)(x * row * (uint64_t)t->elem);
+        herr_t st = ms < 0 ? -1 : H5Sselect_hyperslab(sp, H5S_SELECT_SET, start, NULL, count, NULL);
+        if (st >= 0)
+            st = H5Dread(ds, native_uint(t->elem), ms, sp, H5P_DEFAULT, buf);
+        close_id(&ms, H5Sclose);
+        if (st < 0) {
+            rc = ns_h5_fail(r->err, NS_EFORMAT, "%s: cannot read dataset %s of the checkpoint (damaged? checksum)", r->path, name);
+            goto out;
+        }
+    }
+out:
+    close_id(&ty, H5Tclose);
+    close_id(&sp, H5Sclose);
+    close_id(&ds, H5Dclose);
+    return rc;
+}
+
 ns_err ns_h5_ckpt_read(const char *path, ns_h5_ckpt_info *info, ns_table *t, ns_error *err)
 {
     ns_h5_quiet();
     ckr r = {path, err, H5I_INVALID_HID};
-    hid_t ds = H5I_INVALID_HID, sp = H5I_INVALID_HID, ty = H5I_INVALID_HID;
     ns_err rc = NS_OK;
     memset(info, 0, sizeof *info);
     if (H5Fis_hdf5(path) <= 0) {
@@ -535,7 +608,8 @@ ns_err ns_h5_ckpt_read(const char *path, ns_h5_ckpt_info *info, ns_table *t, ns_
         (rc = get_num(&r, "checkpoint_seconds", H5T_NATIVE_DOUBLE, &info->ckpt.seconds)) ||
         (rc = get_num(&r, "checkpoint_elem", H5T_NATIVE_INT, &info->elem)) ||
         (rc = read_bounds(&r, &info->k, info->bounds)) ||
-        (rc = get_num_opt(&r, "checkpoint_streamed", H5T_NATIVE_INT, &info->streamed)))
+        (rc = get_num_opt(&r, "checkpoint_streamed", H5T_NATIVE_INT, &info->streamed)) ||
+        (rc = get_num_opt(&r, "checkpoint_loopy", H5T_NATIVE_INT, &info->loopy)))
         goto out;
     if (info->streamed) {
         uint64_t tile = 0;
@@ -564,51 +638,32 @@ ns_err ns_h5_ckpt_read(const char *path, ns_h5_ckpt_info *info, ns_table *t, ns_
         rc = ns_error_set(err, NS_EINVAL, "%s: the checkpoint's table does not match this solve's table", path);
         goto out;
     }
-    ds = H5Dopen2(r.file, CKPT_DATASET, H5P_DEFAULT);
-    sp = ds >= 0 ? H5Dget_space(ds) : H5I_INVALID_HID;
-    ty = ds >= 0 ? H5Dget_type(ds) : H5I_INVALID_HID;
-    hsize_t dims[NS_MAX_DIM];
-    if (sp < 0 || ty < 0 || H5Sget_simple_extent_ndims(sp) != t->k || H5Sget_simple_extent_dims(sp, dims, NULL) < 0 ||
-        H5Tget_class(ty) != H5T_INTEGER || H5Tget_size(ty) != (size_t)t->elem) {
-        rc = ns_h5_fail(err, NS_EFORMAT, "%s: dataset %s is missing or has the wrong shape or type", path,
-                        CKPT_DATASET);
-        goto out;
-    }
-    for (int d = 0; d < t->k; d++)
-        if (dims[d] != (hsize_t)t->bounds[d]) {
-            rc = ns_error_set(err, NS_EFORMAT, "%s: dataset %s has the wrong shape", path, CKPT_DATASET);
-            goto out;
-        }
-    /* in slabs along dimension 0: one H5Dread of more than 2 GiB is not
-     * safe on every HDF5 1.10 */
-    const uint64_t row = t->ncells / (uint64_t)t->bounds[0];
-    hsize_t step = ((hsize_t)1 << 28) / ((hsize_t)row * (hsize_t)t->elem);
-    if (step < 1)
-        step = 1;
-    for (hsize_t x = 0; x < dims[0]; x += step) {
-        hsize_t start[NS_MAX_DIM] = {0}, count[NS_MAX_DIM];
-        memcpy(count, dims, sizeof(hsize_t) * (size_t)t->k);
-        start[0] = x;
-        count[0] = dims[0] - x < step ? dims[0] - x : step;
-        hid_t ms = H5Screate_simple(t->k, count, NULL);
-        char *buf = (char *)t->data + (size_t)(x * row * (uint64_t)t->elem);
-        herr_t st = ms < 0 ? -1 : H5Sselect_hyperslab(sp, H5S_SELECT_SET, start, NULL, count, NULL);
-        if (st >= 0)
-            st = H5Dread(ds, native_uint(t->elem), ms, sp, H5P_DEFAULT, buf);
-        close_id(&ms, H5Sclose);
-        if (st < 0) {
-            rc = ns_h5_fail(err, NS_EFORMAT, "%s: cannot read the checkpoint table (damaged? checksum)", path);
-            goto out;
-        }
-    }
+    rc = read_table(&r, CKPT_DATASET, t);
 out:
-    close_id(&ty, H5Tclose);
-    close_id(&sp, H5Sclose);
-    close_id(&ds, H5Dclose);
     close_id(&r.file, H5Fclose);
     H5Eclear2(H5E_DEFAULT);
     if (rc)
         ns_meta_free(&info->meta);
+    return rc;
+}
+
+ns_err ns_h5_ckpt_read_remoteness(const char *path, const ns_table *t, uint32_t *rem, ns_error *err)
+{
+    ns_h5_quiet();
+    ckr r = {path, err, H5I_INVALID_HID};
+    int loopy = 0;
+    r.file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (r.file < 0)
+        return ns_h5_fail(err, NS_EFORMAT, "%s: cannot open the checkpoint", path);
+    ns_err rc = get_num_opt(&r, "checkpoint_loopy", H5T_NATIVE_INT, &loopy);
+    if (!rc && loopy != 1)
+        rc = ns_error_set(err, NS_EFORMAT, "%s: not the checkpoint of a loopy game (no remoteness in it)", path);
+    if (!rc) {
+        ns_table v = rem_view(t, rem);
+        rc = read_table(&r, CKPT_REMOTENESS, &v);
+    }
+    close_id(&r.file, H5Fclose);
+    H5Eclear2(H5E_DEFAULT);
     return rc;
 }
 

@@ -69,6 +69,10 @@ ns_err ns_h5_root_attrs(hid_t file, const char *path, int k, const int64_t *boun
 /* /remoteness of a loopy table (ns_h5_loopy.c): rem has t->ncells values. */
 ns_err ns_h5_write_remoteness(hid_t file, const char *path, const ns_table *t, const uint32_t *rem, ns_error *err);
 
+/* /grundy and the sets of a loopy table's generalized Sprague-Grundy values
+ * (ns_h5_gsg.c), from m->gsg_* (t: the shape). */
+ns_err ns_h5_write_gsg(hid_t file, const char *path, const ns_table *t, const ns_meta *m, ns_error *err);
+
 enum { NS_H5_GROUP_MAX = 4 };
 
 /* Fill the raw chunk at element offset offset[] (a multiple of the chunk

@@ -85,31 +85,39 @@ ns_err ns_h5_has_dataset(const char *path, const char *name, int *exists, ns_err
 }
 
 /* Optional numeric root attribute as uint32. *found: whether present. */
-static ns_err root_u32(ns_h5_region *r, const char *attr, uint32_t *out, int *found, ns_error *err)
+/* The one-value attribute attr of obj (the file's root or the open
+ * dataset, named by where in messages) as uint32; *found 0 when absent. */
+static ns_err attr_u32(ns_h5_region *r, hid_t obj, const char *where, const char *attr, uint32_t *out,
+                       int *found, ns_error *err)
 {
     *found = 0;
-    htri_t ex = H5Aexists(r->file, attr);
+    htri_t ex = H5Aexists(obj, attr);
     if (ex < 0)
-        return ns_h5_fail(err, NS_EFORMAT, "%s: cannot look up attribute %s", r->path, attr);
+        return ns_h5_fail(err, NS_EFORMAT, "%s: cannot look up attribute %s%s", r->path, attr, where);
     if (ex == 0)
         return NS_OK;
-    hid_t a = H5Aopen(r->file, attr, H5P_DEFAULT);
+    hid_t a = H5Aopen(obj, attr, H5P_DEFAULT);
     hid_t space = a >= 0 ? H5Aget_space(a) : H5I_INVALID_HID;
     hssize_t np = space >= 0 ? H5Sget_simple_extent_npoints(space) : -1;
     ns_err rc = NS_OK;
     if (a < 0 || np < 0)
-        rc = ns_h5_fail(err, NS_EFORMAT, "%s: cannot open attribute %s", r->path, attr);
+        rc = ns_h5_fail(err, NS_EFORMAT, "%s: cannot open attribute %s%s", r->path, attr, where);
     else if (np != 1)
-        rc = ns_error_set(err, NS_EFORMAT, "%s: attribute %s holds %lld values, expected one", r->path,
-                          attr, (long long)np);
+        rc = ns_error_set(err, NS_EFORMAT, "%s: attribute %s%s holds %lld values, expected one", r->path,
+                          attr, where, (long long)np);
     else if (H5Aread(a, H5T_NATIVE_UINT32, out) < 0)
-        rc = ns_h5_fail(err, NS_EFORMAT, "%s: cannot read attribute %s as a 32-bit unsigned number",
-                     r->path, attr);
+        rc = ns_h5_fail(err, NS_EFORMAT, "%s: cannot read attribute %s%s as a 32-bit unsigned number",
+                     r->path, attr, where);
     else
         *found = 1;
     close_id(&space, H5Sclose);
     close_id(&a, H5Aclose);
     return rc;
+}
+
+static ns_err root_u32(ns_h5_region *r, const char *attr, uint32_t *out, int *found, ns_error *err)
+{
+    return attr_u32(r, r->file, "", attr, out, found, err);
 }
 
 /* Shape, type, chunking of the open dataset into r->info. */
@@ -216,7 +224,8 @@ static ns_err symmetric_axes(ns_h5_region *r, ns_error *err)
 }
 
 /* The markers: /pn marks non-positions with 2; /grundy with the root
- * attribute invalid_value when the file has one. */
+ * attribute invalid_value when the file has one; /remoteness draws and
+ * non-positions alike with its attribute none_value. */
 static ns_err markers(ns_h5_region *r, ns_error *err)
 {
     ns_h5_dsinfo *in = &r->info;
@@ -232,6 +241,18 @@ static ns_err markers(ns_h5_region *r, ns_error *err)
         in->has_invalid = 1;
         in->invalid = NS_PN_INVALID;
         in->max_value = 1;
+        return NS_OK;
+    }
+    if (strcmp(r->name, "/remoteness") == 0) {
+        /* a loopy game's remoteness: draws and non-positions hold the
+         * dataset's attribute none_value (ns_h5_loopy.c) */
+        if ((rc = attr_u32(r, r->data, " of /remoteness", "none_value", &v, &found, err)))
+            return rc;
+        if (!found)
+            return ns_error_set(err, NS_EFORMAT, "%s: /remoteness has no attribute none_value", r->path);
+        in->has_invalid = 1;
+        in->invalid = v;
+        in->max_value = v ? v - 1 : 0;
         return NS_OK;
     }
     if (strcmp(r->name, "/grundy") != 0)

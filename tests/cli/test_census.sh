@@ -23,7 +23,7 @@ CHECKS=$((CHECKS + 1))
 # (h5dump's first line names the file)
 [ "$(h5dump -d /census "$WORK/c1.h5" | tail -n +2)" = "$(h5dump -d /census "$WORK/c2.h5" | tail -n +2)" ] ||
     fail "/census differs between 1 and 2 threads"
-expect_eq "CSV header" "$(head -1 "$WORK/c1.csv")" "code,period,preperiod,proven,max_value,group"
+expect_eq "CSV header" "$(head -1 "$WORK/c1.csv")" "code,period,preperiod,proven,max_value,group,saltus"
 expect_eq "CSV rows" "$(($(wc -l <"$WORK/c1.csv") - 1))" 56
 
 cat >"$WORK/naive.py" <<'PYEOF'
@@ -67,14 +67,19 @@ def period(d, g):
     k = max(t for t in range(len(d)) if d[t])
     j = 2 if any(x & 4 for x in d) else 1
     for p in range(1, N // 2 + 1):
+        if g[N - 1] != g[N - 1 - p]:
+            continue
         n0 = n0_of(g, p)
         if N >= j * max(n0, 1) + j * p + k:
-            return p, n0, 1
+            return p, n0, 1, 0
     for p in range(1, N // 2 + 1):
-        n0 = n0_of(g, p)
+        s = g[N - 1] - g[N - 1 - p]  # s > 0: an arithmetic period G(n+p) = G(n) + s
+        if s < 0:
+            continue
+        n0 = max([i + 1 for i in range(N - p) if g[i + p] - g[i] != s], default=0)
         if N - n0 >= 2 * p and 2 * (N - n0) >= N:
-            return p, n0, 0
-    return 0, 0, 0
+            return p, n0, 0, s
+    return 0, 0, 0, 0
 
 codes = []
 for v in range(8 ** digits):
@@ -94,11 +99,11 @@ for i, r in enumerate(rows):
     d = [0] + [int(c) for c in codes[i][2:]]
     g = grundy(d, N)
     seqs.append(g)
-    p, n0, pr = period(d, g)
-    want = (p, n0, pr, max(g))
-    got = (int(r["period"]), int(r["preperiod"]), int(r["proven"]), int(r["max_value"]))
+    p, n0, pr, s = period(d, g)
+    want = (p, n0, pr, max(g), s)
+    got = (int(r["period"]), int(r["preperiod"]), int(r["proven"]), int(r["max_value"]), int(r["saltus"]))
     if got != want:
-        fail("%s: (period, preperiod, proven, max_value) = %s, naive %s" % (codes[i], got, want))
+        fail("%s: (period, preperiod, proven, max_value, saltus) = %s, naive %s" % (codes[i], got, want))
     first = next(j for j in range(i + 1) if seqs[j] == g)
     if int(r["group"]) != first:
         fail("%s: group %s, expected %d (first code with the same sequence)" % (codes[i], r["group"], first))
@@ -108,8 +113,8 @@ with h5py.File(path_h5, "r") as f:
     if len(t) != len(rows):
         fail("/census has %d rows, CSV %d" % (len(t), len(rows)))
     for a, r in zip(t, rows):
-        h = (a["code"].decode(), int(a["period"]), int(a["preperiod"]), int(a["proven"]), int(a["max_value"]), int(a["group"]))
-        c = (r["code"], int(r["period"]), int(r["preperiod"]), int(r["proven"]), int(r["max_value"]), int(r["group"]))
+        h = (a["code"].decode(), int(a["period"]), int(a["preperiod"]), int(a["proven"]), int(a["max_value"]), int(a["group"]), int(a["saltus"]))
+        c = (r["code"], int(r["period"]), int(r["preperiod"]), int(r["proven"]), int(r["max_value"]), int(r["group"]), int(r["saltus"]))
         if h != c:
             fail("/census row %s, CSV row %s" % (h, c))
     for name, want in (("digits", digits), ("size", N), ("codes", len(codes)), ("groups", ngroups),

@@ -1,7 +1,9 @@
 #!/bin/bash
 # Loopy games (issue 18, item 5): `plot` draws the draws of a P/N/draw table
 # in a third colour, `patterns` runs on the P-positions of a loopy file and
-# counts P, N and draws, `check` refuses a loopy file with a clear line. The
+# counts P, N and draws (on wythoff-grow.rules it finds Wythoff's pairs,
+# checked against floor(n phi) in exact integers), `check` refuses a loopy
+# file with a clear line. The
 # figure's kept data file is compared cell by cell with /pn read by h5dump;
 # the counts with /pn's own values.
 # Usage: bash test_loopy_draws.sh NIMSIEVE_BIN SOURCE_DIR WORK_DIR
@@ -60,6 +62,36 @@ expect_eq "wythoff-loopy 64: P-positions in /pn" "$np" 1
 expect_ok "$NS" patterns "$WORK/wl64.h5"
 expect_out "^loopy game: +$np P-positions, "
 expect_out 'no P-positions above the diagonal'
+
+# patterns on the P-positions of a loopy game with structure: wythoff-grow's
+# P-positions are Wythoff's pairs (a_n, b_n) = (floor(n phi), floor(n phi) + n),
+# here in exact integers: floor(n phi) = (n + isqrt(5 n^2)) / 2
+WG="$SRC/data/rules/wythoff-grow.rules"
+expect_ok "$NS" solve "$WG" --size 64 -o "$WORK/wg64.h5"
+want=$($PY - 64 <<'PYEOF'
+import sys
+from math import isqrt
+n_box = int(sys.argv[1])
+pairs = []
+n = 1
+while True:
+    a = (n + isqrt(5 * n * n)) // 2
+    if a + n >= n_box:
+        break
+    pairs.append((a, a + n))
+    n += 1
+print(len(pairs), " ".join(str(a) for a, _ in pairs[:16]), "|", " ".join(str(b) for _, b in pairs[:16]))
+PYEOF
+)
+npairs=${want%% *} rest=${want#* }
+a16=${rest%% |*} b16=${rest#*| }
+expect_ok "$NS" patterns "$WORK/wg64.h5"
+expect_out "^loopy game: +$((2 * npairs + 1)) P-positions, [0-9]+ N-positions, 0 draws"
+expect_out "^  pairs: $npairs; \(0, 0\) is P; 0 P-positions \(x, x\), x > 0"
+expect_out "^  a_n: $a16 \.\.\.\$"
+expect_out "^  b_n: $b16 \.\.\.\$"
+expect_out "^  differences: b_n - a_n = n for every n"
+expect_out "^    constant: \(1\+sqrt\(5\)\)/2 = 1\.618"
 
 # check: no theorem is about a loopy game; the line says so and names verify
 expect_error 2 check "bouton does not apply to .*wl64.h5: the table is of a loopy game .*'nimsieve verify " "$NS" check bouton "$WORK/wl64.h5"

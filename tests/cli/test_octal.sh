@@ -1,7 +1,7 @@
 #!/bin/bash
 # Take-and-break heap games from the command line: `solve octal -D code=...`
 # and `solve grundys-game` write a 1-D sequence with the root attributes
-# code, argmax, preperiod, period and period_proven; `info` shows the
+# code, argmax, preperiod, period, saltus and period_proven; `info` shows the
 # period as proven (Kayles: period 12 from n = 71, published); `query F N`
 # gives G(N), checked against a naive Kayles solver written here; bad codes
 # fail with one line and exit 2.
@@ -70,6 +70,74 @@ done
 # a period observed but not yet proven: Kayles to 150 (the proof needs 168)
 expect_ok "$NS" solve octal -D code=0.77 --size 150 -o "$WORK/k150.h5"
 expect_out '^period: +12 from n = 71 .*observed, not proven: .*needs 168 heap sizes, 18 more'
+
+# `patterns` on a heap game's sequence: the octal periodicity theorem
+# proves Kayles' period (it said "observed only" before: the subtraction-set
+# rule of one-pile tables was used)
+run "$NS" patterns "$K"
+expect_eq "patterns exit status" "$RC" 0
+expect_out '^period: +12, preperiod 71: G\(n\+12\) = G\(n\)'
+expect_out '^status: +proven for every n >= n0$'
+
+# an arithmetic period (saltus) of a hexadecimal code: 0.8b, whose moves
+# take 1 and leave 3 heaps, or take 2 and leave 0, 1 or 3 heaps. The
+# expected period, preperiod and saltus come from a naive solver written
+# here (every partition into three parts spelled out) and the smallest p,
+# then n0, with G(n+p) = G(n) + s, s > 0, over a tail of two periods and
+# half the sequence; never reported as proven.
+H="$WORK/hex.h5"
+expect_ok "$NS" solve octal -D code=0.8b --size 200 -o "$H"
+read -r HP HN0 HS <<<"$($PY - <<'PYEOF'
+N = 200
+d = {1: 0x8, 2: 0xb}
+G = []
+for n in range(N):
+    seen = set()
+    for t, dt in d.items():
+        m = n - t
+        if m < 0:
+            continue
+        if dt & 1 and m == 0:
+            seen.add(0)
+        if dt & 2 and m >= 1:
+            seen.add(G[m])
+        if dt & 4:
+            for a in range(1, m // 2 + 1):
+                seen.add(G[a] ^ G[m - a])
+        if dt & 8:
+            for a in range(1, m):
+                for b in range(a, m - a):
+                    c = m - a - b
+                    if c >= b:
+                        seen.add(G[a] ^ G[b] ^ G[c])
+    v = 0
+    while v in seen:
+        v += 1
+    G.append(v)
+def find():
+    for p in range(1, N // 2 + 1):
+        for n0 in range(0, N - p + 1):
+            if N - n0 < 2 * p or 2 * (N - n0) < N:
+                break
+            s = G[n0 + p] - G[n0]
+            if s > 0 and all(G[i + p] - G[i] == s for i in range(n0, N - p)):
+                return p, n0, s
+print(*find())
+PYEOF
+)"
+[ -n "$HS" ] || fail "the naive finder found no saltus for 0.8b"
+expect_out "^period: +arithmetic: G\\(n\\+$HP\\) = G\\(n\\) \\+ $HS from n = $HN0 .*observed, not proven"
+expect_eq "attribute saltus" "$(h5dump -a /saltus "$H" 2>/dev/null | sed -n 's/.*(0): *//p' | head -1)" "$HS"
+expect_eq "attribute period (0.8b)" "$(h5dump -a /period "$H" 2>/dev/null | sed -n 's/.*(0): *//p' | head -1)" "$HP"
+expect_eq "attribute period_proven (0.8b)" "$(h5dump -a /period_proven "$H" 2>/dev/null | sed -n 's/.*(0): *//p' | head -1)" "0"
+run "$NS" info "$H"
+expect_out "^period: +arithmetic: G\\(n\\+$HP\\) = G\\(n\\) \\+ $HS from n = $HN0 .*observed, not proven"
+run "$NS" patterns "$H"
+expect_out "^period: +arithmetic: period $HP, saltus $HS, preperiod $HN0:"
+expect_out '^status: +observed, not proven$'
+run "$NS" patterns --json "$H"
+expect_out "\"saltus\": $HS, \"proven\": false"
+expect_eq "attribute saltus of Kayles" "$(attr saltus)" "0"
 
 # bad codes: one line, exit 2
 X="$WORK/x.h5"

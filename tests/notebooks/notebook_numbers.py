@@ -4,7 +4,7 @@ with nimsieve or with the notebook's own code.
 
 usage: python3 notebook_numbers.py NOTEBOOK.ipynb ...
 Each notebook is recognised by its file name (wythoff, nim-and-sums,
-variants, heaps); the sizes (N, bounds) are read from the printed lines, so the
+variants, heaps, loopy); the sizes (N, bounds) are read from the printed lines, so the
 checks follow the notebook when its sizes change. Prints one line per check;
 exits 1 with 'FAIL: file: what' lines when a number disagrees or a line is
 missing.
@@ -421,8 +421,196 @@ def check_heaps(nb, t):
         same(nb, f"plot --kind rare: the first rare heap sizes under mask {mask} (naive solver)", shown,
              rare[:len(shown)])
 
+# ---- loopy games (loopy.ipynb) ---------------------------------------------
 
-CHECKS = {"wythoff": check_wythoff, "nim-and-sums": check_nim, "variants": check_variants, "heaps": check_heaps}
+def wythoff_moves(x, y):
+    return [(x - t, y) for t in range(1, x + 1)] + [(x, y - t) for t in range(1, y + 1)] + \
+           [(x - t, y - t) for t in range(1, min(x, y) + 1)]
+
+
+def loopy_options(game, n):
+    """The options of every cell of [0,n)^2 in wythoff-loopy (a token passed between
+    the piles), wythoff-grow (a token added to the smaller pile) or plain Wythoff
+    (game "wythoff"); none leaves the box."""
+    opts = {}
+    for x in range(n):
+        for y in range(n):
+            o = wythoff_moves(x, y)
+            if game == "wythoff-loopy":
+                o += [(x + 1, y - 1)] if y >= 1 and x + 1 < n else []
+                o += [(x - 1, y + 1)] if x >= 1 and y + 1 < n else []
+            elif game == "wythoff-grow":
+                o += [(x + 1, y)] if x < y else [(x, y + 1)] if y < x else []
+            opts[(x, y)] = o
+    return opts
+
+
+def loopy_by_rounds(opts):
+    """P / N / D and remoteness by the definitions, in rounds until nothing changes:
+    N with remoteness 1 + r when some option is P with the least r; P with remoteness
+    1 + the largest of its options' when every option is N (0 with no option)."""
+    out, rem = {}, {}
+    while True:
+        new = {}
+        for c, o in opts.items():
+            if c in out:
+                continue
+            ps = [rem[q] for q in o if out.get(q) == "P"]
+            if ps:
+                new[c] = ("N", 1 + min(ps))
+            elif all(out.get(q) == "N" for q in o):
+                new[c] = ("P", 1 + max((rem[q] for q in o), default=-1))
+        if not new:
+            return {c: out.get(c, "D") for c in opts}, rem
+        for c, (v, r) in new.items():
+            out[c], rem[c] = v, r
+
+
+def loopy_by_levels(opts):
+    """The same values, faster: positions decided level by level of remoteness from
+    the terminal ones backwards (an N-position at the first P-option found, a
+    P-position when its last option is found N); never decided: a draw."""
+    preds = {c: [] for c in opts}
+    for c, o in opts.items():
+        for q in set(o):
+            preds[q].append(c)
+    left = {c: len(set(o)) for c, o in opts.items()}
+    out, rem = {}, {}
+    level = [c for c, k in left.items() if k == 0]
+    for c in level:
+        out[c], rem[c] = "P", 0
+    r = 0
+    while level:
+        nxt = []
+        for q in level:
+            for c in preds[q]:
+                if c in out:
+                    continue
+                if out[q] == "P":
+                    out[c], rem[c] = "N", r + 1
+                    nxt.append(c)
+                else:
+                    left[c] -= 1
+                    if left[c] == 0:
+                        out[c], rem[c] = "P", r + 1
+                        nxt.append(c)
+        level, r = nxt, r + 1
+    return {c: out.get(c, "D") for c in opts}, rem
+
+
+def loopy_solve(game, n):
+    """loopy_by_levels, checked once against loopy_by_rounds on a small box."""
+    small = loopy_options(game, 10)
+    if loopy_by_rounds(small) != loopy_by_levels(small):
+        failures.append(f"FAIL: {game}: the two naive loopy solvers disagree on [0,10)^2")
+    return loopy_by_levels(loopy_options(game, n))
+
+
+def check_loopy(nb, t):
+    solved = {}
+    for game in ("wythoff-loopy", "wythoff-grow"):
+        m = find(nb, t, r"^%s in \[0,(\d+)\)\^2: P (\d+), N (\d+), draws (\d+)$" % game, f"{game} counts")
+        if m:
+            n = int(m.group(1))
+            out, rem = loopy_solve(game, n)
+            solved[game] = n, out, rem
+            want = tuple(sum(1 for v in out.values() if v == k) for k in "PND")
+            same(nb, f"P, N, draws of {game} in [0,{n})^2 (naive fixed-point solver)",
+                 tuple(map(int, m.groups()[1:])), want)
+    if "wythoff-loopy" in solved:
+        n, out, _ = solved["wythoff-loopy"]
+        on = [c for c in out if c != (0, 0) and (c[0] == 0 or c[1] == 0 or c[0] == c[1])]
+        m = find(nb, t, r"^N-positions on the axes and the diagonal: (\d+) of (\d+) ", "N on the lines")
+        if m:
+            same(nb, "wythoff-loopy: N-positions on the axes and the diagonal (naive solver)",
+                 tuple(map(int, m.groups())), (sum(out[c] == "N" for c in on), len(on)))
+    if "wythoff-grow" in solved:
+        n, out, rem = solved["wythoff-grow"]
+        wout, wrem = loopy_by_levels(loopy_options("wythoff", n))
+        P = {c for c, v in out.items() if v == "P"}
+        WP = {c for c, v in wout.items() if v == "P"}
+        pairs = {c for k in range(n) for a in [(k + isqrt(5 * k * k)) // 2] if a + k < n
+                 for c in ((a, a + k), (a + k, a))}
+        m = find(nb, t, r"^P-positions: wythoff-grow (\d+), Wythoff (\d+); the same cells: (\w+); "
+                        r"the pairs .* and mirrors: (\w+)$", "P-positions against Wythoff's")
+        if m:
+            same(nb, f"P-positions of wythoff-grow and Wythoff in [0,{n})^2 (naive solvers, closed form)",
+                 tuple(m.groups()), (str(len(P)), str(wythoff_closed_count(n)), str(P == WP), str(P == pairs)))
+        m = find(nb, t, r"^largest remoteness in \[0,(\d+)\)\^2: wythoff-grow (\d+), Wythoff (\d+)$", "largest remoteness")
+        if m:
+            same(nb, f"largest remoteness of wythoff-grow and Wythoff in [0,{n})^2 (naive solvers)",
+                 (int(m.group(2)), int(m.group(3))), (max(rem.values()), max(wrem.values())))
+        m = find(nb, t, r"^remoteness against Wythoff's: (\d+) longer, (\d+) equal, (\d+) shorter$", "remoteness compared")
+        if m:
+            cells = list(out)
+            same(nb, f"cells where wythoff-grow's remoteness is longer, equal, shorter than Wythoff's (naive solvers)",
+                 tuple(map(int, m.groups())), (sum(rem[c] > wrem[c] for c in cells), sum(rem[c] == wrem[c] for c in cells),
+                                              sum(rem[c] < wrem[c] for c in cells)))
+        m = find(nb, t, r"^patterns: (\d+) pairs \(a_n, b_n\); a_n: ([\d ]+) \.\.\.$", "pairs read by patterns")
+        if m:
+            a = sorted(c[0] for c, v in out.items() if v == "P" and c[0] < c[1])
+            got = [int(v) for v in m.group(2).split()]
+            same(nb, "wythoff-grow: pairs and first a_n read by patterns (naive solver)",
+                 (int(m.group(1)), got), (len(a), a[:len(got)]))
+    # section 4: generalized Sprague-Grundy values (Smith's algorithm, literally) and sums
+    m = find(nb, t, r"^wythoff-grow in \[0,(\d+)\)\^2: (\d+) finite values \[([\d, ]*)\], (\d+) infinite$",
+             "gsg counts")
+    if m:
+        n = int(m.group(1))
+        opts = loopy_options("wythoff-grow", n)
+        lab = smith(opts)
+        fin = [v for v in lab.values() if not isinstance(v, tuple)]
+        same(nb, f"wythoff-grow in [0,{n})^2: finite values, their set, infinite values (naive Smith)",
+             (int(m.group(2)), m.group(3), int(m.group(4))),
+             (len(fin), ", ".join(map(str, sorted(set(fin)))), len(lab) - len(fin)))
+        out, _ = loopy_by_levels(opts)
+        m2 = find(nb, t, r"^finite exactly at the P-positions: (\w+)$", "finite at P")
+        if m2:
+            same(nb, "finite values exactly at the P-positions (naive Smith, naive P/N/D)", m2.group(1),
+                 str(all((not isinstance(lab[c], tuple)) == (out[c] == "P") for c in opts)))
+        wopts = loopy_options("wythoff", n)
+        for mm in re.finditer(r"^sum \((\d+), (\d+)\) \+ \((\d+), (\d+)\): wythoff-grow (\w) .*, Wythoff (\w) ",
+                              t, re.M):
+            u, v = (int(mm.group(1)), int(mm.group(2))), (int(mm.group(3)), int(mm.group(4)))
+            want = (sum_outcome(opts, u, v), sum_outcome(wopts, u, v))
+            same(nb, f"outcome of {u} + {v} in wythoff-grow and in Wythoff (naive P/N/D of the sum game)",
+                 (mm.group(5), mm.group(6)), want)
+
+
+def smith(opts):
+    """Smith's algorithm as stated: for m = 0, 1, ..., label m (repeatedly) each unlabelled
+    position with no option labelled m whose every unlabelled or infinite option has one;
+    then the unlabelled positions with no option labelled m are infinite. An infinite
+    value is ('inf', K), K the finite values of its options."""
+    lab = {}
+    has = lambda u, m: any(lab.get(v) == m for v in opts[u])
+    m = 0
+    while len(lab) < len(opts):
+        changed = True
+        while changed:
+            changed = False
+            for u in opts:
+                if u not in lab and not has(u, m) and \
+                        all(has(v, m) for v in opts[u] if v not in lab or lab[v] == "inf"):
+                    lab[u], changed = m, True
+        for u in opts:
+            if u not in lab and not has(u, m):
+                lab[u] = "inf"
+        m += 1
+    return {u: ("inf", frozenset(lab[v] for v in opts[u] if lab[v] != "inf")) if lab[u] == "inf" else lab[u]
+            for u in opts}
+
+
+def sum_outcome(opts, u, v):
+    """P, N or D of the position (u, v) of the sum of the game with itself (a move is a
+    move in one part), by the naive level solver on the product graph."""
+    prod = {(a, b): [(a2, b) for a2 in opts[a]] + [(a, b2) for b2 in opts[b]] for a in opts for b in opts}
+    out, _ = loopy_by_levels(prod)
+    return out[(u, v)]
+
+
+CHECKS = {"wythoff": check_wythoff, "nim-and-sums": check_nim, "variants": check_variants, "heaps": check_heaps,
+          "loopy": check_loopy}
 
 for path in sys.argv[1:]:
     name = os.path.basename(path).split(".")[0]

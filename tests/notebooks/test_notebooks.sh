@@ -33,10 +33,10 @@ fi
 shopt -s nullglob
 notebooks=("$SRC"/notebooks/*.ipynb)
 [ -f "$SRC/notebooks/nsnb.py" ] || fail "notebooks/nsnb.py (the shared helpers) is missing"
-for want in wythoff variants nim-and-sums heaps; do
+for want in wythoff variants nim-and-sums heaps loopy; do
     [ -f "$SRC/notebooks/$want.ipynb" ] || fail "notebooks/$want.ipynb is missing"
 done
-[ ${#notebooks[@]} -ge 4 ] || fail "expected at least 4 notebooks, found ${#notebooks[@]}"
+[ ${#notebooks[@]} -ge 5 ] || fail "expected at least 5 notebooks, found ${#notebooks[@]}"
 
 # 1. the stored notebooks
 for nb in "${notebooks[@]}"; do

@@ -260,6 +260,38 @@ static void test_threads(void)
     }
 }
 
+/* Hexadecimal codes whose moves leave three heaps (the engine's two-heap
+ * value sets, engine/ns_seq_split3.h) against the naive solver, at several
+ * N (so several block layouts) and on 1 to 3 threads; values beyond 64
+ * (0.aa, 0.8b: growing sequences) make the sets several words wide. */
+static void test_hex3(void)
+{
+    static const char *const codes[] = {"0.8", "0.f", "0.8f", "0.3f", "0.b8", "0.48", "8.0", "c.f", "0.aa",
+                                        "0.8b", "0.2048", "0.0c9"};
+    static const int64_t sizes[] = {3, 40, 301};
+    for (size_t c = 0; c < sizeof codes / sizeof *codes; c++) {
+        ns_octal o;
+        ns_error err = {0};
+        CHECK(ns_octal_parse(codes[c], &o, &err) == NS_OK && o.max_heaps == 3);
+        for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+            const int64_t n = sizes[k];
+            int *ref = naive_sequence(&o, n);
+            for (int th = 1; th <= 3; th++) {
+                ns_table *t = solve_code(codes[c], n, th);
+                int64_t bad = -1;
+                for (int64_t i = 0; t && i < n && bad < 0; i++)
+                    if ((int)ns_table_get(t, (uint64_t)i) != ref[i])
+                        bad = i;
+                CHECKF(t && bad < 0, "%s N = %lld, %d threads: G(%lld) = %d, naive %d", codes[c], (long long)n, th,
+                       (long long)bad, t && bad >= 0 ? (int)ns_table_get(t, (uint64_t)bad) : -1,
+                       bad >= 0 ? ref[bad] : -1);
+                ns_table_free(t);
+            }
+            free(ref);
+        }
+    }
+}
+
 /* ---- checkpoints and resume ---- */
 
 typedef struct stop_at {
@@ -319,16 +351,26 @@ static void check_period(const char *code, int64_t n, int64_t p, int64_t n0, int
  * (tail of two periods and half the sequence; multiples of it are not
  * tried for a proof) */
 static void brute_period(const ns_octal *o, const int *g, int64_t n, int *found, int *proven, int64_t *p_out,
-                         int64_t *n0_out)
+                         int64_t *n0_out, int64_t *s_out)
 {
     *found = *proven = 0;
-    int64_t obs = 0, obs_n0 = 0;
+    *s_out = 0;
+    int64_t obs = 0, obs_n0 = 0, obs_s = 0;
     for (int64_t p = 1; 2 * p <= n; p++) {
+        /* pure (s = 0) and arithmetic (s = the last step) */
+        const int64_t s = g[n - 1] - g[n - 1 - p];
         int64_t n0 = 0;
         for (int64_t i = 0; i + p < n; i++)
-            if (g[i] != g[i + p])
+            if (g[i + p] - g[i] != s)
                 n0 = i + 1;
         if (obs && p % obs == 0)
+            continue;
+        if (s > 0) {
+            if (!obs && n - n0 >= 2 * p && 2 * (n - n0) >= n)
+                obs = p, obs_n0 = n0, obs_s = s;
+            continue;
+        }
+        if (s < 0)
             continue;
         const int64_t j = o->max_heaps > 1 ? o->max_heaps : 1, m0 = n0 > 1 ? n0 : 1;
         if (n >= j * m0 + j * p + o->tmax) {
@@ -339,7 +381,69 @@ static void brute_period(const ns_octal *o, const int *g, int64_t n, int *found,
             obs = p, obs_n0 = n0;
     }
     if (obs)
-        *found = 1, *p_out = obs, *n0_out = obs_n0;
+        *found = 1, *p_out = obs, *n0_out = obs_n0, *s_out = obs_s;
+}
+
+/* Arithmetic periods of hexadecimal codes: for each code, the sequence by
+ * the naive solver, and by a naive finder written here from the
+ * definition (every p, every n0, every s: the smallest p, then n0, with
+ * G(n + p) = G(n) + s, s > 0, for n0 <= n < N - p and a tail N - n0 of two
+ * periods and half the sequence) the period, preperiod and saltus that
+ * ns_period_find must report, never as proven. The codes, and the p, s
+ * seen at N = 120 (an exploration script, not a published table): 0.8
+ * (3, 1), 0.0f (2, 1), 0.3f (6, 3), 0.89 (4, 2), 0.8b (7, 4), 0.b8 (7, 4),
+ * 0.aa (1, 1), 0.bc (3, 2). */
+static int naive_saltus(const int *g, int64_t n, int64_t *p_out, int64_t *n0_out, int64_t *s_out)
+{
+    for (int64_t p = 1; 2 * p <= n; p++)
+        for (int64_t n0 = 0; n0 + p <= n; n0++) {
+            if (n - n0 < 2 * p || 2 * (n - n0) < n)
+                break;
+            const int64_t s = g[n0 + p] - g[n0];
+            int ok = s > 0;
+            for (int64_t i = n0; ok && i + p < n; i++)
+                ok = g[i + p] - g[i] == s;
+            if (ok) {
+                *p_out = p, *n0_out = n0, *s_out = s;
+                return 1;
+            }
+        }
+    return 0;
+}
+
+static void test_saltus(void)
+{
+    static const char *const codes[] = {"0.8", "0.0f", "0.3f", "0.89", "0.8b", "0.b8", "0.aa", "0.bc", "0.2048"};
+    /* 1: a saltus expected at N = 240; 0.2048 has a "ruler regularity"
+     * (Grossman and Nowakowski 2015), no claim either way */
+    static const int expect[] = {1, 1, 1, 1, 1, 1, 1, 1, -1};
+    for (size_t c = 0; c < sizeof codes / sizeof *codes; c++) {
+        ns_octal o;
+        ns_error err = {0};
+        CHECK(ns_octal_parse(codes[c], &o, &err) == NS_OK);
+        for (int64_t n = 120; n <= 240; n += 120) {
+            int *ref = naive_sequence(&o, n);
+            int64_t p = 0, n0 = 0, s = 0;
+            const int found = naive_saltus(ref, n, &p, &n0, &s);
+            CHECKF(n < 240 || expect[c] < 0 || found == expect[c], "%s N = %lld: the naive finder %s a saltus", codes[c], (long long)n,
+                   found ? "finds" : "finds no");
+            for (int th = 1; th <= 3; th++) {
+                ns_table *t = solve_code(codes[c], n, th);
+                ns_period per;
+                CHECK(t && ns_period_find(t, &o, &per, &err) == NS_OK);
+                if (found)
+                    CHECKF(t && per.found && per.saltus == s && per.period == p && per.preperiod == n0 && !per.proven,
+                           "%s N = %lld: period %lld from %lld saltus %lld (found %d, proven %d); naive: %lld from %lld "
+                           "saltus %lld", codes[c], (long long)n, (long long)per.period, (long long)per.preperiod,
+                           (long long)per.saltus, per.found, per.proven, (long long)p, (long long)n0, (long long)s);
+                else
+                    CHECKF(t && per.saltus == 0, "%s N = %lld: saltus %lld reported, the naive finder finds none",
+                           codes[c], (long long)n, (long long)per.saltus);
+                ns_table_free(t);
+            }
+            free(ref);
+        }
+    }
 }
 
 static void test_periods(void)
@@ -377,12 +481,13 @@ static void test_periods(void)
         ns_period per;
         CHECK(t && ns_period_find(t, &o, &per, &err) == NS_OK);
         int found, proven;
-        int64_t p = 0, n0 = 0;
-        brute_period(&o, ref, n, &found, &proven, &p, &n0);
-        CHECKF(t && found == per.found && proven == per.proven && (!found || (p == per.period && n0 == per.preperiod)),
-               "%s: period %lld from %lld (found %d, proven %d), brute force %lld from %lld (found %d, proven %d)",
-               code, (long long)per.period, (long long)per.preperiod, per.found, per.proven, (long long)p,
-               (long long)n0, found, proven);
+        int64_t p = 0, n0 = 0, sal = 0;
+        brute_period(&o, ref, n, &found, &proven, &p, &n0, &sal);
+        CHECKF(t && found == per.found && proven == per.proven &&
+                   (!found || (p == per.period && n0 == per.preperiod && sal == per.saltus)),
+               "%s: period %lld from %lld saltus %lld (found %d, proven %d), brute force %lld from %lld saltus %lld "
+               "(found %d, proven %d)", code, (long long)per.period, (long long)per.preperiod, (long long)per.saltus,
+               per.found, per.proven, (long long)p, (long long)n0, (long long)sal, found, proven);
         if (t && per.proven) {
             nproven++;
             const int64_t n4 = 4 * n;
@@ -493,7 +598,9 @@ int main(void)
     test_oeis();
     test_random_codes();
     test_periods();
+    test_saltus();
     test_threads();
+    test_hex3();
     test_resume();
     return TEST_REPORT();
 }

@@ -1,13 +1,13 @@
 /* test_retro_lines.c - the retro engine's state rebuilt from decided cells
- * (retro_rebuild_lines, engine/ns_retro.c, included here for its static
- * functions): a solve restarted after L frontiers from the cells a fresh
+ * (retro_rebuild and its retro_rebuild_lines, engine/ns_retro.c, included
+ * here for its static functions): a solve restarted after L frontiers from the cells a fresh
  * solve decided with remoteness <= L (those below L processed, those of
  * remoteness L the next frontier) must end in the fresh solve's table and
  * remoteness, for every L from 0 to past the largest remoteness, at 1
- * and 2 threads. The counts of the finite and general families are
- * restored here the way a resume does it (their options already processed
- * N subtracted, one by one); the lines' `last` and `hip`, the rays' counts
- * and the N cells not yet processed are retro_rebuild_lines'. The games
+ * and 2 threads. The restart is the resume's own retro_rebuild (the counts
+ * of the finite and general families less their options already processed
+ * N, one by one; the lines' `last` and `hip`, the rays' counts and the N
+ * cells not yet processed by retro_rebuild_lines), then retro_search. The games
  * have rays of several directions (shared, off the line, with holes in a
  * domain), finite and general families, many frontiers (Wythoff forced
  * through retro: remoteness grows with the box) and draws. The fresh
@@ -17,21 +17,10 @@
 #include "game/ns_rules.h"
 #include "testutil.h"
 
-typedef struct undo {
-    const retro *R;
-    uint32_t level;
-    uint32_t n;
-} undo;
-
-static int undo_emit(void *u, const int64_t *o)
-{
-    undo *c = u;
-    const uint64_t j = ns_table_index(c->R->t, o);
-    c->n += c->R->out[j] == NS_PN_N && c->R->rem[j] < c->level;
-    return 0;
-}
-
-/* A solve restarted at `level` from ref (table) and rrem; into *t, *rem. */
+/* A solve restarted at `level` from ref (table) and rrem, through the
+ * resume's own rebuild (retro_rebuild: the counts of finite and general
+ * families less their options processed N, then retro_rebuild_lines);
+ * into *t, *rem. */
 static ns_err restart(const ns_game *g, const ns_table *ref, const uint32_t *rrem, uint32_t level, int threads,
                       ns_table **tout, uint32_t **remout, ns_error *err)
 {
@@ -43,38 +32,30 @@ static ns_err restart(const ns_game *g, const ns_table *ref, const uint32_t *rre
         return NS_ENOMEM;
     }
     const uint64_t n = t->ncells;
-    ns_engine_plan plan = {.cells = n};
-    retro R = {.g = g, .t = t, .out = t->data, .rem = rem, .err = err};
-    ns_err rc = retro_setup(&R, &plan, threads);
-    if (rc)
-        goto out;
-    /* the decided cells come back */
-    for (uint64_t i = 0; i < n; i++)
-        if (R.out[i] == UNDEC && rrem[i] != NS_REMOTE_NONE && rrem[i] <= level) {
-            R.out[i] = (uint8_t)ns_table_get(ref, i);
-            rem[i] = rrem[i];
-        }
-    /* the counts of finite and general families lose the options processed N */
+    uint8_t *cells = t->data;
+    /* the checkpoint: the cells decided with remoteness <= level, the
+     * other positions undecided */
     for (uint64_t i = 0; i < n; i++) {
-        if (R.out[i] != UNDEC)
-            continue;
         int64_t s[NS_MAX_DIM];
         ns_table_coords(t, i, s);
-        undo c = {&R, level, 0};
-        for (int f = 0; f < g->nfam; f++)
-            if (R.fmode[f] != FM_RAY && fam_options(g, &g->fam[f], s, undo_emit, &c, err) < 0) {
-                rc = NS_EGAME;
-                goto out;
-            }
-        R.cnt[i] -= c.n;
+        if (!ns_game_is_position(g, s)) {
+            cells[i] = INVAL;
+            rem[i] = NS_REMOTE_NONE;
+        } else if (rrem[i] != NS_REMOTE_NONE && rrem[i] <= level) {
+            cells[i] = (uint8_t)ns_table_get(ref, i);
+            rem[i] = rrem[i];
+        } else {
+            cells[i] = UNDEC;
+            rem[i] = NS_REMOTE_NONE;
+        }
     }
-    retro_rebuild_lines(&R, level, threads);
-    for (uint64_t i = 0; i < n; i++)
-        if (R.out[i] != UNDEC && R.out[i] != INVAL && rem[i] == level)
-            R.queue[R.qtail++] = i;
-    ns_engine_opts o = {.threads = threads, .pn_only = 1, .remoteness = rem};
-    rc = retro_search(&R, level, threads, &o);
-out:
+    ns_engine_plan plan = {.cells = n};
+    retro R = {.g = g, .t = t, .out = t->data, .rem = rem, .err = err};
+    ns_err rc = retro_rebuild(&R, &plan, threads, level);
+    if (!rc) {
+        ns_engine_opts o = {.threads = threads, .pn_only = 1, .remoteness = rem};
+        rc = retro_search(&R, level, threads, &o);
+    }
     retro_free(&R);
     if (rc) {
         ns_table_free(t);
