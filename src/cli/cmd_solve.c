@@ -751,11 +751,6 @@ int ns_cmd_solve(int argc, char **argv)
                           a.resume ? "--resume" : "--checkpoint-every (or with --checkpoint-every 0)");
         goto fail;
     }
-    if (say_loopy)
-        printf("loopy game: solved to P / N / draw with remoteness%s: %s\n",
-               want_gsg ? " and generalized Sprague-Grundy values (/grundy)"
-                        : " (generalized Sprague-Grundy values are for normal play only)",
-               g->loopy_why);
     const int threads = a.threads > 0 ? a.threads : ns_omp_max_threads();
     char dims[256], tb[32], lb[32], nb[32], avb[32];
     ns_cli_format_dims(g->k, g->bounds, dims, sizeof dims);
@@ -765,6 +760,30 @@ int ns_cmd_solve(int argc, char **argv)
     const uint64_t avail = ns_cli_mem_available();
     const uint64_t budget = a.memory ? a.memory : avail;
     const int over = plan.table_bytes == 0 || (budget && need > budget) || (a.memory && avail && need > avail);
+    /* the generalized Sprague-Grundy values list every option (ns_retro_gsg.c):
+     * estimated from a sample before any work, refused when over the budget
+     * with the table and the remoteness beside them */
+    uint64_t gsg_bytes = 0, gsg_options = 0;
+    if (want_gsg) {
+        if (!(gsg_bytes = ns_gsg_estimate(g, &gsg_options, &err))) {
+            rc = ns_cli_error(CMD, "%s", err.msg);
+            goto fail;
+        }
+        const uint64_t gneed = sat_add(sat_add(gsg_bytes, plan.table_bytes), plan.cells * sizeof(uint32_t));
+        if (budget && gneed > budget) {
+            rc = ns_cli_error(CMD, "%s (%" PRIu64 " cells): generalized Sprague-Grundy values would need about %.2f "
+                              "GiB (%" PRIu64 " options listed) but %s %.2f GiB%s; add --pn-only for P / N / draw "
+                              "with remoteness only, or give --memory", dims, plan.cells,
+                              (double)gsg_bytes / (1 << 30), gsg_options, a.memory ? "--memory allows" : "only",
+                              (double)budget / (1 << 30), a.memory ? "" : " is available");
+            goto fail;
+        }
+    }
+    if (say_loopy)
+        printf("loopy game: solved to P / N / draw with remoteness%s: %s\n",
+               want_gsg ? " and generalized Sprague-Grundy values (/grundy)"
+                        : " (generalized Sprague-Grundy values are for normal play only)",
+               g->loopy_why);
     /* a checkpoint to resume: of a streamed solve, or of one in memory */
     int ci_streamed = 0, ci_memory = 0;
     if (a.resume && have_ckpt) {
@@ -954,7 +973,9 @@ int ns_cmd_solve(int argc, char **argv)
         printf("solving %s on %s (%" PRIu64 " cells): table %s (1 byte a cell), counters and queue %s, remoteness %s, %d thread%s\n",
                llabel, dims, plan.cells, tb, lb, nb, threads, threads == 1 ? "" : "s");
         if (want_gsg)
-            printf("then generalized Sprague-Grundy values: 36 bytes a cell and 8 bytes an option (every option listed), and the sets of inf{K}\n");
+            printf("then generalized Sprague-Grundy values: about %.2f GiB (36 bytes a cell and 8 bytes an option, every "
+                   "option listed: about %" PRIu64 " options, counted at %d cells), and the sets of inf{K}\n",
+                   (double)gsg_bytes / (1 << 30), gsg_options, NS_GSG_SAMPLE);
         ns_cli_print_engine(&plan.choice, "engine:", 7);
         if (a.resume && have_ckpt)
             printf("resuming from %s: %" PRIu64 " frontiers done, every position of remoteness <= %" PRIu64

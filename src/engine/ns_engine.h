@@ -173,6 +173,16 @@ typedef struct ns_gsg {
 ns_err ns_gsg_solve(const ns_game *g, int threads, ns_gsg **out, ns_error *err);
 void ns_gsg_free(ns_gsg *x);
 
+/* What ns_gsg_solve would need, before any work: the options of
+ * NS_GSG_SAMPLE cells spread over the box (a fixed pseudo-random choice,
+ * the same at every call; every cell when there are fewer) counted with
+ * ns_game_foreach_option and scaled to all cells into *options; returns
+ * the bytes, 36 a cell + 8 an option (the sets of inf{K} not counted:
+ * they are at most 4 bytes an option of the infinite cells). 0 with
+ * *err set when an option cannot be enumerated. */
+#define NS_GSG_SAMPLE 4096
+uint64_t ns_gsg_estimate(const ns_game *g, uint64_t *options, ns_error *err);
+
 /* The same for the retro engine: then checked against its P/N/draw table
  * t (ns_gsg_check_outcomes); *out stays NULL on failure. */
 ns_err ns_gsg_solve_for(const ns_game *g, const ns_table *t, int threads, ns_gsg **out, ns_error *err);

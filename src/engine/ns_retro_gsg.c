@@ -82,6 +82,53 @@ static int fill_emit(void *u, const int64_t *o)
     return 0;
 }
 
+typedef struct est_ctx {
+    uint64_t n;
+} est_ctx;
+
+static int est_emit(void *u, const int64_t *o)
+{
+    (void)o;
+    ((est_ctx *)u)->n++;
+    return 0;
+}
+
+/* splitmix64: a fixed sequence of sample cells */
+static uint64_t mix(uint64_t *x)
+{
+    uint64_t z = (*x += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+uint64_t ns_gsg_estimate(const ns_game *g, uint64_t *options, ns_error *err)
+{
+    uint64_t n = 1;
+    for (int d = 0; d < g->k; d++)
+        n *= (uint64_t)g->bounds[d];
+    const int all = n <= NS_GSG_SAMPLE;
+    const uint64_t m = all ? n : NS_GSG_SAMPLE;
+    uint64_t seed = 0x6E696D7369657665ull, sum = 0;
+    *options = 0;
+    for (uint64_t j = 0; j < m; j++) {
+        uint64_t i = all ? j : mix(&seed) % n;
+        int64_t s[NS_MAX_DIM];
+        for (int d = g->k - 1; d >= 0; d--) {
+            s[d] = (int64_t)(i % (uint64_t)g->bounds[d]);
+            i /= (uint64_t)g->bounds[d];
+        }
+        if (!ns_game_is_position(g, s))
+            continue;
+        est_ctx c = {0};
+        if (ns_game_foreach_option(g, s, est_emit, &c, err) < 0)
+            return 0;
+        sum += c.n;
+    }
+    *options = all ? sum : (uint64_t)((double)sum / (double)m * (double)n + 0.5);
+    return n * 36 + *options * 8;
+}
+
 /* pass 0: options per cell into fo[i + 1]; pass 1: list them at fto */
 static void list_options(gsg_run *R, int threads, int pass)
 {

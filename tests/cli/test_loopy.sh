@@ -141,4 +141,16 @@ expect_no_out "no checkpoints"
 rm -f "$WORK/ck.h5"
 expect_ok "$NS" solve "$WL" --size 16 --resume -o "$WORK/ck.h5"
 expect_out "^no checkpoint .*ck.h5.ckpt: starting from the beginning"
+# the generalized Sprague-Grundy values list every option: their memory is
+# estimated before any work (printed in the plan) and refused over the
+# budget with one line (exit 2, nothing written); --pn-only then works
+expect_ok "$NS" solve "$WL" --size 16 --force -o "$WORK/g16.h5"
+expect_out '^then generalized Sprague-Grundy values: about [0-9.]+ GiB .*about [0-9]+ options, counted at [0-9]+ cells'
+rm -f "$WORK/big.h5" "$WORK/big.h5.ckpt"
+expect_error 2 solve '^nimsieve solve: 600 x 600 \(360000 cells\): generalized Sprague-Grundy values would need about [0-9.]+ GiB \([0-9]+ options listed\) but --memory allows 0\.[0-9]+ GiB; add --pn-only for P / N / draw with remoteness only, or give --memory$' \
+    "$NS" solve "$WL" --size 600 --memory 64M -o "$WORK/big.h5"
+CHECKS=$((CHECKS + 1))
+ls "$WORK"/big.h5* >/dev/null 2>&1 && fail "the refused solve wrote $(ls "$WORK"/big.h5*)"
+expect_ok "$NS" solve "$WL" --size 600 --memory 64M --pn-only -o "$WORK/big.h5"
+expect_out '^draws: +'
 finish

@@ -440,6 +440,137 @@ static int set_box(ns_game *g, int64_t n0, int64_t n1, ns_error *err)
     return ns_game_set_bounds(g, b, err);
 }
 
+
+/* ---------- the per-line path (rays) ---------- */
+
+/* the numbers of ray, finite and general families of g */
+static void kinds(const ns_game *g, int *nray, int *nfin, int *ngen)
+{
+    *nray = *nfin = *ngen = 0;
+    for (int f = 0; f < g->nfam; f++) {
+        *nray += g->fam[f].kind == NS_FAM_RAY;
+        *nfin += g->fam[f].kind == NS_FAM_FINITE;
+        *ngen += g->fam[f].kind == NS_FAM_GENERAL || g->fam[f].kind == NS_FAM_PREFIX;
+    }
+}
+
+static int valid_not_diag3(const void *ctx, int k, const int64_t *s)
+{
+    (void)ctx, (void)k;
+    return (s[0] - s[1]) % 3 != 0 || s[0] < 4; /* holes on every third diagonal */
+}
+
+/* Games built from rays through the API, each against the naive solver
+ * at 1, 2, 3 threads (check_game): loopy Wythoff (its rays share no
+ * direction; the tokens make draws), two families of one direction with
+ * different first options (a-Wythoff's diagonals share lines), rays whose
+ * first option lies off the line s + t*d (e != d), steps of 2, rays that
+ * go up as well as down, a domain with holes on the lines (the pointer
+ * passes over non-positions), non-square and 3-pile boxes, misere play. */
+static void test_lines_api(void)
+{
+    static const int64_t tok[4] = {1, -1, -1, 1};
+    int64_t draws = 0;
+    for (int it = 0; it < 16; it++) {
+        ns_error err = {0};
+        const int k = it % 8 == 7 ? 3 : 2;
+        ns_game *g = ns_game_new("lines", k);
+        g->loopy = 1;
+        g->play = it % 2 ? NS_PLAY_MISERE : NS_PLAY_NORMAL;
+        int64_t d[NS_MAX_DIM] = {0}, e[NS_MAX_DIM] = {0};
+        /* take from one pile (rays down the axes) */
+        for (int i = 0; i < k; i++) {
+            memset(d, 0, sizeof d);
+            d[i] = -1;
+            CHECK(ns_game_add_ray(g, "axis", d, d, &err) == 0);
+        }
+        const int v = it % 8;
+        memset(d, 0, sizeof d);
+        d[0] = d[1] = -1;
+        if (v == 0 || v == 1 || v == 7) { /* the diagonal */
+            CHECK(ns_game_add_ray(g, "diag", d, d, &err) == 0);
+        } else if (v == 2 || v == 3) { /* 2-Wythoff: three diagonals of one direction */
+            for (int j = -1; j <= 1; j++) {
+                e[0] = -1 - (j > 0 ? j : 0), e[1] = -1 - (j < 0 ? -j : 0);
+                CHECK(ns_game_add_ray(g, "diag", d, e, &err) == 0);
+            }
+        } else if (v == 4 || v == 5) { /* off the line, steps of 2, and up one pile */
+            e[0] = -2, e[1] = 1;
+            d[0] = -2, d[1] = -2;
+            CHECK(ns_game_add_ray(g, "diag2", d, e, &err) == 0);
+            int64_t u[NS_MAX_DIM] = {1, -2}, eu[NS_MAX_DIM] = {2, -1};
+            CHECK(ns_game_add_ray(g, "up", u, eu, &err) == 0);
+        } else { /* v == 6: a domain with holes */
+            CHECK(ns_game_add_ray(g, "diag", d, d, &err) == 0);
+            g->valid = valid_not_diag3;
+        }
+        if (k == 2)
+            CHECK(ns_game_add_finite(g, "tokens", tok, 2, &err) == 0);
+        else {
+            static const int64_t tok3[6] = {1, -1, 0, 0, 1, -1};
+            CHECK(ns_game_add_finite(g, "tokens", tok3, 2, &err) == 0);
+        }
+        const int64_t bounds[NS_MAX_DIM] = {k == 2 ? 31 + it : 9, k == 2 ? 47 - it : 11, 8};
+        CHECKF(ns_game_set_bounds(g, bounds, &err) == 0, "%s", err.msg);
+        int nr, nf, ngn;
+        kinds(g, &nr, &nf, &ngn);
+        CHECK(nr >= 3 && ngn == 0);
+        char name[48];
+        snprintf(name, sizeof name, "lines %d (%s)", it, g->play == NS_PLAY_MISERE ? "misere" : "normal");
+        const int64_t nd = check_game(g, name);
+        draws += nd > 0 ? nd : 0;
+        ns_game_free(g);
+    }
+    CHECKF(draws > 0, "the games of lines have no draws at all");
+}
+
+/* Rule files: loopy Wythoff and variants with bounded rays (t in 1..3:
+ * finite offsets), rays with a where-condition (general families), a
+ * ray that may leave the box (a general family with many offsets: the
+ * reverse index beside the lines), normal and misere, against the naive
+ * solver. */
+static void test_lines_rules(void)
+{
+    static const struct {
+        const char *text;
+        int rays; /* at least */
+        int others; /* at least this many finite or general families */
+    } files[] = {
+        {"piles x y\noutside forbid\nmove x -> x - t for t in 1..x\nmove y -> y - t for t in 1..y\n"
+         "move (x, y) -> (x - t, y - t) for t in 1..min(x, y)\nmove (x, y) -> (x + 1, y - 1) where y >= 1\n"
+         "move (x, y) -> (x - 1, y + 1) where x >= 1\n", 3, 2},
+        {"piles x y\noutside forbid\nmove x -> x - t for t in 1..min(x, 3)\nmove y -> y - t for t in 1..y\n"
+         "move (x, y) -> (x - t, y - t) for t in 1..min(x, y, 2)\nmove (x, y) -> (x + 1, y - 1) where y >= 1\n", 1, 2},
+        {"piles x y\noutside forbid\nmove x -> x - t for t in 1..x where x - t != 3\nmove y -> y - t for t in 1..y\n"
+         "move (x, y) -> (x - t, y - t) for t in 1..min(x, y) where t % 2 == 1\n"
+         "move (x, y) -> (x - 1, y + 1) where x >= 1\nmove (x, y) -> (x + 2, y - 1) where y >= 1\n", 1, 2},
+        {"piles x y\nplay misere\noutside forbid\nmove x -> x - t for t in 1..x\nmove y -> y - t for t in 1..y\n"
+         "move (x, y) -> (x - t, y - t) for t in 1..min(x, y)\nmove (x, y) -> (x + 1, y - 1) where y >= 1\n"
+         "move (x, y) -> (x - 1, y + 1) where x >= 1\n", 3, 2},
+        {"piles x y\nplay misere\noutside forbid\nmove x -> x - t for t in 1..x\n"
+         "move (x, y) -> (x - t, y + t) for t in 1..x\nmove (x, y) -> (x + 2, y - 2) where y >= 2\n", 1, 2},
+    };
+    for (size_t f = 0; f < sizeof files / sizeof *files; f++) {
+        ns_error err = {0};
+        ns_game *g = compile(files[f].text, &err);
+        CHECKF(g && g->loopy, "file %zu: %s", f, g ? "not loopy" : err.msg);
+        if (!g || !g->loopy) {
+            ns_game_free(g);
+            continue;
+        }
+        CHECKF(set_box(g, 33, 29, &err) == 0, "%s", err.msg);
+        int nr, nf, ngn;
+        kinds(g, &nr, &nf, &ngn);
+        CHECKF(nr >= files[f].rays && nf + ngn >= files[f].others, "file %zu: %d rays, %d finite, %d general", f, nr, nf,
+               ngn);
+        char name[32];
+        snprintf(name, sizeof name, "rule file %zu", f);
+        check_game(g, name);
+        ns_game_free(g);
+    }
+}
+
+
 /* random loopy rule files of 3 to 5 moves in boxes of 20..40 */
 static void test_random_rules(void)
 {
@@ -710,6 +841,8 @@ int main(void)
     test_door();
     test_compiler();
     test_random_api();
+    test_lines_api();
+    test_lines_rules();
     test_random_rules();
     test_rank_games();
     test_store_and_verify();

@@ -599,8 +599,79 @@ static void test_sums(void)
     ns_game_free(b);
 }
 
+/* ---------- the memory estimate ---------- */
+
+static int count_emit(void *u, const int64_t *o)
+{
+    (void)o;
+    (*(uint64_t *)u)++;
+    return 0;
+}
+
+/* every option of every position, as ns_gsg_solve lists them */
+static uint64_t exact_options(const ns_game *g)
+{
+    uint64_t n = 1, sum = 0;
+    for (int d = 0; d < g->k; d++)
+        n *= (uint64_t)g->bounds[d];
+    for (uint64_t i = 0; i < n; i++) {
+        int64_t s[NS_MAX_DIM];
+        uint64_t j = i;
+        for (int d = g->k - 1; d >= 0; d--) {
+            s[d] = (int64_t)(j % (uint64_t)g->bounds[d]);
+            j /= (uint64_t)g->bounds[d];
+        }
+        ns_error err = {0};
+        if (ns_game_is_position(g, s) && ns_game_foreach_option(g, s, count_emit, &sum, &err) < 0)
+            return 0;
+    }
+    return sum;
+}
+
+/* ns_gsg_estimate: exact on boxes of at most NS_GSG_SAMPLE cells, within a
+ * factor of 2 of the exact count on larger ones (sampled), the bytes 36 a
+ * cell + 8 an option; the same at every call */
+static void test_estimate(void)
+{
+    const char *src = getenv("NS_SOURCE_DIR");
+    static const char *files[] = {"data/rules/wythoff-loopy.rules", "tests/rules/loopy/take_grow.rules",
+                                  "tests/rules/loopy/tokens.rules"};
+    static const int64_t sizes[][2] = {{40, 50}, {64, 64}, {150, 90}, {300, 300}};
+    for (size_t f = 0; src && f < sizeof files / sizeof *files; f++) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", src, files[f]);
+        char *text = slurp(path);
+        CHECKF(text != NULL, "cannot read %s", path);
+        for (size_t z = 0; text && z < sizeof sizes / sizeof *sizes; z++) {
+            ns_game *g = compile(text, sizes[z][0], sizes[z][1]);
+            CHECKF(g != NULL, "%s", files[f]);
+            if (!g)
+                continue;
+            const uint64_t n = (uint64_t)(sizes[z][0] * sizes[z][1]), exact = exact_options(g);
+            ns_error err = {0};
+            uint64_t est = 0, est2 = 0;
+            const uint64_t bytes = ns_gsg_estimate(g, &est, &err);
+            CHECKF(bytes == n * 36 + est * 8, "%s %" PRIu64 " cells: %" PRIu64 " bytes for %" PRIu64 " options (%s)",
+                   files[f], n, bytes, est, err.msg);
+            CHECK(ns_gsg_estimate(g, &est2, &err) == bytes && est2 == est);
+            if (n <= NS_GSG_SAMPLE)
+                CHECKF(est == exact, "%s %" PRIu64 " cells: estimate %" PRIu64 ", exact %" PRIu64, files[f], n, est,
+                       exact);
+            else
+                CHECKF(est <= 2 * exact && exact <= 2 * est, "%s %" PRIu64 " cells: estimate %" PRIu64 ", exact %" PRIu64,
+                       files[f], n, est, exact);
+            if (z == 3 && f == 0)
+                fprintf(stderr, "estimate of %s at %" PRIu64 " cells: %" PRIu64 " options, exact %" PRIu64 " (%.3f)\n",
+                        files[f], n, est, exact, (double)est / (double)exact);
+            ns_game_free(g);
+        }
+        free(text);
+    }
+}
+
 int main(void)
 {
+    test_estimate();
     test_pass();
     test_rule_files();
     test_random_rules();
