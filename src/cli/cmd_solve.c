@@ -26,6 +26,7 @@ static void usage(void)
     printf("usage: nimsieve solve GAME [-D name=value ...] (--size N | --bounds N1,N2,..)\n"
            "                      [--pn-only] [--misere] [--threads T] [--memory LIMIT]\n"
            "                      [--checkpoint-every SECONDS] [--resume] [--stream] [--until-periodic]\n"
+           "                      [--loose-bound]\n"
            "                      [--force] [--quiet] -o OUT.h5\n"
            "\n"
            "Compute the Grundy values (or only P/N with --pn-only) of every position of GAME\n"
@@ -64,6 +65,11 @@ static void usage(void)
            "                           for such P/N tables unless --resume or\n"
            "                           --checkpoint-every is given. Checkpoints too. Values are\n"
            "                           stored in 16 bits when the game's bound allows, else 32\n"
+           "      --loose-bound        size cells and line sets by the number of options, not\n"
+           "                           by the tighter bound 2(N-1) that two-pile tables of\n"
+           "                           Nim and Wythoff-like games use (checked as they run: a\n"
+           "                           solve in memory that exceeds it is redone with the\n"
+           "                           loose bound, a streamed one stops and says so)\n"
            "  -U, --until-periodic     heap games (octal codes): stop as soon as the octal\n"
            "                           periodicity theorem proves a period (looked for after\n"
            "                           every 4096 heap sizes up to 2^20, then each time n grew\n"
@@ -110,7 +116,7 @@ static void usage(void)
 typedef struct solve_args {
     const char *game;
     ns_cli_box_opts box;   /* -D, --size, --bounds */
-    int pn_only, misere, force, quiet, help, resume, stream;
+    int pn_only, misere, force, quiet, help, resume, stream, loose_bound;
     int until_periodic;    /* heap games: stop when a period is proven */
     int threads;           /* 0: OpenMP's default */
     uint64_t memory;       /* budget in bytes; 0: MemAvailable */
@@ -153,7 +159,8 @@ static int parse_args(int argc, char **argv, solve_args *a)
         {"output", required_argument, NULL, 'o'}, {"help", no_argument, NULL, 'h'},
         {"memory", required_argument, NULL, 'M'}, {"checkpoint-every", required_argument, NULL, 'c'},
         {"resume", no_argument, NULL, 'r'},       {"stream", no_argument, NULL, 's'},
-        {"until-periodic", no_argument, NULL, 'U'}, {NULL, 0, NULL, 0},
+        {"until-periodic", no_argument, NULL, 'U'}, {"loose-bound", no_argument, NULL, 'L'},
+        {NULL, 0, NULL, 0},
     };
     ns_error err = {0};
     int c;
@@ -162,7 +169,7 @@ static int parse_args(int argc, char **argv, solve_args *a)
     a->ckpt_every = 300;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":D:n:b:pmt:fqo:hM:c:rsU", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":D:n:b:pmt:fqo:hM:c:rsUL", longopts, NULL)) != -1) {
         switch (c) {
         case 'D':
         case 'n':
@@ -182,6 +189,7 @@ static int parse_args(int argc, char **argv, solve_args *a)
         case 'r': a->resume = 1; break;
         case 's': a->stream = 1; break;
         case 'U': a->until_periodic = 1; break;
+        case 'L': a->loose_bound = 1; break;
         case 'M':
             if (parse_memory(optarg, &a->memory))
                 return ns_cli_error(CMD, "--memory '%s': expected a size such as 4G, 512M, 1.5GiB or a number of bytes",
@@ -528,7 +536,7 @@ static int solve_streaming(const solve_args *a, const ns_game *g, ns_meta *meta,
                    ci->ckpt.units_done, ci->ckpt.units_total, ci->ckpt.seconds);
         fflush(stdout);
     }
-    ns_engine_opts opts = {.threads = threads, .pn_only = a->pn_only, .progress = on_progress, .progress_user = ctx,
+    ns_engine_opts opts = {.threads = threads, .pn_only = a->pn_only, .loose_bound = a->loose_bound, .progress = on_progress, .progress_user = ctx,
                            .checkpoint = on_checkpoint, .checkpoint_user = ctx};
     if (a->pn_only) {
         opts.rows_sink = on_rows;
@@ -707,7 +715,7 @@ int ns_cmd_solve(int argc, char **argv)
     meta.threads = a.threads > 0 ? a.threads : ns_omp_max_threads(); /* also the checkpoints' writer threads */
 
     ns_engine_plan plan;
-    const ns_engine_opts in_memory = {.pn_only = a.pn_only};
+    const ns_engine_opts in_memory = {.pn_only = a.pn_only, .loose_bound = a.loose_bound};
     if (ns_engine_plan_for(g, &in_memory, &plan, &err)) {
         rc = ns_cli_error(CMD, "%s", err.msg);
         goto fail;
@@ -754,7 +762,7 @@ int ns_cmd_solve(int argc, char **argv)
         /* streaming: asked for, or chosen when the table does not fit */
         int64_t tile = 0;
         uint64_t sbytes = 0;
-        ns_engine_opts probe = {.pn_only = a.pn_only};
+        ns_engine_opts probe = {.pn_only = a.pn_only, .loose_bound = a.loose_bound};
         const int can = ns_engine_can_stream(g, &probe, &tile, &sbytes);
         const uint64_t sneed = sat_add(sbytes, (uint64_t)threads * ((uint64_t)1 << 20)); /* + tiles, filters */
         const uint64_t slimit = a.memory && avail ? (a.memory < avail ? a.memory : avail) : budget;
@@ -820,7 +828,7 @@ int ns_cmd_solve(int argc, char **argv)
     }
 
     uint64_t resume_units = 0;
-    ns_engine_opts opts = {.threads = threads, .pn_only = a.pn_only, .progress = on_progress,
+    ns_engine_opts opts = {.threads = threads, .pn_only = a.pn_only, .loose_bound = a.loose_bound, .progress = on_progress,
                           .progress_user = &ctx, .checkpoint = on_checkpoint, .checkpoint_user = &ctx,
                           .seq_stats = &sst};
     ctx.a = &a;
