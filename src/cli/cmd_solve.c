@@ -64,8 +64,9 @@ static void usage(void)
            "                           by itself when the table would not fit the budget, for\n"
            "                           such P/N tables unless --resume or --checkpoint-every\n"
            "                           is given, and for such Grundy tables of 2^30 cells\n"
-           "                           (32768^2) or more, where streaming was measured faster\n"
-           "                           than the table in memory. Checkpoints too. Values are\n"
+           "                           (32768^2) or more: there streaming needs a quarter of\n"
+           "                           the memory and was measured as fast or faster (see the\n"
+           "                           README's benchmark). Checkpoints too. Values are\n"
            "                           stored in 16 bits when the game's bound allows, else 32\n"
            "      --no-stream          keep the table in memory (unless it does not fit)\n"
            "      --loose-bound        size cells and line sets by the number of options, not\n"
@@ -447,10 +448,13 @@ static void print_times(const solve_ctx *ctx, double wall, int threads)
 /* ---- streaming: tiles go straight to the file ---- */
 
 /* Grundy tables of at least this many cells stream by default (when the
- * game can): measured on a 2-core machine, Wythoff 32768^2 (2^30 cells)
- * streamed in 11.2 s against 12.6-22.8 s in memory (the table's first
- * touch: 3-24 s of system time), 16384^2 faster in memory. The environment
- * variable NS_STREAM_MIN_CELLS sets another threshold (the tests use it). */
+ * game can): on a 2-core machine, Wythoff 32768^2 (2^30 cells) streamed
+ * in 11.2 s against 12.6-22.8 s in memory on 2 threads (issue 19: the
+ * table's first touch cost 3-24 s of system time), and in this branch's
+ * runs at 1 thread in 18.7 s of CPU against 17.9 s, in 0.6 GB against
+ * 2.6 GB; at 16384^2 the two are even (4.2 s of CPU each) and the table
+ * in memory is small. The environment variable NS_STREAM_MIN_CELLS sets
+ * another threshold (the tests use it). */
 static uint64_t stream_min_cells(void)
 {
     const char *e = getenv("NS_STREAM_MIN_CELLS");
@@ -843,8 +847,7 @@ int ns_cmd_solve(int argc, char **argv)
             ctx.ckpt_path = ckpt_path;
             char why[128];
             if (grundy_default && !ci_streamed && !a.stream && !(over && can))
-                snprintf(why, sizeof why, "the default for Grundy tables of %" PRIu64 " cells or more: faster than "
-                         "in memory", smin);
+                snprintf(why, sizeof why, "the default for Grundy tables of %" PRIu64 " cells or more", smin);
             else
                 snprintf(why, sizeof why, "%s", ci_streamed ? "resumed" : a.stream ? "--stream"
                                                 : (over && can) ? "the table does not fit" : "the default for P/N tables");
