@@ -30,6 +30,7 @@ static void usage(void)
     printf("usage: nimsieve solve GAME [-D name=value ...] (--size N | --bounds N1,N2,..)\n"
            "                      [--pn-only] [--misere] [--threads T] [--memory LIMIT]\n"
            "                      [--checkpoint-every SECONDS] [--resume] [--stream] [--until-periodic]\n"
+           "                      [--no-stream] [--loose-bound]\n"
            "                      [--force] [--quiet] -o OUT.h5\n"
            "\n"
            "Compute the Grundy values (or only P/N with --pn-only) of every position of GAME\n"
@@ -64,17 +65,26 @@ static void usage(void)
            "                           OUT.h5 and keep only the per-line sets in memory\n"
            "                           (two-pile games whose moves are rays: Wythoff, two-pile\n"
            "                           Nim, such rule files; P/N in normal play only); chosen\n"
-           "                           by itself when the table would not fit the budget, and\n"
-           "                           for such P/N tables unless --resume or\n"
-           "                           --checkpoint-every is given. Checkpoints too. Values are\n"
-           "                           stored in 16 bits when the game's bound allows, else 32\n",
+           "                           by itself when the table would not fit the budget, for\n"
+           "                           such P/N tables unless --resume or --checkpoint-every\n"
+           "                           is given, and for such Grundy tables of 2^30 cells\n"
+           "                           (32768^2) or more: there streaming needs a quarter of\n"
+           "                           the memory and was measured as fast or faster (see the\n"
+           "                           README's benchmark). Checkpoints too. Values are\n"
+           "                           stored in 16 bits when the game's bound allows, else 32.\n",
            ns_omp_max_threads());
     fputs("                           Take-and-break sequences (octal codes, Grundy's game)\n"
           "                           stream too: the whole sequence stays in\n"
            "                           memory, /grundy goes to OUT.h5.part a chunk at a time and\n"
            "                           checkpoints hold only the values after the last chunk;\n"
            "                           chosen by itself from 2^26 heap sizes (not with\n"
-           "                           --until-periodic)\n"
+           "                           --until-periodic or --no-stream)\n"
+           "      --no-stream          keep the table in memory (unless it does not fit)\n"
+           "      --loose-bound        size cells and line sets by the number of options, not\n"
+           "                           by the tighter bound 2(N-1) that two-pile tables of\n"
+           "                           Nim and Wythoff-like games use (checked as they run: a\n"
+           "                           solve in memory that exceeds it is redone with the\n"
+           "                           loose bound, a streamed one stops and says so)\n"
            "  -U, --until-periodic     heap games (octal codes): stop as soon as the octal\n"
            "                           periodicity theorem proves a period (looked for after\n"
            "                           every 4096 heap sizes up to 2^20, then each time n grew\n"
@@ -122,7 +132,7 @@ static void usage(void)
 typedef struct solve_args {
     const char *game;
     ns_cli_box_opts box;   /* -D, --size, --bounds */
-    int pn_only, misere, force, quiet, help, resume, stream;
+    int pn_only, misere, force, quiet, help, resume, stream, no_stream, loose_bound;
     int until_periodic;    /* heap games: stop when a period is proven */
     int threads;           /* 0: OpenMP's default */
     uint64_t memory;       /* budget in bytes; 0: MemAvailable */
@@ -165,7 +175,8 @@ static int parse_args(int argc, char **argv, solve_args *a)
         {"output", required_argument, NULL, 'o'}, {"help", no_argument, NULL, 'h'},
         {"memory", required_argument, NULL, 'M'}, {"checkpoint-every", required_argument, NULL, 'c'},
         {"resume", no_argument, NULL, 'r'},       {"stream", no_argument, NULL, 's'},
-        {"until-periodic", no_argument, NULL, 'U'}, {NULL, 0, NULL, 0},
+        {"until-periodic", no_argument, NULL, 'U'}, {"loose-bound", no_argument, NULL, 'L'},
+        {"no-stream", no_argument, NULL, 'S'},    {NULL, 0, NULL, 0},
     };
     ns_error err = {0};
     int c;
@@ -174,7 +185,7 @@ static int parse_args(int argc, char **argv, solve_args *a)
     a->ckpt_every = 300;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":D:n:b:pmt:fqo:hM:c:rsU", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":D:n:b:pmt:fqo:hM:c:rsULS", longopts, NULL)) != -1) {
         switch (c) {
         case 'D':
         case 'n':
@@ -194,6 +205,8 @@ static int parse_args(int argc, char **argv, solve_args *a)
         case 'r': a->resume = 1; break;
         case 's': a->stream = 1; break;
         case 'U': a->until_periodic = 1; break;
+        case 'L': a->loose_bound = 1; break;
+        case 'S': a->no_stream = 1; break;
         case 'M':
             if (parse_memory(optarg, &a->memory))
                 return ns_cli_error(CMD, "--memory '%s': expected a size such as 4G, 512M, 1.5GiB or a number of bytes",
@@ -465,6 +478,25 @@ static void print_times(const solve_ctx *ctx, double wall, int threads)
 
 /* ---- streaming: tiles go straight to the file ---- */
 
+/* Grundy tables of at least this many cells stream by default (when the
+ * game can): on a 2-core machine, Wythoff 32768^2 (2^30 cells) streamed
+ * in 11.2 s against 12.6-22.8 s in memory on 2 threads (issue 19: the
+ * table's first touch cost 3-24 s of system time), and in this branch's
+ * runs at 1 thread in 18.7 s of CPU against 17.9 s, in 0.6 GB against
+ * 2.6 GB; at 16384^2 the two are even (4.2 s of CPU each) and the table
+ * in memory is small. The environment variable NS_STREAM_MIN_CELLS sets
+ * another threshold (the tests use it). */
+static uint64_t stream_min_cells(void)
+{
+    const char *e = getenv("NS_STREAM_MIN_CELLS");
+    char *end;
+    errno = 0;
+    unsigned long long v = e && *e ? strtoull(e, &end, 10) : 0;
+    if (e && *e && !errno && !*end && v > 0)
+        return (uint64_t)v;
+    return (uint64_t)1 << 30;
+}
+
 typedef struct stream_sink {
     ns_h5_stream *s;
     int failed;             /* under the critical section */
@@ -518,8 +550,8 @@ static int on_tile_source(void *user, int64_t x0, int64_t y0, int64_t nx, int64_
 /* A streamed solve; ci: the checkpoint record it resumes (NULL: from the
  * start). */
 static int solve_streaming(const solve_args *a, const ns_game *g, ns_meta *meta, const ns_engine_plan *plan,
-                           int threads, int64_t tile, uint64_t line_bytes, const ns_h5_ckpt_info *ci, int argc,
-                           char **argv, solve_ctx *ctx)
+                           int threads, int64_t tile, uint64_t line_bytes, const ns_h5_ckpt_info *ci,
+                           const char *why, int argc, char **argv, solve_ctx *ctx)
 {
     ns_error err = {0};
     const int elem = a->pn_only ? 1 : plan->max_value <= 0xFFFFu ? 2 : 4;
@@ -550,16 +582,16 @@ static int solve_streaming(const solve_args *a, const ns_game *g, ns_meta *meta,
         ns_meta_game_label(meta, label, sizeof label);
         ns_cli_estimate_solve(g, plan, a->pn_only ? "rows-pn" : "tiles2d", a->pn_only, threads, &secs0, &secs, &bytes);
         ns_cli_format_estimate(secs0, secs, bytes, est, sizeof est);
-        printf("solving %s on %s (%" PRIu64 " cells) streaming: %s to %s as they finish (no table in memory: it "
-               "would take %s), %s %s, %d thread%s; %s\n",
-               label, dims, plan->cells, what, a->out, tb, a->pn_only ? "line flags" : "line sets", lb, threads,
+        printf("solving %s on %s (%" PRIu64 " cells) streaming: %s to %s as they finish (%s; no table in memory: "
+               "it would take %s), %s %s, %d thread%s; %s\n",
+               label, dims, plan->cells, what, a->out, why, tb, a->pn_only ? "line flags" : "line sets", lb, threads,
                threads == 1 ? "" : "s", est);
         if (ci)
             printf("resuming from %s: %" PRIu64 " of %" PRIu64 " units done (%.1f s of solving)\n", ctx->ckpt_path,
                    ci->ckpt.units_done, ci->ckpt.units_total, ci->ckpt.seconds);
         fflush(stdout);
     }
-    ns_engine_opts opts = {.threads = threads, .pn_only = a->pn_only, .progress = on_progress, .progress_user = ctx,
+    ns_engine_opts opts = {.threads = threads, .pn_only = a->pn_only, .loose_bound = a->loose_bound, .progress = on_progress, .progress_user = ctx,
                            .checkpoint = on_checkpoint, .checkpoint_user = ctx};
     if (a->pn_only) {
         opts.rows_sink = on_rows;
@@ -738,7 +770,7 @@ int ns_cmd_solve(int argc, char **argv)
     meta.threads = a.threads > 0 ? a.threads : ns_omp_max_threads(); /* also the checkpoints' writer threads */
 
     ns_engine_plan plan;
-    const ns_engine_opts in_memory = {.pn_only = a.pn_only};
+    const ns_engine_opts in_memory = {.pn_only = a.pn_only, .loose_bound = a.loose_bound};
     if (ns_engine_plan_for(g, &in_memory, &plan, &err)) {
         rc = ns_cli_error(CMD, "%s", err.msg);
         goto fail;
@@ -806,7 +838,7 @@ int ns_cmd_solve(int argc, char **argv)
     const int seq_can = g->octal && (strcmp(plan.engine->name, "sequence") == 0 ||
                                      strcmp(plan.engine->name, "rare-common") == 0);
     const int seq_stream = seq_can && (ci.seq_streamed || (!ci_memory && !a.until_periodic &&
-                                                           (a.stream || plan.cells >= SEQ_STREAM_AUTO)));
+                                                           (a.stream || (plan.cells >= SEQ_STREAM_AUTO && !a.no_stream))));
     if (seq_stream && a.until_periodic) {
         rc = ns_cli_error(CMD, "--until-periodic: %s is the checkpoint of a streamed sequence, which is written "
                           "whole; resume it without --until-periodic, or use --force to start over", ckpt_path);
@@ -832,7 +864,7 @@ int ns_cmd_solve(int argc, char **argv)
         /* streaming: asked for, or chosen when the table does not fit */
         int64_t tile = 0;
         uint64_t sbytes = 0;
-        ns_engine_opts probe = {.pn_only = a.pn_only};
+        ns_engine_opts probe = {.pn_only = a.pn_only, .loose_bound = a.loose_bound};
         const int can = ns_engine_can_stream(g, &probe, &tile, &sbytes);
         const uint64_t sneed = sat_add(sbytes, (uint64_t)threads * ((uint64_t)1 << 20)); /* + tiles, filters */
         const uint64_t slimit = a.memory && avail ? (a.memory < avail ? a.memory : avail) : budget;
@@ -845,7 +877,14 @@ int ns_cmd_solve(int argc, char **argv)
         /* a P/N table of such a game streams by default: it never needs the
          * table in memory, and finishes long before a checkpoint is due;
          * --resume and an explicit --checkpoint-every keep the table */
-        const int pn_default = a.pn_only && can && !a.resume && !a.ckpt_given;
+        const int pn_default = a.pn_only && can && !a.resume && !a.ckpt_given && !a.no_stream;
+        /* a large Grundy table of such a game streams by default too: from
+         * 2^30 cells (32768^2) on, streaming was measured faster than the
+         * table in memory, whose first touch alone costs seconds of system
+         * time (see stream_min_cells); --no-stream keeps the table */
+        const uint64_t smin = stream_min_cells();
+        const int grundy_default = !a.pn_only && can && !a.no_stream && plan.cells >= smin &&
+                                   !(slimit && sneed > slimit);
         if (ci_streamed && !can) {
             rc = ns_cli_error(CMD, "%s is the checkpoint of a streamed solve, but %s cannot be solved streaming "
                               "here; use --force to start over", ckpt_path, g->name);
@@ -856,7 +895,11 @@ int ns_cmd_solve(int argc, char **argv)
                               "or use --force to start over", ckpt_path);
             goto fail;
         }
-        if (!seq_can && (ci_streamed || (!ci_memory && (a.stream || (over && can) || pn_default)))) {
+        if (a.stream && a.no_stream) {
+            rc = ns_cli_error(CMD, "--stream and --no-stream contradict each other; give one");
+            goto fail;
+        }
+        if (!seq_can && (ci_streamed || (!ci_memory && (a.stream || (over && can) || pn_default || grundy_default)))) {
             char part[4200];
             snprintf(part, sizeof part, "%s.part", a.out);
             if (!ci_streamed && !a.force && stat(part, &st) == 0) {
@@ -880,8 +923,14 @@ int ns_cmd_solve(int argc, char **argv)
             ctx.a = &a;
             ctx.meta = &meta;
             ctx.ckpt_path = ckpt_path;
-            rc = solve_streaming(&a, g, &meta, &plan, threads, tile, sbytes, ci_streamed ? &ci : NULL, argc, argv,
-                                 &ctx);
+            char why[128];
+            if (grundy_default && !ci_streamed && !a.stream && !(over && can))
+                snprintf(why, sizeof why, "the default for Grundy tables of %" PRIu64 " cells or more", smin);
+            else
+                snprintf(why, sizeof why, "%s", ci_streamed ? "resumed" : a.stream ? "--stream"
+                                                : (over && can) ? "the table does not fit" : "the default for P/N tables");
+            rc = solve_streaming(&a, g, &meta, &plan, threads, tile, sbytes, ci_streamed ? &ci : NULL, why, argc,
+                                 argv, &ctx);
             goto fail;
         }
     }
@@ -898,7 +947,7 @@ int ns_cmd_solve(int argc, char **argv)
     }
 
     uint64_t resume_units = 0;
-    ns_engine_opts opts = {.threads = threads, .pn_only = a.pn_only, .progress = on_progress,
+    ns_engine_opts opts = {.threads = threads, .pn_only = a.pn_only, .loose_bound = a.loose_bound, .progress = on_progress,
                           .progress_user = &ctx, .checkpoint = on_checkpoint, .checkpoint_user = &ctx,
                           .seq_stats = &sst};
     if (seq_stream) {

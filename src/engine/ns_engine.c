@@ -71,14 +71,27 @@ static uint64_t value_bound(const ns_game *g, int pn_only)
     return b < 1 ? 1 : b;
 }
 
-/* Sizes of g's table, whatever the engine. */
-static ns_err table_plan(const ns_game *g, int pn_only, ns_engine_plan *plan, ns_error *err)
+/* Sizes of g's table for engine e (NULL: whatever the engine): the bound
+ * on values is the number of options, or a tighter one the engine checks
+ * as it runs (e->checked_bound, o->max_value) unless o->loose_bound. */
+static ns_err table_plan(const ns_game *g, const ns_engine *e, const ns_engine_opts *o, ns_engine_plan *plan,
+                         ns_error *err)
 {
+    const int pn_only = o->pn_only;
     memset(plan, 0, sizeof *plan);
     if (g->bounds[0] < 1)
         return ns_error_set(err, NS_EINTERNAL, "the game's bounds are not set");
     plan->cells = ns_game_cells(g);
-    plan->max_value = value_bound(g, pn_only);
+    plan->max_value = plan->max_value_loose = value_bound(g, pn_only);
+    uint64_t tight = 0;
+    if (!pn_only && !o->loose_bound && e && e->checked_bound)
+        tight = e->checked_bound(g);
+    if (!pn_only && o->max_value && (!tight || o->max_value < tight))
+        tight = o->max_value;
+    if (tight && tight < plan->max_value) {
+        plan->max_value = tight;
+        plan->bound_checked = 1;
+    }
     plan->elem = ns_table_elem_for(plan->max_value);
     if (plan->elem == 0)
         return ns_error_set(err, NS_ERANGE, "values up to %" PRIu64 " do not fit 32-bit cells", plan->max_value);
@@ -98,7 +111,7 @@ static ns_err table_plan(const ns_game *g, int pn_only, ns_engine_plan *plan, ns
 static ns_err plan_with(const ns_engine *e, const ns_game *g, const ns_engine_opts *o, ns_engine_plan *plan,
                         ns_error *err)
 {
-    ns_err rc = table_plan(g, o->pn_only, plan, err);
+    ns_err rc = table_plan(g, e, o, plan, err);
     if (rc)
         return rc;
     plan->engine = e;
@@ -124,8 +137,13 @@ ns_err ns_engine_plan_for(const ns_game *g, const ns_engine_opts *o, ns_engine_p
 
 ns_table *ns_engine_table_new(const ns_game *g, int pn_only, ns_error *err)
 {
+    ns_engine_opts o;
+    memset(&o, 0, sizeof o);
+    o.pn_only = pn_only;
+    ns_engine_choice c;
+    ns_engine_choose(g, &o, &c);
     ns_engine_plan plan;
-    if (table_plan(g, pn_only, &plan, err))
+    if (table_plan(g, c.engine, &o, &plan, err))
         return NULL;
     return ns_table_new(g->k, g->bounds, plan.elem, pn_only, err);
 }
@@ -153,13 +171,30 @@ ns_err ns_engine_resume_with(const ns_engine *e, const ns_game *g, ns_table *t, 
     if (rc)
         return rc;
     if (t) {
-        if (t->k != g->k || t->pn_only != o->pn_only || t->elem < plan.elem)
+        if (t->k != g->k || t->pn_only != o->pn_only)
             return ns_error_set(err, NS_EINTERNAL, "table does not match the game's plan");
         for (int i = 0; i < g->k; i++)
             if (t->bounds[i] != g->bounds[i])
                 return ns_error_set(err, NS_EINTERNAL, "table bounds do not match the game's");
+        /* a table made for another engine's checked bound: as wide as
+         * this engine's plan needs (the cells done so far kept) */
+        if (t->elem < plan.elem && (rc = ns_table_widen(t, plan.elem, t->ncells, err)))
+            return rc;
     }
-    return units_done ? e->resume(g, t, &plan, o, units_done, err) : e->run(g, t, &plan, o, err);
+    rc = units_done ? e->resume(g, t, &plan, o, units_done, err) : e->run(g, t, &plan, o, err);
+    if (rc != NS_ERANGE || !plan.bound_checked || !t)
+        return rc;
+    /* a value above the checked bound (the engine stopped, nothing
+     * wrapped): in memory, redo with the proven bound; the units done
+     * before hold values below the checked bound */
+    ns_engine_opts loose = *o;
+    loose.loose_bound = 1;
+    loose.max_value = 0;
+    if ((rc = plan_with(e, g, &loose, &plan, err)))
+        return rc;
+    if (t->elem < plan.elem && (rc = ns_table_widen(t, plan.elem, t->ncells, err)))
+        return rc;
+    return units_done ? e->resume(g, t, &plan, &loose, units_done, err) : e->run(g, t, &plan, &loose, err);
 }
 
 ns_err ns_engine_run_with(const ns_engine *e, const ns_game *g, ns_table *t, const ns_engine_opts *o, ns_error *err)

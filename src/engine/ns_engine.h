@@ -144,6 +144,12 @@ typedef struct ns_engine_opts {
                                caller frees with ns_gsg_free */
     ns_seq_fn seq_sink;     /* OPTIONAL (sequence engines): see ns_seq_fn */
     void *seq_user;
+    int loose_bound;        /* 1: size cells and line sets by the proven
+                               bound (the number of options), never by an
+                               engine's checked bound */
+    uint64_t max_value;     /* 0, or a checked bound below the plan's:
+                               a test hook that forces the engines'
+                               overflow check (tiles2d checks) */
 } ns_engine_opts;
 
 /* Generalized Sprague-Grundy values of a loopy game (Smith 1966; Fraenkel
@@ -228,6 +234,10 @@ typedef struct ns_engine_plan {
     ns_engine_choice choice;        /* ... and why not the faster ones */
     uint64_t line_bytes;    /* what that engine keeps besides the table
                                (line sets, flags, row bitmaps) */
+    int bound_checked;      /* 1: max_value is the engine's checked bound
+                               (ns_engine.checked_bound) or opts.max_value,
+                               below the proven one, max_value_loose */
+    uint64_t max_value_loose;
 } ns_engine_plan;
 
 enum { NS_ENGINE_GRUNDY = 1, NS_ENGINE_PN = 2 };
@@ -261,6 +271,13 @@ typedef struct ns_engine {
     /* OPTIONAL (NULL: the engine cannot stream): the side of the tiles
      * (tile_sink) or the rows of a block (rows_sink) its sink gets. */
     int64_t (*stream_unit)(void);
+    /* OPTIONAL (NULL: none): a bound on g's values tighter than the
+     * number of options, not proven but checked by the engine as it runs:
+     * a value above it stops the solve with NS_ERANGE (never wraps); 0
+     * when the engine has none for g. The plan sizes cells and line sets
+     * with it (ns_engine_plan.bound_checked); a solve in memory that
+     * overflows it is redone with the loose bound (ns_engine_resume_with). */
+    uint64_t (*checked_bound)(const ns_game *g);
     /* 1: an engine for loopy games (ns_game.loopy: retrograde analysis,
      * P/N/draw tables). The choice offers loopy games to these engines
      * only (the others are passed over with the reason "the game is
@@ -286,7 +303,10 @@ void ns_engine_choose(const ns_game *g, const ns_engine_opts *o, ns_engine_choic
  * no engine takes: the message says why). */
 ns_err ns_engine_plan_for(const ns_game *g, const ns_engine_opts *o, ns_engine_plan *plan, ns_error *err);
 
-/* Allocate the table for g (caller frees with ns_table_free). */
+/* Allocate the table for g (caller frees with ns_table_free), its cells
+ * as wide as the plan of the engine ns_engine_choose picks in memory
+ * needs (a checked bound may give narrower cells: an engine run on a
+ * table narrower than its plan widens it, ns_table_widen). */
 ns_table *ns_engine_table_new(const ns_game *g, int pn_only, ns_error *err);
 
 /* Fill t by the engine ns_engine_choose picks (with a sink in opts, t is

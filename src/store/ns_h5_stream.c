@@ -14,6 +14,7 @@
  * (ns_h5_stream_pn_rows): /pn only, chunked as the block's rows x
  * PN_COLS; a chunk with no P-position is not stored, the others are filled
  * and filtered in parallel, one chunk a thread. */
+#define _GNU_SOURCE /* sync_file_range */
 #include "store/ns_h5_internal.h"
 
 #include <errno.h>
@@ -53,12 +54,72 @@ struct ns_h5_stream {
     ns_table_stats st;
     int64_t *pp;             /* P-positions, 2 per row; owned */
     uint64_t npp, cappp;
+    /* the page cache (see cache_step), under the critical section */
+    int cfd;                 /* the file, read-only, for write-back and
+                                advice; -1: none (no advice given) */
+    off_t cstart;            /* write-back started up to here */
+    off_t cdrop;             /* dropped from the cache up to here */
+    off_t cstep;             /* CACHE_STEP, or NS_STREAM_CACHE_STEP */
+    uint64_t cdropped;       /* bytes advised out */
 };
+
+/* ---- the page cache: written ranges leave it ----
+ *
+ * A streamed table is written once and not read back (but for a resume,
+ * which reads its own chunks): its pages would fill the page cache and
+ * push out everything else (the copy into the cache stays: this HDF5 has
+ * no direct-I/O driver, H5_HAVE_DIRECT, and chunks are not aligned for
+ * O_DIRECT). Every CACHE_STEP bytes the file grows, write-back of the new
+ * range is started (sync_file_range, Linux; without it nothing is started
+ * and the kernel writes back on its own), and the range before, started
+ * one step earlier and so written back by now, is dropped
+ * (posix_fadvise DONTNEED: it drops clean pages only and never waits).
+ * Nothing here fails a solve: advice that is refused is advice not taken. */
+enum { CACHE_STEP = 32 << 20 };
+
+static void cache_open(ns_h5_stream *s, const char *file)
+{
+    s->cfd = open(file, O_RDONLY | O_CLOEXEC);
+    s->cstart = s->cdrop = 0;
+    /* NS_STREAM_CACHE_STEP=BYTES: another step (the tests take one of a
+     * few tiles, so that small files go through every path here) */
+    const char *e = getenv("NS_STREAM_CACHE_STEP");
+    char *end;
+    long long v = e && *e ? strtoll(e, &end, 10) : 0;
+    s->cstep = e && *e && !*end && v > 0 ? (off_t)v : (off_t)CACHE_STEP;
+}
+
+static void cache_step(ns_h5_stream *s, int last)
+{
+    struct stat st;
+    if (s->cfd < 0 || fstat(s->cfd, &st) != 0)
+        return;
+    const off_t end = st.st_size;
+    if (!last && end - s->cstart < s->cstep)
+        return;
+    if (s->cstart > s->cdrop && posix_fadvise(s->cfd, s->cdrop, s->cstart - s->cdrop, POSIX_FADV_DONTNEED) == 0) {
+        s->cdropped += (uint64_t)(s->cstart - s->cdrop);
+        s->cdrop = s->cstart;
+    }
+#ifdef SYNC_FILE_RANGE_WRITE
+    if (end > s->cstart && !last)
+        (void)sync_file_range(s->cfd, s->cstart, end - s->cstart, SYNC_FILE_RANGE_WRITE);
+#endif
+    s->cstart = end > s->cstart ? end : s->cstart;
+}
+
+static void cache_close(ns_h5_stream *s)
+{
+    if (s->cfd >= 0)
+        close(s->cfd);
+    s->cfd = -1;
+}
 
 static void free_stream(ns_h5_stream *s)
 {
     if (!s)
         return;
+    cache_close(s);
     if (s->workers)
         for (int t = 0; t < s->threads; t++) {
             ns_chunkfilter_free(s->workers[t].filter);
@@ -76,6 +137,7 @@ static void free_stream(ns_h5_stream *s)
 
 static void close_all(ns_h5_stream *s)
 {
+    cache_close(s);
     if (s->dg >= 0)
         H5Dclose(s->dg);
     if (s->dpn >= 0)
@@ -152,6 +214,7 @@ static ns_h5_stream *open_as(const char *path, const char *create, const int64_t
         return NULL;
     }
     s->file = s->dg = s->dpn = H5I_INVALID_HID;
+    s->cfd = -1;
     s->bounds[0] = bounds[0];
     s->bounds[1] = bounds[1];
     s->tile = tile;
@@ -202,6 +265,7 @@ static ns_h5_stream *open_as(const char *path, const char *create, const int64_t
     s->dpn = ns_h5_create_chunked(s->file, path, "/pn", H5T_STD_U8LE, 2, dims, NULL, chunk, &pn_fill, err);
     if (s->dpn < 0)
         goto fail;
+    cache_open(s, create);
     return s;
 nomem:
     ns_error_set(err, NS_ENOMEM, "%s: out of memory for the stream buffers", path);
@@ -320,6 +384,7 @@ ns_err ns_h5_stream_tile(ns_h5_stream *s, int64_t x0, int64_t y0, int64_t nx, in
                 s->st.n_valid += (uint64_t)(nx * ny);
                 s->st.n_p += np;
                 s->st.max_value = mx > s->st.max_value ? mx : s->st.max_value;
+                cache_step(s, 0);
             }
             if (rc)
                 s->failed = 1;
@@ -451,6 +516,7 @@ ns_err ns_h5_stream_close(ns_h5_stream *s, const ns_meta *m, ns_table_stats *sta
         rc = ns_h5_fail(err, NS_EIO, "%s: cannot close (flush) %s", s->path, s->part);
         goto fail;
     }
+    cache_step(s, 1);
     if (rename(s->part, s->path) != 0) {
         rc = ns_error_set(err, NS_EIO, "%s: cannot rename %s to it: %s", s->path, s->part, strerror(errno));
         goto fail;
