@@ -6,8 +6,11 @@
  * all its options are known. Two cells of one level never lie on one line
  * along a move direction d (their ranks would differ by a multiple of
  * w . d != 0), so a level is computed in parallel without locks. The whole
- * solve is one parallel region: a level costs one barrier (two with lagged
- * line sets, one more when a progress or checkpoint callback is set).
+ * solve is one parallel region: a shared level costs one barrier (two with
+ * lagged line sets), at which thread 0 holds the others while it calls the
+ * progress and checkpoint callbacks and runs the small levels that follow
+ * (plan_solo: below opts.solo_cells of work, NS_GENERAL_SOLO_WORK by
+ * default) on its own, in one batch.
  *
  * Lines. A ray family "s + e + t*d, t >= 0" reaches exactly the cells of the
  * line through s + e that have rank <= rank(s) + w . e. For each distinct
@@ -122,7 +125,8 @@ typedef struct sieve {
     volatile int failed[2];
     volatile int stop;
     volatile int grow[2];       /* a mex reached acap < cap at level r: widen */
-    volatile int halted;        /* a level run by thread 0 alone ended the run */
+    volatile int halted;        /* thread 0 ended the run (see between_levels) */
+    volatile int64_t next_level; /* the next shared level, set by thread 0 */
     uint8_t *solo;              /* per level: small, run by thread 0 alone; owned */
     ns_error perr;
     /* progress: the work done, over the work of the whole table. A game with
@@ -868,12 +872,12 @@ done:
 
 /* Mark the levels too small to share among nthreads threads (a barrier
  * costs more than their cells; with other processes on the cores it can
- * cost a time slice): fewer cells than SOLO_CELLS, or fewer work units
- * than threads. Level sizes come from the box alone: the number of cells
- * of rank r is a convolution of one box per coordinate. */
-enum { SOLO_CELLS = 256 };
-
-static ns_err plan_solo(sieve *sv, int nthreads, ns_error *err)
+ * cost a time slice): work below solo_work (cells, each weighing
+ * level_weight), or fewer work units than threads. Level sizes come from
+ * the box alone: the number of cells of rank r is a convolution of one box
+ * per coordinate. Consecutive solo levels run as one batch (see
+ * solo_run). */
+static ns_err plan_solo(sieve *sv, int nthreads, uint64_t solo_work, ns_error *err)
 {
     const ns_game *g = sv->g;
     const uint64_t nl = (uint64_t)sv->max_rank + 1;
@@ -903,7 +907,8 @@ static ns_err plan_solo(sieve *sv, int nthreads, ns_error *err)
         memcpy(cnt, nx, (size_t)nl * sizeof *cnt);
     }
     for (uint64_t r = 0; r < nl; r++)
-        sv->solo[r] = nthreads <= 1 || cnt[r] < SOLO_CELLS || cnt[r] / (uint64_t)sv->run < (uint64_t)nthreads;
+        sv->solo[r] = nthreads <= 1 || (double)cnt[r] * level_weight(sv, (int64_t)r) < (double)solo_work ||
+                      cnt[r] / (uint64_t)sv->run < (uint64_t)nthreads;
     free(cnt);
     free(nx);
     return NS_OK;
@@ -1054,6 +1059,37 @@ static void solo_level(sieve *sv, int64_t r, local_ctx *lc, const ns_engine_opts
     }
 }
 
+/* Levels r, r + 1, ... as long as they are small, on thread 0 alone (the
+ * others wait at a barrier): one batch, no meeting between its levels.
+ * Returns the first level not run (max_rank + 1 at the end); sv->halted
+ * ends the run. */
+static int64_t solo_run(sieve *sv, int64_t r, local_ctx *lc, const ns_engine_opts *opts, uint64_t levels,
+                        uint64_t *done, int64_t *grow_at)
+{
+    for (; r <= sv->max_rank && sv->solo[r] && !sv->halted; r++)
+        solo_level(sv, r, lc, opts, levels, done, grow_at);
+    return r;
+}
+
+/* After shared level r, on thread 0 while the others wait at the barrier:
+ * a failure, a widening or a stop from the callbacks sets sv->halted (and
+ * *grow_at); else the small levels that follow run here. Sets
+ * sv->next_level. */
+static void between_levels(sieve *sv, int64_t r, local_ctx *lc, const ns_engine_opts *opts, uint64_t levels,
+                           uint64_t *done, int64_t *grow_at)
+{
+    if (sv->failed[r & 1]) {
+        sv->halted = 1;
+    } else if (sv->grow[r & 1]) {
+        *grow_at = r;
+        sv->halted = 1;
+    } else if ((opts->progress || opts->checkpoint) && level_done(sv, r, opts, levels, done)) {
+        sv->stop = 1;
+        sv->halted = 1;
+    }
+    sv->next_level = sv->halted ? r + 1 : solo_run(sv, r + 1, lc, opts, levels, done, grow_at);
+}
+
 static ns_err general_resume(const ns_game *game, ns_table *t, const ns_engine_plan *pl, const ns_engine_opts *opts,
                              uint64_t resume_units, ns_error *err)
 {
@@ -1083,10 +1119,12 @@ static ns_err general_resume(const ns_game *game, ns_table *t, const ns_engine_p
         goto fail;
     }
     rc = sieve_init(&sv, game, t, &plan, opts->pn_only, &local, lf, err);
-    if (rc || (rc = plan_solo(&sv, nthreads, err)))
+    if (rc)
         goto fail;
     for (int f = 0; f < game->nfam; f++)
         sv.weigh_rank |= game->fam[f].kind == NS_FAM_GENERAL;
+    if ((rc = plan_solo(&sv, nthreads, opts->solo_cells ? opts->solo_cells : NS_GENERAL_SOLO_WORK, err)))
+        goto fail;
     /* the ranks of a box's cells lie symmetrically about max_rank / 2 (x ->
      * bounds - 1 - x maps rank r to max_rank - r), so the cells weigh
      * ncells (1 + max_rank / 2) in all */
@@ -1108,7 +1146,6 @@ static ns_err general_resume(const ns_game *game, ns_table *t, const ns_engine_p
     uint64_t done = 0;
     if ((rc = alloc_records(&sv, &plan, err)) || (rc = rebuild(&sv, start, lcs, nthreads, &done, err)))
         goto fail;
-    const int has_cb = opts->progress || opts->checkpoint;
     sieve *psv = &sv;
     ns_barrier bar;   /* the team's per-level barrier (see ns_barrier.h) */
     int64_t grow_at = -1;
@@ -1121,30 +1158,18 @@ static ns_err general_resume(const ns_game *game, ns_table *t, const ns_engine_p
             const int me = ns_omp_thread_num();
             local_ctx *lc = &lcs[me];
             int sense = 0;   /* this thread's, for bar */
-            if (me == 0)
+            if (me == 0) {
                 ns_barrier_init(&bar, team_size());
+                /* the small levels at the start: thread 0 alone */
+                psv->next_level = solo_run(psv, start, lc, opts, levels, &done, &grow_at);
+            }
             NS_PRAGMA(omp barrier)
-            for (int64_t r = start; r <= psv->max_rank; r++) {
+            /* shared levels only: thread 0 runs the small ones between two
+             * of them while the others wait (between_levels); next_level
+             * and halted are written by thread 0 alone, while it holds the
+             * barrier, and read by the others after it */
+            for (int64_t r = psv->next_level; !psv->halted && r <= psv->max_rank; r = psv->next_level) {
                 const level_list *L = &psv->ring[r % psv->nring];
-                if (psv->solo[r]) {
-                    /* a small level: thread 0 alone, the others wait at the
-                     * next barrier (before the next shared level). A run of
-                     * solo levels starts with a barrier: thread 0 may set
-                     * failed/grow/stop in them, and another thread may still
-                     * be reading those flags of the level before (it then
-                     * left the loop alone: a deadlock seen in the tests) */
-                    if (r > start && !psv->solo[r - 1]) {
-                        ns_barrier_wait(&bar, &sense);
-                    }
-                    if (me == 0 && !psv->halted)
-                        solo_level(psv, r, lc, opts, levels, &done, &grow_at);
-                    if (r == psv->max_rank || !psv->solo[r + 1]) {
-                        ns_barrier_wait(&bar, &sense);
-                        if (psv->halted)
-                            break;
-                    }
-                    continue;
-                }
                 /* lagged sets take in level r - lag */
                 if (psv->nlagged) {
                     for (int i = 0; i < psv->nlagged; i++) {
@@ -1185,20 +1210,14 @@ static ns_err general_resume(const ns_game *game, ns_table *t, const ns_engine_p
                         compute_cells(psv, r, L, (uint64_t)(u * run), (uint64_t)((u + 1) * run), lc);
                     }
                 }
-                ns_barrier_wait(&bar, &sense);
-                if (psv->failed[r & 1])
-                    break;
-                if (psv->grow[r & 1]) {
-                    if (me == 0)
-                        grow_at = r;
-                    break;
-                }
-                if (has_cb) {
-                    if (me == 0 && level_done(psv, r, opts, levels, &done))
-                        psv->stop = 1;
+                /* one meeting a level: thread 0 checks it, calls back and
+                 * runs the small levels that follow while the others wait */
+                if (me == 0) {
+                    ns_barrier_hold(&bar);
+                    between_levels(psv, r, lc, opts, levels, &done, &grow_at);
+                    ns_barrier_release(&bar, &sense);
+                } else {
                     ns_barrier_wait(&bar, &sense);
-                    if (psv->stop)
-                        break;
                 }
             }
         }
