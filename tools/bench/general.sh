@@ -5,7 +5,8 @@
 # BASE and NEW are nimsieve binaries (e.g. the previous tag's build and
 # build/nimsieve). The runs alternate BASE, NEW, BASE, NEW, ... REPEAT times
 # (default 3) and each keeps its fastest solve time (the "time:" line: the
-# solve without the file write); prints both and NEW / BASE (below 1: NEW
+# solve without the file write; default options, so the checkpoint
+# callback is called after every level as in a user's solve); prints both and NEW / BASE (below 1: NEW
 # is faster). NS_BENCH_SCALE=small runs tiny sizes (the smoke test).
 set -euo pipefail
 if [ $# -lt 2 ]; then
@@ -36,7 +37,7 @@ solve_time() { # BIN THREADS ARGS...: prints the solve's seconds
     shift 2
     local out
     # shellcheck disable=SC2068
-    out=$("$bin" solve $@ --threads "$th" --checkpoint-every 0 --force -o "$dir/o.h5") || {
+    out=$("$bin" solve $@ --threads "$th" --force -o "$dir/o.h5") || {
         echo "general.sh: $bin solve $* failed" >&2
         exit 2
     }
