@@ -7,7 +7,7 @@
  * along a move direction d (their ranks would differ by a multiple of
  * w . d != 0), so a level is computed in parallel without locks. The whole
  * solve is one parallel region: a shared level costs one barrier (two with
- * lagged line sets), at which thread 0 holds the others while it calls the
+ * lagged line sets that are not early, see family_lag), at which thread 0 holds the others while it calls the
  * progress and checkpoint callbacks and runs the small levels that follow
  * (plan_solo: below opts.solo_cells of work, NS_GENERAL_SOLO_WORK by
  * default) on its own, in one batch.
@@ -23,7 +23,9 @@
  * the cell itself, which no other cell of the level touches: such "self"
  * sets get each cell's value as soon as it is computed, by the same thread.
  * Other sets ("lagged") get the cells of level r - L in a parallel pass
- * before level r.
+ * before level r, or ("early", where the ranks along the line step by 2 or
+ * more) the cells of level r + 1 - L while level r runs, on lines that no
+ * cell of level r reads (family_lag).
  *
  * Prefix families (NS_FAM_PREFIX along axis a) keep one running set per line
  * along a: a cell adds the values of the options its family adds at s, the
@@ -60,6 +62,8 @@ typedef struct lineset {
     int64_t dir[NS_MAX_DIM];
     int64_t lag;
     int self;                   /* plain rays only (e == d): updated as cells are computed */
+    int early;                  /* lagged, takes in level r + 1 - lag while level r runs
+                                   (see family_lag) */
     int pivot;                  /* coordinate with dir < 0 used to canonicalise */
     int64_t lo[NS_MAX_DIM];     /* range of canonical coordinates */
     int64_t span[NS_MAX_DIM];
@@ -107,6 +111,7 @@ typedef struct sieve {
     int nsets;
     lineset *sets;              /* owned */
     int nself, nlagged;
+    int nlate;                  /* lagged sets that are not early */
     int *self_idx, *lagged_idx; /* owned */
     int nreaders;
     reader *readers;            /* owned */
@@ -269,17 +274,34 @@ static inline void rec_insert(uint64_t *rec, uint32_t v, uint32_t cap, uint64_t 
 
 /* ---------- planning ---------- */
 
-static int64_t family_lag(const ns_game *g, const ns_family *f)
-{
-    const int64_t m = -dot(g->k, g->rank_w, f->dir);
-    const int64_t lag = -dot(g->k, g->rank_w, f->base);
-    int64_t r = lag - m + 1;
-    return r < 1 ? 1 : r;
-}
-
 static int is_plain(const ns_game *g, const ns_family *f)
 {
     return memcmp(f->dir, f->base, (size_t)g->k * sizeof *f->dir) == 0;
+}
+
+/* The lag of a non-plain ray family: its set holds, while level r runs,
+ * the cells of rank <= r - lag of each line. The family at s reads the line
+ * through s + e, whose cells have the ranks r - l, r - l - m, ... (l = -w.e,
+ * m = -w.d: ranks step by m along a line), so any lag from l - m + 1 to l
+ * selects them. The largest, l - m + 1, is the default: the set then takes
+ * in level r - lag in a pass of its own before level r, all threads, and a
+ * barrier. *early (may be NULL) gets 1 when m >= 2 and l >= m: the lag is
+ * then l - m + 2 >= 2, and the cells of level r + 1 - lag, final already,
+ * lie on lines whose ranks are r + 1 - lag = r - l + m - 1, not r - l,
+ * modulo m: no cell of level r reads them. Those cells go into the set
+ * while level r runs, by the threads computing it, without that pass and
+ * its barrier (a-Wythoff's shifted diagonals: m = 2). */
+static int64_t family_lag(const ns_game *g, const ns_family *f, int *early)
+{
+    const int64_t m = -dot(g->k, g->rank_w, f->dir);
+    const int64_t lag = -dot(g->k, g->rank_w, f->base);
+    const int e = m >= 2 && lag >= m && !is_plain(g, f);
+    if (early)
+        *early = e;
+    if (e)
+        return lag - m + 2;
+    int64_t r = lag - m + 1;
+    return r < 1 ? 1 : r;
 }
 
 /* Distinct (direction, lag, self) groups; fam_set (may be NULL) gets each
@@ -296,11 +318,12 @@ static int plan_groups(const ns_game *g, lineset *sets, int *fam_set)
             fam_set[f] = -1;
         if (fm->kind != NS_FAM_RAY)
             continue;
-        int64_t lag = family_lag(g, fm);
+        int early;
+        int64_t lag = family_lag(g, fm, &early);
         int self = is_plain(g, fm);
         int found = -1;
         for (int i = 0; i < n; i++)
-            if (out[i].lag == lag && out[i].self == self &&
+            if (out[i].lag == lag && out[i].self == self && out[i].early == early &&
                 memcmp(out[i].dir, fm->dir, (size_t)g->k * sizeof(int64_t)) == 0)
                 found = i;
         if (found < 0) {
@@ -311,6 +334,7 @@ static int plan_groups(const ns_game *g, lineset *sets, int *fam_set)
             memcpy(out[found].dir, fm->dir, (size_t)g->k * sizeof(int64_t));
             out[found].lag = lag;
             out[found].self = self;
+            out[found].early = early;
         }
         if (fam_set)
             fam_set[f] = found;
@@ -755,7 +779,7 @@ static void restore_cell(sieve *sv, int64_t r, int64_t rr, const int64_t *s, loc
     }
     for (int i = 0; i < sv->nsets; i++) {
         lineset *ls = &sv->sets[i];
-        if (ls->self || r <= rr - 1 - ls->lag)
+        if (ls->self || r <= rr - 1 - ls->lag + ls->early)
             insert_lagged(sv, ls, s);
     }
 }
@@ -844,6 +868,7 @@ static ns_err sieve_init(sieve *sv, const ns_game *game, ns_table *t, const ns_e
             sv->self_idx[sv->nself++] = i;
         } else {
             sv->lagged_idx[sv->nlagged++] = i;
+            sv->nlate += !ls->early;
             if (ls->lag > max_lag)
                 max_lag = ls->lag;
         }
@@ -1000,13 +1025,15 @@ static ns_err rebuild(sieve *sv, int64_t upto, local_ctx *lcs, int nthreads, uin
     return NS_OK;
 }
 
-/* Lists of level r and of the levels its lagged sets take in; thread 0 only. */
+/* Lists of level r and of the levels its lagged sets take in while it
+ * runs (r - lag, early sets r + 1 - lag); thread 0 only. */
 static ns_err levels_for(sieve *sv, int64_t r, ns_error *err)
 {
     if (!level_get(sv, r, err))
         return err ? err->code : NS_ENOMEM;
     for (int i = 0; i < sv->nlagged; i++) {
-        int64_t rr = r - sv->sets[sv->lagged_idx[i]].lag;
+        const lineset *ls = &sv->sets[sv->lagged_idx[i]];
+        int64_t rr = r - ls->lag + ls->early;
         if (rr >= 0 && !level_get(sv, rr, err))
             return err ? err->code : NS_ENOMEM;
     }
@@ -1034,7 +1061,7 @@ static void solo_level(sieve *sv, int64_t r, local_ctx *lc, const ns_engine_opts
     const int k = sv->k;
     for (int i = 0; i < sv->nlagged; i++) {
         lineset *ls = &sv->sets[sv->lagged_idx[i]];
-        const int64_t rr = r - ls->lag;
+        const int64_t rr = r - ls->lag + ls->early;
         if (rr < 0)
             continue;
         const level_list *LL = &sv->ring[rr % sv->nring];
@@ -1170,12 +1197,13 @@ static ns_err general_resume(const ns_game *game, ns_table *t, const ns_engine_p
              * barrier, and read by the others after it */
             for (int64_t r = psv->next_level; !psv->halted && r <= psv->max_rank; r = psv->next_level) {
                 const level_list *L = &psv->ring[r % psv->nring];
-                /* lagged sets take in level r - lag */
-                if (psv->nlagged) {
+                /* lagged sets take in level r - lag before level r; early
+                 * ones level r + 1 - lag while it runs (below) */
+                if (psv->nlate) {
                     for (int i = 0; i < psv->nlagged; i++) {
                         lineset *ls = &psv->sets[psv->lagged_idx[i]];
                         const int64_t rr = r - ls->lag;
-                        if (rr < 0)
+                        if (rr < 0 || ls->early)
                             continue;
                         const level_list *LL = &psv->ring[rr % psv->nring];
                         const int64_t n = (int64_t)LL->n;
@@ -1193,6 +1221,17 @@ static ns_err general_resume(const ns_game *game, ns_table *t, const ns_engine_p
                     ns_error_clear(&e);
                     if (levels_for(psv, r + 1, &e))
                         fail_once(psv, r, &e, NS_ENOMEM, "out of memory");
+                }
+                for (int i = 0; i < psv->nlagged; i++) {
+                    lineset *ls = &psv->sets[psv->lagged_idx[i]];
+                    const int64_t rr = r + 1 - ls->lag;
+                    if (rr < 0 || !ls->early)
+                        continue;
+                    const level_list *LL = &psv->ring[rr % psv->nring];
+                    uint64_t c0, c1;
+                    thread_block(LL->n, me, team_size(), &c0, &c1);
+                    for (uint64_t c = c0; c < c1; c++)
+                        insert_lagged(psv, ls, LL->cells + c * (uint64_t)k);
                 }
                 /* contiguous blocks: a thread keeps its part of the level
                  * from one level to the next, and so the line records and
