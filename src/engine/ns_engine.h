@@ -136,8 +136,9 @@ typedef struct ns_engine_opts {
     uint64_t solo_cells;    /* general engine: levels whose work (cells, times
                                rank + 1 with general families) is below this
                                run on one thread, batched between two shared
-                               levels; 0: NS_GENERAL_SOLO_WORK (the tests set
-                               1 to share every level they can) */
+                               levels; 0: NS_GENERAL_SOLO_WORK, or a quarter
+                               of the largest level's work if less (the
+                               tests set 1 to share every level they can) */
     struct ns_gsg **gsg;    /* OPTIONAL (retro, normal play): *gsg gets the
                                generalized Sprague-Grundy values, computed
                                after the P/N/draw table (ns_gsg_solve);

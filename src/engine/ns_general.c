@@ -898,11 +898,15 @@ done:
 /* Mark the levels too small to share among nthreads threads (a barrier
  * costs more than their cells; with other processes on the cores it can
  * cost a time slice): work below solo_work (cells, each weighing
- * level_weight), or fewer work units than threads. Level sizes come from
+ * level_weight), or fewer work units than threads. With auto set,
+ * solo_work is at most a quarter of the largest level's work: a table
+ * whose levels are all small (two piles: at most N cells) still shares
+ * all but a few per cent of its cells (a-Wythoff 2048^2 with 2048 cells
+ * ran every level on one thread). Level sizes come from
  * the box alone: the number of cells of rank r is a convolution of one box
  * per coordinate. Consecutive solo levels run as one batch (see
  * solo_run). */
-static ns_err plan_solo(sieve *sv, int nthreads, uint64_t solo_work, ns_error *err)
+static ns_err plan_solo(sieve *sv, int nthreads, uint64_t solo_work, int autos, ns_error *err)
 {
     const ns_game *g = sv->g;
     const uint64_t nl = (uint64_t)sv->max_rank + 1;
@@ -931,8 +935,14 @@ static ns_err plan_solo(sieve *sv, int nthreads, uint64_t solo_work, ns_error *e
         }
         memcpy(cnt, nx, (size_t)nl * sizeof *cnt);
     }
+    double lim = (double)solo_work, most = 0;
     for (uint64_t r = 0; r < nl; r++)
-        sv->solo[r] = nthreads <= 1 || (double)cnt[r] * level_weight(sv, (int64_t)r) < (double)solo_work ||
+        if ((double)cnt[r] * level_weight(sv, (int64_t)r) > most)
+            most = (double)cnt[r] * level_weight(sv, (int64_t)r);
+    if (autos && most / 4 < lim)
+        lim = most / 4;
+    for (uint64_t r = 0; r < nl; r++)
+        sv->solo[r] = nthreads <= 1 || (double)cnt[r] * level_weight(sv, (int64_t)r) < lim ||
                       cnt[r] / (uint64_t)sv->run < (uint64_t)nthreads;
     free(cnt);
     free(nx);
@@ -1150,7 +1160,8 @@ static ns_err general_resume(const ns_game *game, ns_table *t, const ns_engine_p
         goto fail;
     for (int f = 0; f < game->nfam; f++)
         sv.weigh_rank |= game->fam[f].kind == NS_FAM_GENERAL;
-    if ((rc = plan_solo(&sv, nthreads, opts->solo_cells ? opts->solo_cells : NS_GENERAL_SOLO_WORK, err)))
+    if ((rc = plan_solo(&sv, nthreads, opts->solo_cells ? opts->solo_cells : NS_GENERAL_SOLO_WORK,
+                        !opts->solo_cells, err)))
         goto fail;
     /* the ranks of a box's cells lie symmetrically about max_rank / 2 (x ->
      * bounds - 1 - x maps rank r to max_rank - r), so the cells weigh
