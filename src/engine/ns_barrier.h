@@ -53,4 +53,33 @@ static inline void ns_barrier_wait(ns_barrier *b, int *my_sense)
     }
 }
 
+/* Thread 0's side of a barrier that runs serial work between two phases:
+ * ns_barrier_hold returns once every other thread has arrived (they call
+ * ns_barrier_wait as usual and keep waiting); thread 0 then does what must
+ * run while no other thread works (callbacks, small levels) and lets them
+ * go with ns_barrier_release. One meeting instead of two: the general
+ * engine used a second barrier per level for its progress and checkpoint
+ * callbacks. Thread 0 must not also call ns_barrier_wait in that round.
+ * What the others wrote before arriving is seen by thread 0 after hold,
+ * and what thread 0 wrote before release by them after their wait. */
+static inline void ns_barrier_hold(ns_barrier *b)
+{
+    for (unsigned spin = 0; __atomic_load_n(&b->count, __ATOMIC_ACQUIRE) != b->n - 1; spin++) {
+        if (spin > 2000)
+            sched_yield();
+#if defined(__x86_64__) || defined(__i386__)
+        else
+            __builtin_ia32_pause();
+#endif
+    }
+}
+
+static inline void ns_barrier_release(ns_barrier *b, int *my_sense)
+{
+    const int s = !*my_sense;
+    *my_sense = s;
+    __atomic_store_n(&b->count, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&b->sense, s, __ATOMIC_RELEASE);
+}
+
 #endif

@@ -117,6 +117,11 @@ typedef struct ns_seq_stats {
     uint64_t scans;         /* ... of which needed a scan of all splits */
 } ns_seq_stats;
 
+/* The general engine's default for ns_engine_opts.solo_cells: a level of
+ * fewer than this many cells (of plain cells: about 0.1 ms on one thread)
+ * costs less alone than a meeting of the threads on a busy machine. */
+enum { NS_GENERAL_SOLO_WORK = 2048 };
+
 typedef struct ns_engine_opts {
     int threads;            /* <= 0: OpenMP's default */
     int pn_only;            /* P/N flags instead of Grundy values */
@@ -138,6 +143,12 @@ typedef struct ns_engine_opts {
                                position's remoteness, NS_REMOTE_NONE for
                                draws and non-positions; caller owns it */
     ns_seq_stats *seq_stats;    /* OPTIONAL: filled by the sequence engines */
+    uint64_t solo_cells;    /* general engine: levels whose work (cells, times
+                               rank + 1 with general families) is below this
+                               run on one thread, batched between two shared
+                               levels; 0: NS_GENERAL_SOLO_WORK, or a quarter
+                               of the largest level's work if less (the
+                               tests set 1 to share every level they can) */
     struct ns_gsg **gsg;    /* OPTIONAL (retro, normal play): *gsg gets the
                                generalized Sprague-Grundy values, computed
                                after the P/N/draw table (ns_gsg_solve);

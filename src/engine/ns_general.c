@@ -6,8 +6,11 @@
  * all its options are known. Two cells of one level never lie on one line
  * along a move direction d (their ranks would differ by a multiple of
  * w . d != 0), so a level is computed in parallel without locks. The whole
- * solve is one parallel region: a level costs one barrier (two with lagged
- * line sets, one more when a progress or checkpoint callback is set).
+ * solve is one parallel region: a shared level costs one barrier (two with
+ * lagged line sets that are not early, see family_lag), at which thread 0 holds the others while it calls the
+ * progress and checkpoint callbacks and runs the small levels that follow
+ * (plan_solo: below opts.solo_cells of work, NS_GENERAL_SOLO_WORK by
+ * default) on its own, in one batch.
  *
  * Lines. A ray family "s + e + t*d, t >= 0" reaches exactly the cells of the
  * line through s + e that have rank <= rank(s) + w . e. For each distinct
@@ -20,7 +23,9 @@
  * the cell itself, which no other cell of the level touches: such "self"
  * sets get each cell's value as soon as it is computed, by the same thread.
  * Other sets ("lagged") get the cells of level r - L in a parallel pass
- * before level r.
+ * before level r, or ("early", where the ranks along the line step by 2 or
+ * more) the cells of level r + 1 - L while level r runs, on lines that no
+ * cell of level r reads (family_lag).
  *
  * Prefix families (NS_FAM_PREFIX along axis a) keep one running set per line
  * along a: a cell adds the values of the options its family adds at s, the
@@ -57,6 +62,8 @@ typedef struct lineset {
     int64_t dir[NS_MAX_DIM];
     int64_t lag;
     int self;                   /* plain rays only (e == d): updated as cells are computed */
+    int early;                  /* lagged, takes in level r + 1 - lag while level r runs
+                                   (see family_lag) */
     int pivot;                  /* coordinate with dir < 0 used to canonicalise */
     int64_t lo[NS_MAX_DIM];     /* range of canonical coordinates */
     int64_t span[NS_MAX_DIM];
@@ -104,6 +111,7 @@ typedef struct sieve {
     int nsets;
     lineset *sets;              /* owned */
     int nself, nlagged;
+    int nlate;                  /* lagged sets that are not early */
     int *self_idx, *lagged_idx; /* owned */
     int nreaders;
     reader *readers;            /* owned */
@@ -122,7 +130,8 @@ typedef struct sieve {
     volatile int failed[2];
     volatile int stop;
     volatile int grow[2];       /* a mex reached acap < cap at level r: widen */
-    volatile int halted;        /* a level run by thread 0 alone ended the run */
+    volatile int halted;        /* thread 0 ended the run (see between_levels) */
+    volatile int64_t next_level; /* the next shared level, set by thread 0 */
     uint8_t *solo;              /* per level: small, run by thread 0 alone; owned */
     ns_error perr;
     /* progress: the work done, over the work of the whole table. A game with
@@ -265,17 +274,34 @@ static inline void rec_insert(uint64_t *rec, uint32_t v, uint32_t cap, uint64_t 
 
 /* ---------- planning ---------- */
 
-static int64_t family_lag(const ns_game *g, const ns_family *f)
-{
-    const int64_t m = -dot(g->k, g->rank_w, f->dir);
-    const int64_t lag = -dot(g->k, g->rank_w, f->base);
-    int64_t r = lag - m + 1;
-    return r < 1 ? 1 : r;
-}
-
 static int is_plain(const ns_game *g, const ns_family *f)
 {
     return memcmp(f->dir, f->base, (size_t)g->k * sizeof *f->dir) == 0;
+}
+
+/* The lag of a non-plain ray family: its set holds, while level r runs,
+ * the cells of rank <= r - lag of each line. The family at s reads the line
+ * through s + e, whose cells have the ranks r - l, r - l - m, ... (l = -w.e,
+ * m = -w.d: ranks step by m along a line), so any lag from l - m + 1 to l
+ * selects them. The largest, l - m + 1, is the default: the set then takes
+ * in level r - lag in a pass of its own before level r, all threads, and a
+ * barrier. *early (may be NULL) gets 1 when m >= 2 and l >= m: the lag is
+ * then l - m + 2 >= 2, and the cells of level r + 1 - lag, final already,
+ * lie on lines whose ranks are r + 1 - lag = r - l + m - 1, not r - l,
+ * modulo m: no cell of level r reads them. Those cells go into the set
+ * while level r runs, by the threads computing it, without that pass and
+ * its barrier (a-Wythoff's shifted diagonals: m = 2). */
+static int64_t family_lag(const ns_game *g, const ns_family *f, int *early)
+{
+    const int64_t m = -dot(g->k, g->rank_w, f->dir);
+    const int64_t lag = -dot(g->k, g->rank_w, f->base);
+    const int e = m >= 2 && lag >= m && !is_plain(g, f);
+    if (early)
+        *early = e;
+    if (e)
+        return lag - m + 2;
+    int64_t r = lag - m + 1;
+    return r < 1 ? 1 : r;
 }
 
 /* Distinct (direction, lag, self) groups; fam_set (may be NULL) gets each
@@ -292,11 +318,12 @@ static int plan_groups(const ns_game *g, lineset *sets, int *fam_set)
             fam_set[f] = -1;
         if (fm->kind != NS_FAM_RAY)
             continue;
-        int64_t lag = family_lag(g, fm);
+        int early;
+        int64_t lag = family_lag(g, fm, &early);
         int self = is_plain(g, fm);
         int found = -1;
         for (int i = 0; i < n; i++)
-            if (out[i].lag == lag && out[i].self == self &&
+            if (out[i].lag == lag && out[i].self == self && out[i].early == early &&
                 memcmp(out[i].dir, fm->dir, (size_t)g->k * sizeof(int64_t)) == 0)
                 found = i;
         if (found < 0) {
@@ -307,6 +334,7 @@ static int plan_groups(const ns_game *g, lineset *sets, int *fam_set)
             memcpy(out[found].dir, fm->dir, (size_t)g->k * sizeof(int64_t));
             out[found].lag = lag;
             out[found].self = self;
+            out[found].early = early;
         }
         if (fam_set)
             fam_set[f] = found;
@@ -751,7 +779,7 @@ static void restore_cell(sieve *sv, int64_t r, int64_t rr, const int64_t *s, loc
     }
     for (int i = 0; i < sv->nsets; i++) {
         lineset *ls = &sv->sets[i];
-        if (ls->self || r <= rr - 1 - ls->lag)
+        if (ls->self || r <= rr - 1 - ls->lag + ls->early)
             insert_lagged(sv, ls, s);
     }
 }
@@ -840,6 +868,7 @@ static ns_err sieve_init(sieve *sv, const ns_game *game, ns_table *t, const ns_e
             sv->self_idx[sv->nself++] = i;
         } else {
             sv->lagged_idx[sv->nlagged++] = i;
+            sv->nlate += !ls->early;
             if (ls->lag > max_lag)
                 max_lag = ls->lag;
         }
@@ -868,12 +897,16 @@ done:
 
 /* Mark the levels too small to share among nthreads threads (a barrier
  * costs more than their cells; with other processes on the cores it can
- * cost a time slice): fewer cells than SOLO_CELLS, or fewer work units
- * than threads. Level sizes come from the box alone: the number of cells
- * of rank r is a convolution of one box per coordinate. */
-enum { SOLO_CELLS = 256 };
-
-static ns_err plan_solo(sieve *sv, int nthreads, ns_error *err)
+ * cost a time slice): work below solo_work (cells, each weighing
+ * level_weight), or fewer work units than threads. With auto set,
+ * solo_work is at most a quarter of the largest level's work: a table
+ * whose levels are all small (two piles: at most N cells) still shares
+ * all but a few per cent of its cells (a-Wythoff 2048^2 with 2048 cells
+ * ran every level on one thread). Level sizes come from
+ * the box alone: the number of cells of rank r is a convolution of one box
+ * per coordinate. Consecutive solo levels run as one batch (see
+ * solo_run). */
+static ns_err plan_solo(sieve *sv, int nthreads, uint64_t solo_work, int autos, ns_error *err)
 {
     const ns_game *g = sv->g;
     const uint64_t nl = (uint64_t)sv->max_rank + 1;
@@ -902,8 +935,15 @@ static ns_err plan_solo(sieve *sv, int nthreads, ns_error *err)
         }
         memcpy(cnt, nx, (size_t)nl * sizeof *cnt);
     }
+    double lim = (double)solo_work, most = 0;
     for (uint64_t r = 0; r < nl; r++)
-        sv->solo[r] = nthreads <= 1 || cnt[r] < SOLO_CELLS || cnt[r] / (uint64_t)sv->run < (uint64_t)nthreads;
+        if ((double)cnt[r] * level_weight(sv, (int64_t)r) > most)
+            most = (double)cnt[r] * level_weight(sv, (int64_t)r);
+    if (autos && most / 4 < lim)
+        lim = most / 4;
+    for (uint64_t r = 0; r < nl; r++)
+        sv->solo[r] = nthreads <= 1 || (double)cnt[r] * level_weight(sv, (int64_t)r) < lim ||
+                      cnt[r] / (uint64_t)sv->run < (uint64_t)nthreads;
     free(cnt);
     free(nx);
     return NS_OK;
@@ -995,13 +1035,15 @@ static ns_err rebuild(sieve *sv, int64_t upto, local_ctx *lcs, int nthreads, uin
     return NS_OK;
 }
 
-/* Lists of level r and of the levels its lagged sets take in; thread 0 only. */
+/* Lists of level r and of the levels its lagged sets take in while it
+ * runs (r - lag, early sets r + 1 - lag); thread 0 only. */
 static ns_err levels_for(sieve *sv, int64_t r, ns_error *err)
 {
     if (!level_get(sv, r, err))
         return err ? err->code : NS_ENOMEM;
     for (int i = 0; i < sv->nlagged; i++) {
-        int64_t rr = r - sv->sets[sv->lagged_idx[i]].lag;
+        const lineset *ls = &sv->sets[sv->lagged_idx[i]];
+        int64_t rr = r - ls->lag + ls->early;
         if (rr >= 0 && !level_get(sv, rr, err))
             return err ? err->code : NS_ENOMEM;
     }
@@ -1029,7 +1071,7 @@ static void solo_level(sieve *sv, int64_t r, local_ctx *lc, const ns_engine_opts
     const int k = sv->k;
     for (int i = 0; i < sv->nlagged; i++) {
         lineset *ls = &sv->sets[sv->lagged_idx[i]];
-        const int64_t rr = r - ls->lag;
+        const int64_t rr = r - ls->lag + ls->early;
         if (rr < 0)
             continue;
         const level_list *LL = &sv->ring[rr % sv->nring];
@@ -1052,6 +1094,37 @@ static void solo_level(sieve *sv, int64_t r, local_ctx *lc, const ns_engine_opts
         sv->stop = 1;
         sv->halted = 1;
     }
+}
+
+/* Levels r, r + 1, ... as long as they are small, on thread 0 alone (the
+ * others wait at a barrier): one batch, no meeting between its levels.
+ * Returns the first level not run (max_rank + 1 at the end); sv->halted
+ * ends the run. */
+static int64_t solo_run(sieve *sv, int64_t r, local_ctx *lc, const ns_engine_opts *opts, uint64_t levels,
+                        uint64_t *done, int64_t *grow_at)
+{
+    for (; r <= sv->max_rank && sv->solo[r] && !sv->halted; r++)
+        solo_level(sv, r, lc, opts, levels, done, grow_at);
+    return r;
+}
+
+/* After shared level r, on thread 0 while the others wait at the barrier:
+ * a failure, a widening or a stop from the callbacks sets sv->halted (and
+ * *grow_at); else the small levels that follow run here. Sets
+ * sv->next_level. */
+static void between_levels(sieve *sv, int64_t r, local_ctx *lc, const ns_engine_opts *opts, uint64_t levels,
+                           uint64_t *done, int64_t *grow_at)
+{
+    if (sv->failed[r & 1]) {
+        sv->halted = 1;
+    } else if (sv->grow[r & 1]) {
+        *grow_at = r;
+        sv->halted = 1;
+    } else if ((opts->progress || opts->checkpoint) && level_done(sv, r, opts, levels, done)) {
+        sv->stop = 1;
+        sv->halted = 1;
+    }
+    sv->next_level = sv->halted ? r + 1 : solo_run(sv, r + 1, lc, opts, levels, done, grow_at);
 }
 
 static ns_err general_resume(const ns_game *game, ns_table *t, const ns_engine_plan *pl, const ns_engine_opts *opts,
@@ -1083,10 +1156,13 @@ static ns_err general_resume(const ns_game *game, ns_table *t, const ns_engine_p
         goto fail;
     }
     rc = sieve_init(&sv, game, t, &plan, opts->pn_only, &local, lf, err);
-    if (rc || (rc = plan_solo(&sv, nthreads, err)))
+    if (rc)
         goto fail;
     for (int f = 0; f < game->nfam; f++)
         sv.weigh_rank |= game->fam[f].kind == NS_FAM_GENERAL;
+    if ((rc = plan_solo(&sv, nthreads, opts->solo_cells ? opts->solo_cells : NS_GENERAL_SOLO_WORK,
+                        !opts->solo_cells, err)))
+        goto fail;
     /* the ranks of a box's cells lie symmetrically about max_rank / 2 (x ->
      * bounds - 1 - x maps rank r to max_rank - r), so the cells weigh
      * ncells (1 + max_rank / 2) in all */
@@ -1108,7 +1184,6 @@ static ns_err general_resume(const ns_game *game, ns_table *t, const ns_engine_p
     uint64_t done = 0;
     if ((rc = alloc_records(&sv, &plan, err)) || (rc = rebuild(&sv, start, lcs, nthreads, &done, err)))
         goto fail;
-    const int has_cb = opts->progress || opts->checkpoint;
     sieve *psv = &sv;
     ns_barrier bar;   /* the team's per-level barrier (see ns_barrier.h) */
     int64_t grow_at = -1;
@@ -1121,36 +1196,25 @@ static ns_err general_resume(const ns_game *game, ns_table *t, const ns_engine_p
             const int me = ns_omp_thread_num();
             local_ctx *lc = &lcs[me];
             int sense = 0;   /* this thread's, for bar */
-            if (me == 0)
+            if (me == 0) {
                 ns_barrier_init(&bar, team_size());
+                /* the small levels at the start: thread 0 alone */
+                psv->next_level = solo_run(psv, start, lc, opts, levels, &done, &grow_at);
+            }
             NS_PRAGMA(omp barrier)
-            for (int64_t r = start; r <= psv->max_rank; r++) {
+            /* shared levels only: thread 0 runs the small ones between two
+             * of them while the others wait (between_levels); next_level
+             * and halted are written by thread 0 alone, while it holds the
+             * barrier, and read by the others after it */
+            for (int64_t r = psv->next_level; !psv->halted && r <= psv->max_rank; r = psv->next_level) {
                 const level_list *L = &psv->ring[r % psv->nring];
-                if (psv->solo[r]) {
-                    /* a small level: thread 0 alone, the others wait at the
-                     * next barrier (before the next shared level). A run of
-                     * solo levels starts with a barrier: thread 0 may set
-                     * failed/grow/stop in them, and another thread may still
-                     * be reading those flags of the level before (it then
-                     * left the loop alone: a deadlock seen in the tests) */
-                    if (r > start && !psv->solo[r - 1]) {
-                        ns_barrier_wait(&bar, &sense);
-                    }
-                    if (me == 0 && !psv->halted)
-                        solo_level(psv, r, lc, opts, levels, &done, &grow_at);
-                    if (r == psv->max_rank || !psv->solo[r + 1]) {
-                        ns_barrier_wait(&bar, &sense);
-                        if (psv->halted)
-                            break;
-                    }
-                    continue;
-                }
-                /* lagged sets take in level r - lag */
-                if (psv->nlagged) {
+                /* lagged sets take in level r - lag before level r; early
+                 * ones level r + 1 - lag while it runs (below) */
+                if (psv->nlate) {
                     for (int i = 0; i < psv->nlagged; i++) {
                         lineset *ls = &psv->sets[psv->lagged_idx[i]];
                         const int64_t rr = r - ls->lag;
-                        if (rr < 0)
+                        if (rr < 0 || ls->early)
                             continue;
                         const level_list *LL = &psv->ring[rr % psv->nring];
                         const int64_t n = (int64_t)LL->n;
@@ -1169,6 +1233,17 @@ static ns_err general_resume(const ns_game *game, ns_table *t, const ns_engine_p
                     if (levels_for(psv, r + 1, &e))
                         fail_once(psv, r, &e, NS_ENOMEM, "out of memory");
                 }
+                for (int i = 0; i < psv->nlagged; i++) {
+                    lineset *ls = &psv->sets[psv->lagged_idx[i]];
+                    const int64_t rr = r + 1 - ls->lag;
+                    if (rr < 0 || !ls->early)
+                        continue;
+                    const level_list *LL = &psv->ring[rr % psv->nring];
+                    uint64_t c0, c1;
+                    thread_block(LL->n, me, team_size(), &c0, &c1);
+                    for (uint64_t c = c0; c < c1; c++)
+                        insert_lagged(psv, ls, LL->cells + c * (uint64_t)k);
+                }
                 /* contiguous blocks: a thread keeps its part of the level
                  * from one level to the next, and so the line records and
                  * table rows it wrote (no cache-line migration between
@@ -1185,20 +1260,14 @@ static ns_err general_resume(const ns_game *game, ns_table *t, const ns_engine_p
                         compute_cells(psv, r, L, (uint64_t)(u * run), (uint64_t)((u + 1) * run), lc);
                     }
                 }
-                ns_barrier_wait(&bar, &sense);
-                if (psv->failed[r & 1])
-                    break;
-                if (psv->grow[r & 1]) {
-                    if (me == 0)
-                        grow_at = r;
-                    break;
-                }
-                if (has_cb) {
-                    if (me == 0 && level_done(psv, r, opts, levels, &done))
-                        psv->stop = 1;
+                /* one meeting a level: thread 0 checks it, calls back and
+                 * runs the small levels that follow while the others wait */
+                if (me == 0) {
+                    ns_barrier_hold(&bar);
+                    between_levels(psv, r, lc, opts, levels, &done, &grow_at);
+                    ns_barrier_release(&bar, &sense);
+                } else {
                     ns_barrier_wait(&bar, &sense);
-                    if (psv->stop)
-                        break;
                 }
             }
         }
