@@ -375,9 +375,33 @@ static void check_rules(void)
         ns_game_free(g);
     }
     free(text);
+    /* written from the definition; the second with rank weights (2, 1),
+     * where the engine cannot run the sets and enumerates the options */
     static const char *two[] = {
         "game both\npiles x, y\nmove (x, y) -> (x - a, y - b) for a in 0..x, b in 0..y where a + b > 0\n",
+        "game both\npiles x, y\nrank 2*x + y\nmove (x, y) -> (x - a, y - b) for a in 0..x, b in 0..y where a + b > 0\n",
+        "game both\npiles x, y\nmove (x, y) -> (x - a, y - b) for a in 0..x, b in 0..y where a != 0 or b >= 1\n",
     };
+    /* not subsets families: another pattern set, a threshold that is not
+     * "positive", a condition reading a pile */
+    static const char *not_sub[] = {
+        "game g\npiles x, y\nmove (x, y) -> (x - a, y - b) for a in 0..x, b in 0..y where a + b > 1\n",
+        "game g\npiles x, y\nmove (x, y) -> (x - a, y - b) for a in 0..x, b in 0..y where a > 0 and b > 0\n",
+        "game g\npiles x, y\nmove (x, y) -> (x - a, y - b) for a in 0..x, b in 0..y where a + b > 0 and a < 5\n",
+        "game g\npiles x, y\nmove (x, y) -> (x - a, y - b) for a in 0..x, b in 0..y where a + b > 0 and x > 2\n",
+        "game g\npiles x, y\nmove (x, y) -> (x - a, y - 2*b) for a in 0..x, b in 0..y/2 where a + b > 0\n",
+    };
+    for (size_t c = 0; c < sizeof not_sub / sizeof not_sub[0]; c++) {
+        ns_game *g = NULL;
+        ns_error err;
+        ns_error_clear(&err);
+        ns_params ps;
+        memset(&ps, 0, sizeof ps);
+        CHECKF(!ns_rules_compile(not_sub[c], "g.rules", &ps, 2, &g, &err) && g, "not_sub %zu: %s", c, err.msg);
+        for (int f = 0; g && f < g->nfam; f++)
+            CHECKF(g->fam[f].sub_k == 0, "not_sub %zu: marked as a subsets family", c);
+        ns_game_free(g);
+    }
     for (size_t c = 0; c < sizeof two / sizeof two[0]; c++) {
         tgame tg = {.n = 2, .k = 2, .piles = 3, .b = {12, 11}};
         ns_game *g = NULL;
