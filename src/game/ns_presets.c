@@ -39,7 +39,7 @@ static const struct {
     {"a-wythoff", (const char *const[]){"a", NULL}},
     {"bash", (const char *const[]){"m", NULL}},
     {"subtraction", (const char *const[]){"set", NULL}},
-    {"moore", (const char *const[]){"piles", "k", NULL}},
+    {"moore", (const char *const[]){"piles", "k", "sets", NULL}},
     {"staircase", (const char *const[]){"piles", NULL}},
     {"euclid", (const char *const[]){NULL}},
     {"fibonacci-nim", (const char *const[]){NULL}},
@@ -208,12 +208,13 @@ static ns_game *build_subtraction(const ns_params *ps, int k_hint, ns_error *err
 }
 
 /* ---- moore: take a positive amount from each of 1..k piles (a subsets
- * family: the general engine runs it as running sets) ---- */
+ * family: the general engine runs it as running sets; sets=0 leaves the
+ * marker off, so every option is listed per cell, for comparison) ---- */
 static ns_game *build_moore(const ns_params *ps, int k_hint, ns_error *err)
 {
-    int64_t n, k;
+    int64_t n, k, sets;
     if (only_params("moore", ps, err) || resolve_piles(ps, k_hint, 3, &n, err) ||
-        ns_params_int(ps, "k", 2, 1, 8, &k, err))
+        ns_params_int(ps, "k", 2, 1, 8, &k, err) || ns_params_int(ps, "sets", 1, 0, 1, &sets, err))
         return NULL;
     if (k > n) {
         ns_error_set(err, NS_EINVAL, "moore: k=%" PRId64 " exceeds the number of piles (%" PRId64 ")", k, n);
@@ -226,6 +227,8 @@ static ns_game *build_moore(const ns_params *ps, int k_hint, ns_error *err)
     }
     if (ns_game_add_subsets(g, "take from 1..k piles", ((uint32_t)1 << n) - 1, (int)k, err))
         return fail(g);
+    if (!sets)
+        g->fam[0].sub_k = 0, g->fam[0].sub_piles = 0;
     return g;
 }
 
@@ -361,7 +364,7 @@ static const ns_preset p_wythoff = {"wythoff", "Wythoff: take from one pile, or 
 static const ns_preset p_awythoff = {"a-wythoff", "Fraenkel's a-Wythoff: one pile, or k,l >= 1 from both with |k-l| < a", "a=2 (a >= 1)", build_awythoff};
 static const ns_preset p_bash = {"bash", "Bash: one pile, take 1..m", "m=3 (m >= 1)", build_bash};
 static const ns_preset p_sub = {"subtraction", "Subtraction game: one pile, take s for s in a finite set S", "set=1,3,4", build_subtraction};
-static const ns_preset p_moore = {"moore", "Moore's Nim_k: take positive amounts from up to k piles", "piles=3, k=2 (1 <= k <= piles)", build_moore};
+static const ns_preset p_moore = {"moore", "Moore's Nim_k: take positive amounts from up to k piles", "piles=3, k=2 (1 <= k <= piles), sets=1 (0: list every option per cell, the slow path, for comparison)", build_moore};
 static const ns_preset p_stair = {"staircase", "Staircase Nim: move coins from step i to step i-1 (step 1 to the ground)", "piles=3 (steps)", build_staircase};
 static const ns_preset p_euclid = {"euclid", "Euclid's game: subtract a positive multiple of the smaller pile from the larger", "", build_euclid};
 static const ns_preset p_fib = {"fibonacci-nim", "Fibonacci Nim: state (pile, limit); take t <= limit, next limit 2t; start (n, n-1)", "", build_fibnim};
