@@ -227,8 +227,10 @@ static ns_game *build_moore(const ns_params *ps, int k_hint, ns_error *err)
     }
     if (ns_game_add_subsets(g, "take from 1..k piles", ((uint32_t)1 << n) - 1, (int)k, err))
         return fail(g);
-    if (!sets)
-        g->fam[0].sub_k = 0, g->fam[0].sub_piles = 0;
+    if (!sets) {
+        g->fam[0].sub_k = 0;
+        g->fam[0].sub_piles = 0;
+    }
     return g;
 }
 
