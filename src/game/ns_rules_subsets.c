@@ -20,6 +20,8 @@
 
 #include <string.h>
 
+#define COEF_MAX ((int64_t)1 << 16)
+
 /* Is node id a sum of variables with coefficients >= 1 (ADD of such, MUL
  * by a positive constant)? */
 static int pos_var_sum(const ns_ir *n, int id)
@@ -30,9 +32,9 @@ static int pos_var_sum(const ns_ir *n, int id)
         return 1;
     case IR_ADD:
         return pos_var_sum(n, x->a) && pos_var_sum(n, x->b);
-    case IR_MUL:
-        return (n[x->a].op == IR_CONST && n[x->a].v >= 1 && pos_var_sum(n, x->b)) ||
-               (n[x->b].op == IR_CONST && n[x->b].v >= 1 && pos_var_sum(n, x->a));
+    case IR_MUL: /* small coefficients: the sum cannot overflow for piles below 2^38 */
+        return (n[x->a].op == IR_CONST && n[x->a].v >= 1 && n[x->a].v <= COEF_MAX && pos_var_sum(n, x->b)) ||
+               (n[x->b].op == IR_CONST && n[x->b].v >= 1 && n[x->b].v <= COEF_MAX && pos_var_sum(n, x->a));
     default:
         return 0;
     }

@@ -381,6 +381,7 @@ static void check_rules(void)
         "game both\npiles x, y\nmove (x, y) -> (x - a, y - b) for a in 0..x, b in 0..y where a + b > 0\n",
         "game both\npiles x, y\nrank 2*x + y\nmove (x, y) -> (x - a, y - b) for a in 0..x, b in 0..y where a + b > 0\n",
         "game both\npiles x, y\nmove (x, y) -> (x - a, y - b) for a in 0..x, b in 0..y where a != 0 or b >= 1\n",
+        "game both\npiles x, y\nmove (x, y) -> (x - a, y - b) for a in 0..x, b in 0..y where 3*a + b >= 1\n",
     };
     /* not subsets families: another pattern set, a threshold that is not
      * "positive", a condition reading a pile */
