@@ -37,6 +37,10 @@ static void usage(void)
            "           Fibonacci Nim's 'for t in 1..min(pile, limit)'; one running set of\n"
            "           values per line along pile a (a few options a cell, not all)\n"
            "  general  options enumerated per position (slower; the reason is shown)\n"
+           "  subsets  a general family that lowers 1..k of a set of piles, each by a\n"
+           "           positive amount (Moore's Nim_k, 'a + b > 0' over two piles): the\n"
+           "           general engine keeps, per set of k piles, the values of the box\n"
+           "           below each cell as running sets (no option listed)\n"
            "With --size or --bounds it also sets the box, prints the solve's plan and\n"
            "enumerates the moves of the finite and general families at every position\n"
            "(a sample of %d when the box has more than %" PRIu64 " cells), reporting any\n"
@@ -132,6 +136,22 @@ static void print_family(const ns_game *g, const ns_family *f)
                f->axis + 1, f->axis + 1);
         break;
     default:
+        if (f->sub_k > 0) {
+            printf("      subsets  lowers 1..%d of the piles", f->sub_k);
+            for (int i = 0; i < g->k; i++)
+                if (f->sub_piles >> i & 1)
+                    printf(" %s", g->coord_names[i][0] ? g->coord_names[i] : "?");
+            int w1 = !g->valid && !g->rank_nlex;
+            for (int i = 0; i < g->k; i++)
+                w1 &= !(f->sub_piles >> i & 1) || g->rank_w[i] == 1;
+            if (w1)
+                printf(", each by a positive amount: the general engine keeps running sets of the boxes below each "
+                       "cell (no option listed)\n");
+            else
+                printf(", each by a positive amount: options enumerated per position (running sets need rank weight 1 "
+                       "on these piles and no domain)\n");
+            break;
+        }
         printf("      general  options enumerated per position");
         if (g->bounds[0] > 0 && f->max_options)
             printf(" (at most %" PRIu64 " per position in this box)", f->max_options(f->ctx, g->k, g->bounds));
@@ -389,7 +409,9 @@ int ns_cmd_rules(int argc, char **argv)
                 printf("      (no moves)\n");
             for (int j = 0; j < fi->count; j++)
                 print_family(g, &g->fam[fi->first + j]);
-            if (fi->kind == NS_FAM_GENERAL && fi->why[0])
+            if (fi->kind == NS_FAM_GENERAL && fi->why[0] && fi->count == 1 && g->fam[fi->first].sub_k > 0)
+                printf("               %s\n", fi->why);
+            else if (fi->kind == NS_FAM_GENERAL && fi->why[0])
                 printf("               why not a ray or finite set: %s\n", fi->why);
             else if (fi->kind == NS_FAM_RAY && fi->why[0])
                 printf("               rays by substitution: %s\n", fi->why);

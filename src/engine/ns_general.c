@@ -35,6 +35,19 @@
  * last so that a line's cells are consecutive and one thread computes them
  * in order. Prefix families along another rank-0 axis are enumerated.
  *
+ * Subsets families (a general family with the SUBSETS marker: lower 1..k of
+ * the piles in P, each by >= 1; Moore's Nim_k) run as running sets. For a
+ * set S of piles let B_S(s) be the values of the cells s' with s'_i <= s_i
+ * for i in S and s'_j = s_j elsewhere (s itself included). Then
+ * B_S(s) = {G(s)} U the union over i in S, s_i > 0, of B_S(s - e_i), and the
+ * options of s are the union over the k-subsets S of P (S = P when k >= |P|)
+ * of the cells below s in S but s: the union over i in S of B_S(s - e_i).
+ * With rank weight 1 on the piles of P, s - e_i lies on level r - 1, so the
+ * sets of two levels are kept (slot = the cell's coordinates but one, the
+ * "dropped" one, which the rank fixes; level parity picks the buffer), each
+ * a bitset of the line sets' width; a grow and its rebuild remake them from
+ * the table. Per cell: |S| ORs of words per subset, no option listed.
+ *
  * Values. A cell's value is the mex of the union of its ray sets, prefix
  * sets and its finite/general options (enumerated). Values are capped at
  * C = bound + 1, where bound >= any possible mex, so truncating the sets at
@@ -92,6 +105,22 @@ typedef struct reader {
     int64_t base[NS_MAX_DIM];
 } reader;
 
+/* The running sets of the subsets families (see the top): distinct pile sets
+ * S, each with a bitset per cell of the last two levels. */
+enum { SUB_MAX = 70 }; /* C(8, 4): every set of k of 8 piles */
+
+typedef struct subsets {
+    int nsub;                   /* 0: none run this way */
+    uint32_t mask[SUB_MAX];     /* the sets S */
+    int nfam;
+    int fam[NS_MAX_DIM * 4];    /* the families run this way */
+    int drop;                   /* coordinate left out of the slot */
+    int64_t mul[NS_MAX_DIM];    /* slot = sum over j != drop of s_j mul_j */
+    uint64_t nslots;
+    uint64_t *buf[2];           /* level r in buf[r & 1]: nslots * nsub sets; owned */
+    size_t mapped[2];
+} subsets;
+
 typedef struct level_list {
     int64_t r;                  /* level held, or -1 */
     int64_t *cells;             /* n * k coordinates, owned */
@@ -117,6 +146,7 @@ typedef struct sieve {
     reader *readers;            /* owned */
     int npref;
     prefset pref[NS_MAX_DIM];
+    subsets sub;                /* subsets families run as running sets */
     int seq_axis;               /* rank-0 prefix axis enumerated last, or -1 */
     int64_t run;                /* cells per work unit: bounds[seq_axis] or 1 */
     int has_local;              /* any enumerated family */
@@ -387,6 +417,68 @@ static int plan_prefix(const ns_game *g, int *inc, prefset *pref, int *seq)
     return np;
 }
 
+/* Which general families run as running sets: those with the SUBSETS
+ * marker, when the game has no domain and is not loopy, and their piles
+ * have rank weight 1 (s - e_i is then on the level below). inc[f] gets 1
+ * for them. sub gets the distinct sets S of k piles, the dropped coordinate
+ * (weight 1, the largest bound) and the slot layout; sub->nsub = 0: none. */
+static void plan_subsets(const ns_game *g, int *inc, subsets *sub)
+{
+    memset(sub, 0, sizeof *sub);
+    sub->drop = -1;
+    if (g->valid || g->loopy || g->octal)
+        return;
+    for (int j = 0; j < g->k; j++)
+        if (g->rank_w[j] == 1 && (sub->drop < 0 || g->bounds[j] > g->bounds[sub->drop]))
+            sub->drop = j;
+    if (sub->drop < 0)
+        return;
+    for (int f = 0; f < g->nfam; f++) {
+        const ns_family *fm = &g->fam[f];
+        if (fm->kind != NS_FAM_GENERAL || fm->sub_k < 1 || !fm->sub_piles ||
+            (g->k < 32 && fm->sub_piles >> g->k) || sub->nfam == (int)(sizeof sub->fam / sizeof sub->fam[0]))
+            continue;
+        int ok = 1;
+        for (int j = 0; j < g->k; j++)
+            ok &= !(fm->sub_piles >> j & 1) || g->rank_w[j] == 1;
+        if (!ok)
+            continue;
+        const int np = __builtin_popcount(fm->sub_piles);
+        const int kk = fm->sub_k < np ? fm->sub_k : np;
+        uint32_t add[SUB_MAX];
+        int nadd = 0;
+        /* every subset of sub_piles with kk piles, not yet listed */
+        for (uint32_t t = fm->sub_piles; t && ok; t = (t - 1) & fm->sub_piles) {
+            if (__builtin_popcount(t) != kk)
+                continue;
+            int dup = 0;
+            for (int i = 0; i < sub->nsub; i++)
+                dup |= sub->mask[i] == t;
+            if (dup)
+                continue;
+            if (sub->nsub + nadd == SUB_MAX)
+                ok = 0;
+            else
+                add[nadd++] = t;
+        }
+        if (!ok)
+            continue; /* too many sets: enumerated per cell */
+        memcpy(sub->mask + sub->nsub, add, (size_t)nadd * sizeof *add);
+        sub->nsub += nadd;
+        sub->fam[sub->nfam++] = f;
+        inc[f] = 1;
+    }
+    if (!sub->nsub)
+        return;
+    uint64_t n = 1;
+    for (int j = g->k - 1; j >= 0; j--) {
+        sub->mul[j] = j == sub->drop ? 0 : (int64_t)n;
+        if (j != sub->drop)
+            n *= (uint64_t)g->bounds[j];
+    }
+    sub->nslots = n;
+}
+
 static uint64_t sat_mul(uint64_t a, uint64_t b)
 {
     return (a && b > UINT64_MAX / a) ? UINT64_MAX : a * b;
@@ -422,6 +514,11 @@ static uint64_t general_memory(const ns_game *g, const ns_engine_plan *plan)
     int npref = plan_prefix(g, fam_set, pref, &seq);
     for (int i = 0; i < npref; i++)
         bytes = sat_add(bytes, sat_mul(pref[i].nlines, per));
+    /* the running sets of two levels, at the widest (they start at 2 words
+     * and widen with the values, as the line sets do) */
+    subsets sub;
+    plan_subsets(g, fam_set, &sub);
+    bytes = sat_add(bytes, sat_mul(sat_mul(2 * sub.nslots, (uint64_t)sub.nsub), words * 8));
     free(fam_set);
     free(sets);
     return bytes;
@@ -626,6 +723,60 @@ static void prefix_step(sieve *sv, int64_t r, const int64_t *s, local_ctx *lc, i
     }
 }
 
+/* The running sets of cell s (level r) before its value is known: for each
+ * set S, the union over i in S, s_i > 0, of B_S(s - e_i) (level r - 1),
+ * written to s's own sets; each is added to ptr, and *any set when s has an
+ * option there. */
+static void subsets_gather(sieve *sv, int64_t r, const int64_t *s, const uint64_t **ptr, int *np, int *any)
+{
+    const subsets *sub = &sv->sub;
+    const int k = sv->k, nsub = sub->nsub;
+    const uint64_t W = sv->words;
+    uint64_t slot = 0;
+    for (int j = 0; j < k; j++)
+        slot += (uint64_t)(sub->mul[j] * s[j]);
+    uint64_t *cur = sub->buf[r & 1] + slot * (uint64_t)nsub * W;
+    const uint64_t *prev = sub->buf[(r - 1) & 1];
+    for (int i = 0; i < nsub; i++) {
+        uint64_t *dst = cur + (uint64_t)i * W;
+        int first = 1;
+        for (int j = 0; j < k; j++) {
+            if (!(sub->mask[i] >> j & 1) || s[j] == 0)
+                continue;
+            /* s - e_j: the same slot when j is the dropped coordinate */
+            const uint64_t *src = prev + ((slot - (uint64_t)sub->mul[j]) * (uint64_t)nsub + (uint64_t)i) * W;
+            if (first)
+                memcpy(dst, src, (size_t)W * sizeof *dst);
+            else
+                for (uint64_t w = 0; w < W; w++)
+                    dst[w] |= src[w];
+            first = 0;
+        }
+        if (first) {
+            memset(dst, 0, (size_t)W * sizeof *dst);
+        } else {
+            *any = 1;
+        }
+        if (ptr)
+            ptr[(*np)++] = dst;
+    }
+}
+
+/* Add s's value v (< acap) to its own running sets: B_S(s) complete. */
+static void subsets_insert(sieve *sv, int64_t r, const int64_t *s, uint32_t v)
+{
+    const subsets *sub = &sv->sub;
+    const uint64_t W = sv->words;
+    if (v >= sv->acap)
+        return; /* a P/N solve's N: the sets record P-positions only */
+    uint64_t slot = 0;
+    for (int j = 0; j < sv->k; j++)
+        slot += (uint64_t)(sub->mul[j] * s[j]);
+    uint64_t *cur = sub->buf[r & 1] + slot * (uint64_t)sub->nsub * W;
+    for (int i = 0; i < sub->nsub; i++)
+        cur[(uint64_t)i * W + (v >> 6)] |= (uint64_t)1 << (v & 63);
+}
+
 static void compute_cell(sieve *sv, int64_t r, const int64_t *s, local_ctx *lc)
 {
     const ns_game *g = sv->g;
@@ -643,6 +794,8 @@ static void compute_cell(sieve *sv, int64_t r, const int64_t *s, local_ctx *lc)
         ns_table_set(t, idx, ns_table_invalid(t));
         return;
     }
+    if (sv->sub.nsub)
+        subsets_gather(sv, r, s, ptr, &np, &any);
     for (int i = 0; i < sv->nself; i++) {
         const lineset *ls = &sv->sets[sv->self_idx[i]];
         uint64_t *rec = ls->rec + own_line_id(ls, k, s) * sv->recw;
@@ -717,6 +870,8 @@ static void compute_cell(sieve *sv, int64_t r, const int64_t *s, local_ctx *lc)
     ns_table_set(t, idx, m);
     for (int i = 0; i < sv->nself; i++)
         rec_insert(lc->selfrec[i], m, sv->acap, sv->words);
+    if (sv->sub.nsub)
+        subsets_insert(sv, r, s, m);
 }
 
 /* Thread me's contiguous block [*c0, *c1) of n cells shared by nt threads:
@@ -782,6 +937,12 @@ static void restore_cell(sieve *sv, int64_t r, int64_t rr, const int64_t *s, loc
         if (ls->self || r <= rr - 1 - ls->lag + ls->early)
             insert_lagged(sv, ls, s);
     }
+    if (sv->sub.nsub) {
+        /* the running sets of levels r - 1 and r (the last two) */
+        int any = 0;
+        subsets_gather(sv, r, s, NULL, NULL, &any);
+        subsets_insert(sv, r, s, ns_table_get(sv->t, ns_table_index(sv->t, s)));
+    }
 }
 
 static void sieve_free(sieve *sv)
@@ -794,6 +955,8 @@ static void sieve_free(sieve *sv)
     free(sv->readers);
     for (int i = 0; i < sv->npref; i++)
         rec_free(sv->pref[i].rec, sv->pref[i].rec_mapped);
+    for (int i = 0; i < 2; i++)
+        rec_free(sv->sub.buf[i], sv->sub.mapped[i]);
     if (sv->ring)
         for (int i = 0; i < sv->nring; i++)
             free(sv->ring[i].cells);
@@ -833,6 +996,7 @@ static ns_err sieve_init(sieve *sv, const ns_game *game, ns_table *t, const ns_e
     }
     sv->nsets = plan_groups(game, sv->sets, fam_set);
     sv->npref = plan_prefix(game, inc, sv->pref, &sv->seq_axis);
+    plan_subsets(game, inc, &sv->sub);
 
     /* the local game: the families enumerated per cell */
     *local = *game;
@@ -965,6 +1129,17 @@ static ns_err alloc_records(sieve *sv, const ns_engine_plan *plan, ns_error *err
         ps->rec = rec_new(ps->nlines, sv->recw, &ps->rec_mapped);
         if (!ps->rec)
             goto nomem;
+    }
+    subsets *sub = &sv->sub;
+    for (int i = 0; i < 2 && sub->nsub; i++) {
+        rec_free(sub->buf[i], sub->mapped[i]);
+        sub->buf[i] = rec_new(sub->nslots, (uint64_t)sub->nsub * sv->words, &sub->mapped[i]);
+        if (!sub->buf[i])
+            return ns_error_set(err, NS_ENOMEM,
+                                "cannot allocate %.2f GiB for the running sets of the subsets families "
+                                "(%" PRIu64 " cells a level, %d pile sets, %" PRIu64 " words a set)",
+                                2.0 * (double)sub->nslots * sub->nsub * (double)sv->words * 8 / (1 << 30),
+                                sub->nslots, sub->nsub, sv->words);
     }
     return NS_OK;
 nomem:
@@ -1158,8 +1333,8 @@ static ns_err general_resume(const ns_game *game, ns_table *t, const ns_engine_p
     rc = sieve_init(&sv, game, t, &plan, opts->pn_only, &local, lf, err);
     if (rc)
         goto fail;
-    for (int f = 0; f < game->nfam; f++)
-        sv.weigh_rank |= game->fam[f].kind == NS_FAM_GENERAL;
+    for (int f = 0; f < sv.local->nfam; f++)
+        sv.weigh_rank |= sv.local->fam[f].kind == NS_FAM_GENERAL;
     if ((rc = plan_solo(&sv, nthreads, opts->solo_cells ? opts->solo_cells : NS_GENERAL_SOLO_WORK,
                         !opts->solo_cells, err)))
         goto fail;
@@ -1167,7 +1342,7 @@ static ns_err general_resume(const ns_game *game, ns_table *t, const ns_engine_p
      * bounds - 1 - x maps rank r to max_rank - r), so the cells weigh
      * ncells (1 + max_rank / 2) in all */
     sv.work_total = (double)t->ncells * (sv.weigh_rank ? 1.0 + (double)sv.max_rank / 2 : 1.0);
-    const size_t nptr = (size_t)(sv.nself + sv.nreaders + sv.npref + 1);
+    const size_t nptr = (size_t)(sv.nself + sv.nreaders + sv.npref + sv.sub.nsub + 1);
     for (int i = 0; i < nthreads; i++) {
         lcs[i].sv = &sv;
         lcs[i].bits = calloc((size_t)sv.wfull, sizeof *lcs[i].bits);

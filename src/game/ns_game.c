@@ -130,6 +130,86 @@ ns_err ns_game_add_general(ns_game *g, const char *label, ns_options_fn fn,
     return NS_OK;
 }
 
+/* ---- subsets families: lower 1..kmax of the piles in a set ---- */
+typedef struct subsets_ctx {
+    int n;              /* coordinates of the game */
+    uint32_t piles;     /* bit i: pile i may be lowered */
+    int kmax;
+} subsets_ctx;
+
+/* Piles i.. of s: pile i kept, or (when in the set and fewer than kmax
+ * chosen) lowered by 1..s_i; o holds the option being built. */
+static int subsets_rec(const subsets_ctx *c, const int64_t *s, int64_t *o, int i, int chosen, ns_emit_fn emit,
+                       void *user)
+{
+    if (i == c->n)
+        return chosen ? emit(user, o) : 0;
+    int rc = subsets_rec(c, s, o, i + 1, chosen, emit, user);
+    if (rc || chosen == c->kmax || !(c->piles >> i & 1))
+        return rc;
+    for (int64_t t = 1; t <= s[i]; t++) {
+        o[i] = s[i] - t;
+        rc = subsets_rec(c, s, o, i + 1, chosen + 1, emit, user);
+        if (rc)
+            break;
+    }
+    o[i] = s[i];
+    return rc;
+}
+
+static int subsets_options(const void *ctx, const int64_t *s, ns_emit_fn emit, void *user, ns_error *err)
+{
+    (void)err;
+    const subsets_ctx *c = ctx;
+    int64_t o[NS_MAX_DIM];
+    memcpy(o, s, (size_t)c->n * sizeof *o);
+    return subsets_rec(c, s, o, 0, 0, emit, user);
+}
+
+/* The number of options of the top cell: the sum over sets T of 1..kmax
+ * piles of the set of prod_{i in T} (N_i - 1), by dynamic programming on
+ * (piles seen, piles chosen), saturating. */
+static uint64_t subsets_maxopt(const void *ctx, int k, const int64_t *b)
+{
+    const subsets_ctx *c = ctx;
+    uint64_t dp[NS_MAX_DIM + 1] = {1};
+    for (int i = 0; i < k; i++) {
+        if (!(c->piles >> i & 1))
+            continue;
+        for (int j = c->kmax; j >= 1; j--) {
+            uint64_t m = (uint64_t)(b[i] - 1);
+            uint64_t add = (m && dp[j - 1] > UINT64_MAX / m) ? UINT64_MAX : dp[j - 1] * m;
+            dp[j] = dp[j] > UINT64_MAX - add ? UINT64_MAX : dp[j] + add;
+        }
+    }
+    uint64_t sum = 0;
+    for (int j = 1; j <= c->kmax; j++)
+        sum = sum > UINT64_MAX - dp[j] ? UINT64_MAX : sum + dp[j];
+    return sum;
+}
+
+ns_err ns_game_add_subsets(ns_game *g, const char *label, uint32_t piles, int kmax, ns_error *err)
+{
+    const int np = __builtin_popcount(piles);
+    if (np == 0 || (g->k < 32 && piles >> g->k) || kmax < 1)
+        return ns_error_set(err, NS_EINTERNAL, "move family '%s': bad pile set 0x%x or k = %d for %d piles", label,
+                            (unsigned)piles, kmax, g->k);
+    subsets_ctx *c = malloc(sizeof *c);
+    if (!c)
+        return ns_error_set(err, NS_ENOMEM, "out of memory");
+    c->n = g->k;
+    c->piles = piles;
+    c->kmax = kmax < np ? kmax : np;
+    ns_err rc = ns_game_own(g, c, free, err);
+    if (rc)
+        return rc;
+    if ((rc = ns_game_add_general(g, label, subsets_options, subsets_maxopt, c, err)))
+        return rc;
+    g->fam[g->nfam - 1].sub_k = c->kmax;
+    g->fam[g->nfam - 1].sub_piles = piles;
+    return NS_OK;
+}
+
 ns_err ns_game_add_prefix(ns_game *g, const char *label, int axis, ns_options_fn fn,
                           ns_maxopt_fn maxopt, const void *ctx, ns_error *err)
 {

@@ -16,6 +16,13 @@
  *                   line along a instead of enumerating them all (Fibonacci
  *                   Nim: options(n, L) = options(n, L-1) + the move t = L).
  *
+ * A general family may also carry a SUBSETS marker (sub_k > 0): its options
+ * are exactly "lower between 1 and sub_k of the piles in the set sub_piles,
+ * each by a positive amount" (Moore's Nim_k). Its callback still lists them
+ * (every reader but the sieve uses it); the general engine instead keeps,
+ * per set S of sub_k piles, the values of the box below each cell in S as a
+ * running set (ns_general.c). ns_game_add_subsets builds such a family.
+ *
  * Every move must strictly decrease the rank w . s (unless the game is
  * loopy: see ns_game.loopy) (weights w >= 0, default
  * all 1, or computed from the box for a lexicographic rank: see
@@ -85,6 +92,12 @@ typedef struct ns_family {
     const void *ctx;           /* borrowed; see ns_game_own() */
     /* NS_FAM_PREFIX: the axis along which the options accumulate */
     int axis;
+    /* NS_FAM_GENERAL, optional SUBSETS marker (see above): 0 = none, else
+     * the options are the cells that lower 1..sub_k of the piles in
+     * sub_piles (bit i = pile i), each by >= 1, the others unchanged. A
+     * promise about the callback's options: whoever sets it must keep it. */
+    int sub_k;
+    uint32_t sub_piles;
 } ns_family;
 
 struct ns_octal; /* game/ns_octal.h */
@@ -173,6 +186,12 @@ ns_err ns_game_add_general(ns_game *g, const char *label, ns_options_fn fn,
  * options of a position (all of them, not the additions). */
 ns_err ns_game_add_prefix(ns_game *g, const char *label, int axis, ns_options_fn fn,
                           ns_maxopt_fn maxopt, const void *ctx, ns_error *err);
+
+/* A general family with the SUBSETS marker: a move lowers between 1 and
+ * kmax of the piles in piles (bit i = pile i, at least one bit, all below
+ * g->k; kmax >= 1, capped at the number of piles in the set), each by a
+ * positive amount. Its callback enumerates them; its option bound is exact. */
+ns_err ns_game_add_subsets(ns_game *g, const char *label, uint32_t piles, int kmax, ns_error *err);
 
 /* Set the box. Checks 1 <= N_i, the cell count for overflow (< 2^62), and
  * that every ray and offset strictly decreases the rank. For a

@@ -39,7 +39,7 @@ static const struct {
     {"a-wythoff", (const char *const[]){"a", NULL}},
     {"bash", (const char *const[]){"m", NULL}},
     {"subtraction", (const char *const[]){"set", NULL}},
-    {"moore", (const char *const[]){"piles", "k", NULL}},
+    {"moore", (const char *const[]){"piles", "k", "sets", NULL}},
     {"staircase", (const char *const[]){"piles", NULL}},
     {"euclid", (const char *const[]){NULL}},
     {"fibonacci-nim", (const char *const[]){NULL}},
@@ -207,78 +207,30 @@ static ns_game *build_subtraction(const ns_params *ps, int k_hint, ns_error *err
     return ns_game_add_finite(g, "take s in S", off, (size_t)n, err) ? fail(g) : g;
 }
 
-/* ---- moore: take a positive amount from each of 1..k piles ---- */
-typedef struct moore_ctx {
-    int n, k;
-} moore_ctx;
-
-static int moore_rec(const moore_ctx *c, const int64_t *s, int64_t *o, int i, int chosen,
-                     ns_emit_fn emit, void *user)
-{
-    if (i == c->n)
-        return chosen ? emit(user, o) : 0;
-    int rc = moore_rec(c, s, o, i + 1, chosen, emit, user);
-    if (rc || chosen == c->k)
-        return rc;
-    for (int64_t t = 1; t <= s[i]; t++) {
-        o[i] = s[i] - t;
-        rc = moore_rec(c, s, o, i + 1, chosen + 1, emit, user);
-        if (rc)
-            break;
-    }
-    o[i] = s[i];
-    return rc;
-}
-
-static int moore_options(const void *ctx, const int64_t *s, ns_emit_fn emit, void *user, ns_error *err)
-{
-    (void)err;
-    const moore_ctx *c = ctx;
-    int64_t o[NS_MAX_DIM];
-    memcpy(o, s, (size_t)c->n * sizeof *o);
-    return moore_rec(c, s, o, 0, 0, emit, user);
-}
-
-static uint64_t moore_maxopt(const void *ctx, int k, const int64_t *b)
-{
-    const moore_ctx *c = ctx;
-    /* sum over sets of <= c->k piles of prod (N_i - 1), by dynamic programming
-     * on (piles seen, piles chosen), saturating */
-    uint64_t dp[NS_MAX_DIM + 1] = {1};
-    for (int i = 0; i < k; i++)
-        for (int j = c->k; j >= 1; j--) {
-            uint64_t m = (uint64_t)(b[i] - 1);
-            uint64_t add = (m && dp[j - 1] > UINT64_MAX / m) ? UINT64_MAX : dp[j - 1] * m;
-            dp[j] = dp[j] > UINT64_MAX - add ? UINT64_MAX : dp[j] + add;
-        }
-    uint64_t sum = 0;
-    for (int j = 1; j <= c->k; j++)
-        sum = sum > UINT64_MAX - dp[j] ? UINT64_MAX : sum + dp[j];
-    return sum;
-}
-
+/* ---- moore: take a positive amount from each of 1..k piles (a subsets
+ * family: the general engine runs it as running sets; sets=0 leaves the
+ * marker off, so every option is listed per cell, for comparison) ---- */
 static ns_game *build_moore(const ns_params *ps, int k_hint, ns_error *err)
 {
-    int64_t n, k;
+    int64_t n, k, sets;
     if (only_params("moore", ps, err) || resolve_piles(ps, k_hint, 3, &n, err) ||
-        ns_params_int(ps, "k", 2, 1, 8, &k, err))
+        ns_params_int(ps, "k", 2, 1, 8, &k, err) || ns_params_int(ps, "sets", 1, 0, 1, &sets, err))
         return NULL;
     if (k > n) {
         ns_error_set(err, NS_EINVAL, "moore: k=%" PRId64 " exceeds the number of piles (%" PRId64 ")", k, n);
         return NULL;
     }
     ns_game *g = ns_game_new("moore", (int)n);
-    moore_ctx *c = malloc(sizeof *c);
-    if (!g || !c) {
-        free(c);
+    if (!g) {
         ns_error_set(err, NS_ENOMEM, "out of memory");
-        return fail(g);
+        return NULL;
     }
-    c->n = (int)n;
-    c->k = (int)k;
-    if (ns_game_own(g, c, free, err) ||
-        ns_game_add_general(g, "take from 1..k piles", moore_options, moore_maxopt, c, err))
+    if (ns_game_add_subsets(g, "take from 1..k piles", ((uint32_t)1 << n) - 1, (int)k, err))
         return fail(g);
+    if (!sets) {
+        g->fam[0].sub_k = 0;
+        g->fam[0].sub_piles = 0;
+    }
     return g;
 }
 
@@ -414,7 +366,7 @@ static const ns_preset p_wythoff = {"wythoff", "Wythoff: take from one pile, or 
 static const ns_preset p_awythoff = {"a-wythoff", "Fraenkel's a-Wythoff: one pile, or k,l >= 1 from both with |k-l| < a", "a=2 (a >= 1)", build_awythoff};
 static const ns_preset p_bash = {"bash", "Bash: one pile, take 1..m", "m=3 (m >= 1)", build_bash};
 static const ns_preset p_sub = {"subtraction", "Subtraction game: one pile, take s for s in a finite set S", "set=1,3,4", build_subtraction};
-static const ns_preset p_moore = {"moore", "Moore's Nim_k: take positive amounts from up to k piles", "piles=3, k=2 (1 <= k <= piles)", build_moore};
+static const ns_preset p_moore = {"moore", "Moore's Nim_k: take positive amounts from up to k piles", "piles=3, k=2 (1 <= k <= piles), sets=1 (0: list every option per cell, the slow path, for comparison)", build_moore};
 static const ns_preset p_stair = {"staircase", "Staircase Nim: move coins from step i to step i-1 (step 1 to the ground)", "piles=3 (steps)", build_staircase};
 static const ns_preset p_euclid = {"euclid", "Euclid's game: subtract a positive multiple of the smaller pile from the larger", "", build_euclid};
 static const ns_preset p_fib = {"fibonacci-nim", "Fibonacci Nim: state (pile, limit); take t <= limit, next limit 2t; start (n, n-1)", "", build_fibnim};

@@ -887,6 +887,16 @@ settled:
             goto fail;
         }
         f = &p->fam[fi];
+        /* a subsets family (Moore's Nim_k): the general engine runs it as
+         * running sets; the compiled callback still lists its options */
+        uint32_t sub_piles = 0;
+        int sub_k = 0;
+        const int is_sub = kind == NS_FAM_GENERAL && cl->kind == NS_FAM_GENERAL && !p->ndomain && !p->nsym &&
+                           !g->loopy && g->nfam == first + 1 && ns_rules_subsets_of(p, f, k, &sub_piles, &sub_k);
+        if (is_sub) {
+            g->fam[first].sub_k = sub_k;
+            g->fam[first].sub_piles = sub_piles;
+        }
         if (info) {
             ns_rules_fam_info *fo = &info->fam[fi];
             fo->line = line;
@@ -898,6 +908,10 @@ settled:
             fo->count = g->nfam - first;
             if (under == FAM_GENERAL && !g->loopy)
                 snprintf(fo->why, sizeof fo->why, "its direction does not lower the order %.30s, its first option does: a general family, each option checked as made", rank);
+            else if (is_sub)
+                snprintf(fo->why, sizeof fo->why,
+                         "recognised as a subsets family: ranges 0..pile, new piles pile - variable, conditions "
+                         "that read only which variables are positive");
             else
                 snprintf(fo->why, sizeof fo->why, "%s", cl->why);
         }

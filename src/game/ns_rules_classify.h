@@ -118,4 +118,10 @@ typedef struct ns_rprefix {
  * GENERAL. */
 int ns_rules_prefix_of(const ns_rules_prog *p, const ns_rfam *f, int k, ns_rprefix *out);
 
+/* Non-zero when family f of p (k piles) is a subsets family: it lowers
+ * between 1 and *kmax of the piles *piles (bit i = pile i), each by a
+ * positive amount, and nothing else (ns_rules_subsets.c says what is
+ * proved). The caller must also know that no domain or symmetry applies. */
+int ns_rules_subsets_of(const ns_rules_prog *p, const ns_rfam *f, int k, uint32_t *piles, int *kmax);
+
 #endif

@@ -131,6 +131,8 @@ static const gcase cases[] = {
     {"fibonacci-nim", "", 2, {50, 70}, 1, 1},
     {"staircase", "piles=3", 3, {14, 14, 14}, 0, 0},
     {"moore", "piles=3;k=2", 3, {9, 9, 9}, 1, 0},
+    {"moore", "piles=2;k=2", 2, {110, 90}, 0, 0}, /* running sets, values > 128: they widen and are rebuilt */
+    {"moore", "piles=3;k=1", 3, {12, 10, 11}, 1, 1},
     {"subtraction", "set=1,3,4", 1, {200}, 0, 0},
     {"odd", "", 2, {40, 90}, 0, 0},
     {"odd", "", 2, {40, 90}, 1, 1},
