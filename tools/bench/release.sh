@@ -10,9 +10,10 @@
 #                    come from `git archive` into build-release/REF-src and
 #                    it is built there (Release), beside this tree's build.
 #   --prev-bin PATH  use this nimsieve binary as the previous release
-#                    instead of building one (e.g. a kept binary)
+#                    instead of building one (e.g. a kept binary). Both
+#                    trees are built the same way: Release, no -march=native
 #   --cur-bin PATH   use this binary as the current tree instead of building
-#                    build-bench/nimsieve (the smoke test uses both)
+#                    build-release/current/nimsieve (the smoke test uses both)
 #   --quick          small sizes (seconds in all; the smoke test uses it)
 #   --repeat R       runs of each solve per binary, the best kept (default 3;
 #                    --quick: 1)
@@ -55,8 +56,10 @@ if [ -n "$cur_bin" ]; then
     [ -x "$cur_bin" ] || { echo "release.sh: --cur-bin $cur_bin: not an executable" >&2; exit 2; }
     cur=$cur_bin
 else
-    bdir=${NS_BENCH_BUILD:-$root/build-bench}
-    cmake -S "$root" -B "$bdir" -DCMAKE_BUILD_TYPE=Release >/dev/null
+    # the same flags as the previous release's build below (no -march=native:
+    # a cache of build-bench may hold NS_NATIVE=ON from the other scripts)
+    bdir=${NS_BENCH_BUILD:-$root/build-release/current}
+    cmake -S "$root" -B "$bdir" -DCMAKE_BUILD_TYPE=Release -DNS_NATIVE=OFF >/dev/null
     cmake --build "$bdir" -j"$(nproc)" --target nimsieve >/dev/null
     cur=$bdir/nimsieve
 fi
@@ -78,7 +81,7 @@ else
         mkdir -p "$rdir/src"
         git -C "$root" archive "$sha" | tar -x -C "$rdir/src"
         # a tree from git archive has no .git: its version line names the commit
-        cmake -S "$rdir/src" -B "$rdir/build" -DCMAKE_BUILD_TYPE=Release -DNS_GIT_REVISION="${sha:0:12}" >/dev/null
+        cmake -S "$rdir/src" -B "$rdir/build" -DCMAKE_BUILD_TYPE=Release -DNS_NATIVE=OFF -DNS_GIT_REVISION="${sha:0:12}" >/dev/null
         cmake --build "$rdir/build" -j"$(nproc)" --target nimsieve >/dev/null
         echo "$sha" >"$rdir/sha"
     fi
