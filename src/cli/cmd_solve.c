@@ -950,6 +950,10 @@ int ns_cmd_solve(int argc, char **argv)
     ns_engine_opts opts = {.threads = threads, .pn_only = a.pn_only, .loose_bound = a.loose_bound, .progress = on_progress,
                           .progress_user = &ctx, .checkpoint = on_checkpoint, .checkpoint_user = &ctx,
                           .seq_stats = &sst};
+    /* the engine's sets may widen mid-run (general engine): within what
+     * the budget leaves beside the table, checked at each widening */
+    if (budget)
+        opts.memory_limit = budget > plan.table_bytes + 1 ? budget - plan.table_bytes : 1;
     if (seq_stream) {
         opts.seq_sink = on_seq_unit;
         opts.seq_user = &ctx;
@@ -1044,10 +1048,12 @@ int ns_cmd_solve(int argc, char **argv)
             secs0 *= left;
         }
         ns_cli_format_estimate(secs0, secs, bytes, est, sizeof est);
+        char lbp[128];
+        ns_cli_format_line_bytes(&plan, lbp, sizeof lbp);
         printf("solving %s on %s (%" PRIu64 " cells): table %s (%d byte%s a cell%s), line sets %s, %" PRId64 " levels, "
                "%d thread%s; %s\n",
                label, dims, plan.cells, tb, plan.elem, plan.elem == 1 ? "" : "s",
-               g->octal && !a.pn_only ? ", widened to 2 or 4 when a value needs it" : "", lb, plan.levels, threads,
+               g->octal && !a.pn_only ? ", widened to 2 or 4 when a value needs it" : "", lbp, plan.levels, threads,
                threads == 1 ? "" : "s", est);
         if (seq_stream)
             printf("streaming: the sequence goes to %s.part a chunk of /grundy at a time as its heap sizes finish "
@@ -1108,6 +1114,20 @@ int ns_cmd_solve(int argc, char **argv)
             ns_cli_error(CMD, "interrupted after %.1f s%s", wall,
                          have_ckpt && a.resume ? "; the checkpoint it resumed from is intact" : "; nothing was written");
             rc = 128 + (sig ? sig : SIGINT);
+        } else if (src == NS_ENOMEM && opts.memory_limit) {
+            /* the sets outgrew the budget: the levels reported done are
+             * final, so they make a checkpoint as any other stop does */
+            char bb[32], held[4400];
+            ns_cli_format_bytes(budget, bb, sizeof bb);
+            held[0] = 0;
+            if (a.ckpt_every > 0 && !ctx.seq && plan.engine->resume && ctx.units_done > ctx.units_saved)
+                (void)write_checkpoint(&ctx, ctx.units_done, ctx.units_total);
+            if (ctx.units_saved)
+                snprintf(held, sizeof held, "; checkpoint %s holds %" PRIu64 " of %" PRIu64 " units: continue with "
+                         "--resume and a larger --memory", ckpt_path, ctx.units_saved, ctx.units_total);
+            rc = ns_cli_error(CMD, "%s, of %s %s less the table %s%s", err.msg, bb,
+                              a.memory ? "(--memory)" : "(available at the start)", tb,
+                              held[0] ? held : "; nothing was written: give a larger --memory");
         } else {
             rc = ns_cli_error(CMD, "%s", err.msg);
         }
