@@ -189,6 +189,18 @@ void ns_cli_format_bytes(uint64_t bytes, char *buf, size_t len)
         snprintf(buf, len, "%.2f %s", v, unit[u]);
 }
 
+void ns_cli_format_line_bytes(const ns_engine_plan *plan, char *buf, size_t len)
+{
+    char now[32], most[32];
+    ns_cli_format_bytes(plan->line_bytes, now, sizeof now);
+    if (plan->line_bytes_max <= plan->line_bytes) {
+        snprintf(buf, len, "%s", now);
+        return;
+    }
+    ns_cli_format_bytes(plan->line_bytes_max, most, sizeof most);
+    snprintf(buf, len, "%s at first (they widen with the values; at most %s)", now, most);
+}
+
 /* "pile 2" for the default coordinate names p1.., else the game's name; a
  * preset's numbered name is written as words, like the families' labels and
  * the messages: staircase's step3 is "step 3". (A rule file's pile names are

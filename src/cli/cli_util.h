@@ -68,6 +68,11 @@ void ns_cli_format_dims(int k, const int64_t *bounds, char *buf, size_t len);
 
 /* "1.50 GiB", "512 B" */
 void ns_cli_format_bytes(uint64_t bytes, char *buf, size_t len);
+/* The memory an engine keeps besides the table, from its plan: "12.00 MiB",
+ * or, when it grows with the values, "12.00 MiB at first (they widen with
+ * the values; at most 8.97 GiB)". */
+struct ns_engine_plan;
+void ns_cli_format_line_bytes(const struct ns_engine_plan *plan, char *buf, size_t len);
 
 /* Describe the move from s to o by the coordinates it changes, e.g. "take 3
  * from pile 2" or "take 1 from pile 1 and 1 from pile 2". */

@@ -443,7 +443,7 @@ int ns_cmd_rules(int argc, char **argv)
     }
 
     if (a.box.size || a.box.nbounds) {
-        char dims[256], tb[32], lb[32];
+        char dims[256], tb[32], lb[128];
         ns_engine_plan plan;
         ns_cli_format_dims(g->k, g->bounds, dims, sizeof dims);
         const ns_engine_opts po = {.pn_only = g->loopy};
@@ -452,7 +452,7 @@ int ns_cmd_rules(int argc, char **argv)
             goto done;
         }
         ns_cli_format_bytes(plan.table_bytes, tb, sizeof tb);
-        ns_cli_format_bytes(plan.line_bytes, lb, sizeof lb);
+        ns_cli_format_line_bytes(&plan, lb, sizeof lb);
         if (g->loopy)
             printf("%-10s %s: %" PRIu64 " cells, P/N/draw table %s (1 byte a cell), counters and queue %s\n", "box:", dims,
                    plan.cells, tb, lb);

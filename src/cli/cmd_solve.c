@@ -55,7 +55,9 @@ static void usage(void)
            "  -m, --misere             misere play (the last mover loses)\n"
            "  -t, --threads T          OpenMP threads (default: OpenMP's default, now %d)\n"
            "  -M, --memory LIMIT       memory budget for the table and line sets, e.g. 4G,\n"
-           "                           512M, 1.5GiB or bytes (default: MemAvailable)\n"
+           "                           512M, 1.5GiB or bytes (default: MemAvailable); line\n"
+           "                           sets that widen with the values are checked at the\n"
+           "                           start and at each widening\n"
            "  -c, --checkpoint-every S write a checkpoint OUT.h5.ckpt at most every S seconds\n"
            "                           (default 300; 0: never). The interval also grows to\n"
            "                           20x the time one checkpoint takes (overhead <= 5%%)\n"
@@ -96,7 +98,10 @@ static void usage(void)
            "  -h, --help               this help\n"
            "\n"
            "The solve is refused when the table and the per-line sets would not fit the\n"
-           "memory budget and it cannot stream. A progress bar is drawn on stderr when it is a terminal and the\n"
+           "memory budget and it cannot stream; the general engine's sets start 128 values\n"
+           "wide (the plan line says \"at first\" and the most they can reach), and a widening\n"
+           "past the budget stops the solve after a checkpoint: --resume with a larger --memory.\n"
+           "A progress bar is drawn on stderr when it is a terminal and the\n"
            "solve takes more than a second. Ctrl-C or SIGTERM stops cleanly: a final\n"
            "checkpoint is written (unless --checkpoint-every 0), the command to resume is\n"
            "printed, and the exit status is 128 + the signal (130, 143). OUT.h5 itself\n"
@@ -950,6 +955,10 @@ int ns_cmd_solve(int argc, char **argv)
     ns_engine_opts opts = {.threads = threads, .pn_only = a.pn_only, .loose_bound = a.loose_bound, .progress = on_progress,
                           .progress_user = &ctx, .checkpoint = on_checkpoint, .checkpoint_user = &ctx,
                           .seq_stats = &sst};
+    /* the engine's sets may widen mid-run (general engine): within what
+     * the budget leaves beside the table, checked at each widening */
+    if (budget)
+        opts.memory_limit = budget > plan.table_bytes + 1 ? budget - plan.table_bytes : 1;
     if (seq_stream) {
         opts.seq_sink = on_seq_unit;
         opts.seq_user = &ctx;
@@ -1044,10 +1053,12 @@ int ns_cmd_solve(int argc, char **argv)
             secs0 *= left;
         }
         ns_cli_format_estimate(secs0, secs, bytes, est, sizeof est);
+        char lbp[128];
+        ns_cli_format_line_bytes(&plan, lbp, sizeof lbp);
         printf("solving %s on %s (%" PRIu64 " cells): table %s (%d byte%s a cell%s), line sets %s, %" PRId64 " levels, "
                "%d thread%s; %s\n",
                label, dims, plan.cells, tb, plan.elem, plan.elem == 1 ? "" : "s",
-               g->octal && !a.pn_only ? ", widened to 2 or 4 when a value needs it" : "", lb, plan.levels, threads,
+               g->octal && !a.pn_only ? ", widened to 2 or 4 when a value needs it" : "", lbp, plan.levels, threads,
                threads == 1 ? "" : "s", est);
         if (seq_stream)
             printf("streaming: the sequence goes to %s.part a chunk of /grundy at a time as its heap sizes finish "
@@ -1108,6 +1119,20 @@ int ns_cmd_solve(int argc, char **argv)
             ns_cli_error(CMD, "interrupted after %.1f s%s", wall,
                          have_ckpt && a.resume ? "; the checkpoint it resumed from is intact" : "; nothing was written");
             rc = 128 + (sig ? sig : SIGINT);
+        } else if (src == NS_ENOMEM && opts.memory_limit) {
+            /* the sets outgrew the budget: the levels reported done are
+             * final, so they make a checkpoint as any other stop does */
+            char bb[32], held[4400];
+            ns_cli_format_bytes(budget, bb, sizeof bb);
+            held[0] = 0;
+            if (a.ckpt_every > 0 && !ctx.seq && plan.engine->resume && ctx.units_done > ctx.units_saved)
+                (void)write_checkpoint(&ctx, ctx.units_done, ctx.units_total);
+            if (ctx.units_saved)
+                snprintf(held, sizeof held, "; checkpoint %s holds %" PRIu64 " of %" PRIu64 " units: continue with "
+                         "--resume and a larger --memory", ckpt_path, ctx.units_saved, ctx.units_total);
+            rc = ns_cli_error(CMD, "%s, of %s %s less the table %s%s", err.msg, bb,
+                              a.memory ? "(--memory)" : "(available at the start)", tb,
+                              held[0] ? held : "; nothing was written: give a larger --memory");
         } else {
             rc = ns_cli_error(CMD, "%s", err.msg);
         }

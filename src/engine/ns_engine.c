@@ -116,6 +116,7 @@ static ns_err plan_with(const ns_engine *e, const ns_game *g, const ns_engine_op
         return rc;
     plan->engine = e;
     plan->line_bytes = e->memory(g, plan);
+    plan->line_bytes_max = e->memory_max ? e->memory_max(g, plan) : plan->line_bytes;
     return NS_OK;
 }
 

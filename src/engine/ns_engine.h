@@ -161,6 +161,12 @@ typedef struct ns_engine_opts {
     uint64_t max_value;     /* 0, or a checked bound below the plan's:
                                a test hook that forces the engines'
                                overflow check (tiles2d checks) */
+    uint64_t memory_limit;  /* 0: none; else the bytes the engine may keep
+                               besides the table (general engine: its line
+                               and running sets, which widen with the
+                               values): a widening past it stops the solve
+                               with NS_ENOMEM naming both sizes, the levels
+                               before it final (a checkpoint may be written) */
 } ns_engine_opts;
 
 /* Generalized Sprague-Grundy values of a loopy game (Smith 1966; Fraenkel
@@ -244,7 +250,10 @@ typedef struct ns_engine_plan {
     const struct ns_engine *engine; /* the engine that runs ... */
     ns_engine_choice choice;        /* ... and why not the faster ones */
     uint64_t line_bytes;    /* what that engine keeps besides the table
-                               (line sets, flags, row bitmaps) */
+                               (line sets, flags, row bitmaps) at the start */
+    uint64_t line_bytes_max;    /* the most it can grow to (the general
+                               engine's sets widen, doubling, as the values
+                               grow); line_bytes when it does not grow */
     int bound_checked;      /* 1: max_value is the engine's checked bound
                                (ns_engine.checked_bound) or opts.max_value,
                                below the proven one, max_value_loose */
@@ -266,8 +275,12 @@ typedef struct ns_engine {
      * ("needs a P/N table (--pn-only)"). why may be NULL. */
     int (*applies)(const ns_game *g, const ns_engine_opts *o, char *why, size_t len);
     /* REQUIRED: bytes the engine allocates besides the table for g
-     * (plan's cells, max_value and elem set). */
+     * (plan's cells, max_value and elem set), at the start. */
     uint64_t (*memory)(const ns_game *g, const ns_engine_plan *plan);
+    /* OPTIONAL (NULL: what memory says is all it ever takes): the most it
+     * can grow to, for an engine whose memory grows with the values (the
+     * general engine's sets start narrow; it honours opts.memory_limit). */
+    uint64_t (*memory_max)(const ns_game *g, const ns_engine_plan *plan);
     /* REQUIRED: fill t from scratch (t NULL with a sink in o). t comes from
      * ns_engine_table_new for the same g and pn_only. */
     ns_err (*run)(const ns_game *g, ns_table *t, const ns_engine_plan *plan, const ns_engine_opts *o,

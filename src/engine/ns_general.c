@@ -489,39 +489,64 @@ static uint64_t sat_add(uint64_t a, uint64_t b)
     return a > UINT64_MAX - b ? UINT64_MAX : a + b;
 }
 
-/* ns_engine.memory: the line records of the ray groups and prefix sets. */
-static uint64_t general_memory(const ns_game *g, const ns_engine_plan *plan)
+/* Words a set starts with: most games' values stay far below the bound;
+ * the sets widen, doubling, when a value needs more (general_resume). */
+static uint64_t start_words(uint64_t wfull)
+{
+    return wfull < 2 ? wfull : 2;
+}
+
+/* Bytes of the line records of the ray groups and prefix sets and of the
+ * running sets of two levels, at words words a set: what the engine keeps
+ * besides the table (alloc_records allocates exactly these). */
+static uint64_t sets_bytes(const lineset *sets, int nsets, const prefset *pref, int npref, const subsets *sub,
+                           uint64_t words)
+{
+    uint64_t bytes = 0;
+    const uint64_t per = sat_mul(words + 1, 8);
+    for (int i = 0; i < nsets; i++)
+        bytes = sat_add(bytes, sat_mul(sets[i].nlines, per));
+    for (int i = 0; i < npref; i++)
+        bytes = sat_add(bytes, sat_mul(pref[i].nlines, per));
+    return sat_add(bytes, sat_mul(sat_mul(2 * sub->nslots, (uint64_t)sub->nsub), sat_mul(words, 8)));
+}
+
+/* The sets' bytes for the plan: at the start (most = 0) or at the widest. */
+static uint64_t plan_bytes(const ns_game *g, const ns_engine_plan *plan, int most)
 {
     int nfam = g->nfam;
     int *fam_set = calloc((size_t)(nfam ? nfam : 1), sizeof *fam_set);
     lineset *sets = calloc((size_t)(nfam ? nfam : 1), sizeof *sets);
-    uint64_t bytes = 0;
     if (!fam_set || !sets) {
         free(fam_set);
         free(sets);
         return UINT64_MAX;
     }
     const int nsets = plan_groups(g, sets, fam_set);
-    uint64_t cap = plan->max_value + 1;
-    uint64_t words = (cap + 63) / 64;
-    uint64_t per = sat_mul(words + 1, 8);
-    for (int i = 0; i < nsets; i++) {
+    for (int i = 0; i < nsets; i++)
         lineset_shape(&sets[i], g);
-        bytes = sat_add(bytes, sat_mul(sets[i].nlines, per));
-    }
     prefset pref[NS_MAX_DIM];
     int seq;
-    int npref = plan_prefix(g, fam_set, pref, &seq);
-    for (int i = 0; i < npref; i++)
-        bytes = sat_add(bytes, sat_mul(pref[i].nlines, per));
-    /* the running sets of two levels, at the widest (they start at 2 words
-     * and widen with the values, as the line sets do) */
+    const int npref = plan_prefix(g, fam_set, pref, &seq);
     subsets sub;
     plan_subsets(g, fam_set, &sub);
-    bytes = sat_add(bytes, sat_mul(sat_mul(2 * sub.nslots, (uint64_t)sub.nsub), words * 8));
+    const uint64_t wfull = (plan->max_value + 1 + 63) / 64;
+    const uint64_t bytes = sets_bytes(sets, nsets, pref, npref, &sub, most ? wfull : start_words(wfull));
     free(fam_set);
     free(sets);
     return bytes;
+}
+
+/* ns_engine.memory: the sets at the start (2 words, 128 values, a set). */
+static uint64_t general_memory(const ns_game *g, const ns_engine_plan *plan)
+{
+    return plan_bytes(g, plan, 0);
+}
+
+/* ns_engine.memory_max: the sets at the widest (the plan's value bound). */
+static uint64_t general_memory_max(const ns_game *g, const ns_engine_plan *plan)
+{
+    return plan_bytes(g, plan, 1);
 }
 
 /* ---------- levels ---------- */
@@ -978,8 +1003,7 @@ static ns_err sieve_init(sieve *sv, const ns_game *game, ns_table *t, const ns_e
     sv->pn_only = pn_only;
     sv->cap = pn_only ? 1 : (uint32_t)(plan->max_value + 1);
     sv->wfull = (sv->cap + 63) / 64;
-    /* start narrow: most games' values stay far below the bound */
-    sv->words = sv->wfull < 2 ? sv->wfull : 2;
+    sv->words = start_words(sv->wfull);
     sv->acap = sv->cap < 64 * sv->words ? sv->cap : (uint32_t)(64 * sv->words);
     sv->recw = sv->words + 1;
     sv->max_rank = plan->levels - 1;
@@ -1113,9 +1137,29 @@ static ns_err plan_solo(sieve *sv, int nthreads, uint64_t solo_work, int autos, 
     return NS_OK;
 }
 
-/* (Re)allocate the line records, empty, at the current width. */
-static ns_err alloc_records(sieve *sv, const ns_engine_plan *plan, ns_error *err)
+static void format_bytes(uint64_t b, char *buf, size_t len)
 {
+    if (b >= (uint64_t)1 << 30)
+        snprintf(buf, len, "%.2f GiB", (double)b / (1 << 30));
+    else
+        snprintf(buf, len, "%.2f MiB", (double)b / (1 << 20));
+}
+
+/* (Re)allocate the line records and running sets, empty, at the current
+ * width: refused (NS_ENOMEM) when over limit (0: none). The old ones go
+ * first, so a widening peaks at the new size. */
+static ns_err alloc_records(sieve *sv, uint64_t limit, ns_error *err)
+{
+    subsets *sub = &sv->sub;
+    const uint64_t need = sets_bytes(sv->sets, sv->nsets, sv->pref, sv->npref, sub, sv->words);
+    char nb[32], lb[32];
+    format_bytes(need, nb, sizeof nb);
+    if (limit && need > limit) {
+        format_bytes(limit, lb, sizeof lb);
+        return ns_error_set(err, NS_ENOMEM, "the line sets and running sets need %s for values below %" PRIu32
+                            " (%" PRIu64 " words a set) but the memory limit leaves them %s",
+                            nb, sv->acap, sv->words, lb);
+    }
     for (int i = 0; i < sv->nsets; i++) {
         lineset *ls = &sv->sets[i];
         rec_free(ls->rec, ls->rec_mapped);
@@ -1130,21 +1174,16 @@ static ns_err alloc_records(sieve *sv, const ns_engine_plan *plan, ns_error *err
         if (!ps->rec)
             goto nomem;
     }
-    subsets *sub = &sv->sub;
     for (int i = 0; i < 2 && sub->nsub; i++) {
         rec_free(sub->buf[i], sub->mapped[i]);
         sub->buf[i] = rec_new(sub->nslots, (uint64_t)sub->nsub * sv->words, &sub->mapped[i]);
         if (!sub->buf[i])
-            return ns_error_set(err, NS_ENOMEM,
-                                "cannot allocate %.2f GiB for the running sets of the subsets families "
-                                "(%" PRIu64 " cells a level, %d pile sets, %" PRIu64 " words a set)",
-                                2.0 * (double)sub->nslots * sub->nsub * (double)sv->words * 8 / (1 << 30),
-                                sub->nslots, sub->nsub, sv->words);
+            goto nomem;
     }
     return NS_OK;
 nomem:
-    return ns_error_set(err, NS_ENOMEM, "cannot allocate %.2f GiB for the line sets",
-                        (double)plan->line_bytes / (1 << 30));
+    return ns_error_set(err, NS_ENOMEM, "cannot allocate %s for the line sets and running sets (%" PRIu64
+                        " words a set)", nb, sv->words);
 }
 
 /* Rebuild the line records from the final values of levels 0..upto-1; adds
@@ -1357,7 +1396,7 @@ static ns_err general_resume(const ns_game *game, ns_table *t, const ns_engine_p
     /* Resume: rebuild the per-line state from the levels already final. */
     int64_t start = (int64_t)resume_units;
     uint64_t done = 0;
-    if ((rc = alloc_records(&sv, &plan, err)) || (rc = rebuild(&sv, start, lcs, nthreads, &done, err)))
+    if ((rc = alloc_records(&sv, opts->memory_limit, err)) || (rc = rebuild(&sv, start, lcs, nthreads, &done, err)))
         goto fail;
     sieve *psv = &sv;
     ns_barrier bar;   /* the team's per-level barrier (see ns_barrier.h) */
@@ -1455,7 +1494,17 @@ static ns_err general_resume(const ns_game *game, ns_table *t, const ns_engine_p
         sv.grow[0] = sv.grow[1] = 0;
         start = grow_at;
         grow_at = -1;
-        if ((rc = alloc_records(&sv, &plan, err)) || (rc = rebuild(&sv, start, lcs, nthreads, NULL, err)))
+        if ((rc = alloc_records(&sv, opts->memory_limit, err))) {
+            /* over the limit: levels 0 .. grow_at - 1 are final */
+            char mb[32];
+            format_bytes(plan.line_bytes_max, mb, sizeof mb);
+            size_t n = strlen(err ? err->msg : "");
+            if (err && n < sizeof err->msg)
+                snprintf(err->msg + n, sizeof err->msg - n, " (at level %" PRId64 " of %" PRIu64 "; at most %s)",
+                         start, levels, mb);
+            goto fail;
+        }
+        if ((rc = rebuild(&sv, start, lcs, nthreads, NULL, err)))
             goto fail;
     }
     if (sv.failed_any) {
@@ -1512,6 +1561,7 @@ const ns_engine ns_engine_general = {
     .kinds = NS_ENGINE_GRUNDY | NS_ENGINE_PN,
     .applies = general_applies,
     .memory = general_memory,
+    .memory_max = general_memory_max,
     .run = general_run,
     .resume = general_resume,
     .stream_unit = NULL,
