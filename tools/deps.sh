@@ -18,6 +18,7 @@ PACKAGES=(
     jupyter-nbconvert python3-ipykernel    # notebook tests
     hdf5-filter-plugin                     # extra HDF5 filters for readers
     clang valgrind                         # libFuzzer, memory checks
+    bc                                     # arithmetic in the test and bench scripts
 )
 
 check_only=0
