@@ -65,8 +65,8 @@ static void usage(void)
            "--resume, --keep-tables, --json.\n"
            "\n"
            "examples:\n"
-           "  nimsieve sweep a-wythoff -D a=1..10 --size 2048 -o aw.h5\n"
-           "  nimsieve sweep subtraction -D set=subsets(1..9,3) --size 1000 -o sub.h5\n"
+           "  nimsieve sweep a-wythoff -D a=1..10 --size 512 -o aw.h5\n"
+           "  nimsieve sweep subtraction -D 'set=subsets(1..9,3)' --size 1000 -o sub.h5\n"
            "  nimsieve sweep --report sub.h5 --csv\n",
            NS_SWEEP_MAX_SET, NS_SWEEP_MAX_VARIANTS, MAX_SIZE_2);
 }
