@@ -20,5 +20,6 @@ int ns_cmd_poj1704(int argc, char **argv);  /* cmd_staircase.c (issue 5) */
 int ns_cmd_monks(int argc, char **argv);    /* cmd_staircase.c (issue 5) */
 int ns_cmd_plot(int argc, char **argv);     /* cmd_plot.c     (issue 6) */
 int ns_cmd_census(int argc, char **argv);   /* cmd_census.c   (issue 17) */
+int ns_cmd_sweep(int argc, char **argv);    /* cmd_sweep.c    (issue 20) */
 
 #endif

@@ -28,6 +28,7 @@ static const subcommand subcommands[] = {
     {"monks", ns_cmd_monks, "answer 高僧斗法 (Staircase Nim): the winning move, or -1"},
     {"plot", ns_cmd_plot, "draw a figure of a table with gnuplot"},
     {"census", ns_cmd_census, "solve every octal game of D code digits, periods, groups"},
+    {"sweep", ns_cmd_sweep, "solve the variants of a game over parameter ranges, one catalogue"},
     {NULL, NULL, NULL},
 };
 

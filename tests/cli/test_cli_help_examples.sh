@@ -18,7 +18,7 @@ ln -s "$SRC/data" "$D/data"
 
 # the subcommands, from `nimsieve --help`, solve first (the others read its files)
 subs=$("$NS" --help | awk '/^subcommands:/ {on = 1; next} on && /^  [a-z]/ {print $1} on && /^$/ {on = 0}')
-expect_eq "subcommands listed by --help" "$(echo "$subs" | grep -c .)" "13"
+expect_eq "subcommands listed by --help" "$(echo "$subs" | grep -c .)" "14"
 subs="solve $(echo "$subs" | grep -vx solve)"
 
 nex=0
@@ -57,7 +57,7 @@ for sub in $subs; do
         fi
     done <"$WORK/examples.txt"
 done
-# solve, query, rules, check, patterns, move, poj1067, poj1704, monks, plot, census
+# solve, query, rules, check, patterns, move, poj1067, poj1704, monks, plot, census, sweep
 # have examples today; fewer means the extraction broke
 [ "$nex" -ge 18 ] || fail "only $nex examples found in the --help texts"
 finish

@@ -10,7 +10,7 @@ PY=/usr/bin/python3
 # ---- help, version, dispatch ----
 expect_ok "$NS" --help
 expect_out '^  solve '
-for sub in solve info query verify rules check patterns move poj1067 poj1704 monks plot census; do
+for sub in solve info query verify rules check patterns move poj1067 poj1704 monks plot census sweep; do
     expect_out "^  $sub "
 done
 expect_ok "$NS" help

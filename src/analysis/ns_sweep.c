@@ -1,0 +1,367 @@
+/* ns_sweep.c - see ns_sweep.h. */
+#include "analysis/ns_sweep.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "analysis/ns_patterns.h"
+#include "core/ns_omp.h"
+#include "engine/ns_engine.h"
+
+ns_sweep_ranges *ns_sweep_ranges_new(void)
+{
+    ns_sweep_ranges *r = calloc(1, sizeof *r);
+    if (r)
+        r->nvariants = 1;
+    return r;
+}
+
+void ns_sweep_ranges_free(ns_sweep_ranges *r)
+{
+    if (!r)
+        return;
+    for (int i = 0; i < r->naxes; i++) {
+        free(r->ax[i].v);
+        free(r->ax[i].mask);
+    }
+    free(r);
+}
+
+/* "lo..hi" at *s (whole text up to end, or up to stop): 1 when parsed */
+static int parse_span(const char *s, size_t len, int64_t *lo, int64_t *hi)
+{
+    char buf[64];
+    if (len >= sizeof buf)
+        return 0;
+    memcpy(buf, s, len);
+    buf[len] = '\0';
+    char *dots = strstr(buf, "..");
+    if (!dots)
+        return 0;
+    *dots = '\0';
+    return ns_parse_i64(buf, lo) == 0 && ns_parse_i64(dots + 2, hi) == 0;
+}
+
+/* C(n, k), capped at cap + 1 */
+static uint64_t choose_capped(int n, int k, uint64_t cap)
+{
+    uint64_t c = 1;
+    for (int i = 1; i <= k; i++) {
+        c = c * (uint64_t)(n - k + i) / (uint64_t)i;   /* exact: C(n-k+i, i) */
+        if (c > cap)
+            return cap + 1;
+    }
+    return c;
+}
+
+/* the k-subsets of {0..n-1} as masks, lexicographic, appended at m[*at] */
+static void k_subsets(int n, int k, uint64_t *m, size_t *at)
+{
+    int idx[NS_SWEEP_MAX_SET];
+    for (int i = 0; i < k; i++)
+        idx[i] = i;
+    for (;;) {
+        uint64_t x = 0;
+        for (int i = 0; i < k; i++)
+            x |= (uint64_t)1 << idx[i];
+        m[(*at)++] = x;
+        int i = k - 1;
+        while (i >= 0 && idx[i] == n - k + i)
+            i--;
+        if (i < 0)
+            return;
+        idx[i]++;
+        for (int j = i + 1; j < k; j++)
+            idx[j] = idx[j - 1] + 1;
+    }
+}
+
+static ns_err parse_subsets(ns_sweep_axis *ax, const char *val, uint64_t cap, ns_error *err)
+{
+    const char *open = val + strlen("subsets(");
+    const size_t len = strlen(open);
+    if (len < 1 || open[len - 1] != ')')
+        return ns_error_set(err, NS_EINVAL, "-D %s=%s: expected subsets(lo..hi) or subsets(lo..hi,k)", ax->name, val);
+    const char *comma = memchr(open, ',', len - 1);
+    const size_t span_len = comma ? (size_t)(comma - open) : len - 1;
+    int64_t lo, hi, k = -1;
+    if (!parse_span(open, span_len, &lo, &hi))
+        return ns_error_set(err, NS_EINVAL, "-D %s=%s: expected subsets(lo..hi) or subsets(lo..hi,k)", ax->name, val);
+    if (comma) {
+        char kb[32];
+        const size_t kl = (size_t)(open + len - 1 - (comma + 1));
+        if (kl == 0 || kl >= sizeof kb)
+            return ns_error_set(err, NS_EINVAL, "-D %s=%s: expected an element count k after the comma", ax->name, val);
+        memcpy(kb, comma + 1, kl);
+        kb[kl] = '\0';
+        if (ns_parse_i64(kb, &k))
+            return ns_error_set(err, NS_EINVAL, "-D %s=%s: expected an element count k after the comma, got '%s'",
+                                ax->name, val, kb);
+    }
+    if (lo > hi)
+        return ns_error_set(err, NS_EINVAL, "-D %s=%s: empty range %" PRId64 "..%" PRId64 " (expected lo <= hi)",
+                            ax->name, val, lo, hi);
+    if (hi - lo + 1 > NS_SWEEP_MAX_SET)
+        return ns_error_set(err, NS_EINVAL, "-D %s=%s: a base set of %" PRId64 " elements is too large (at most %d)",
+                            ax->name, val, hi - lo + 1, NS_SWEEP_MAX_SET);
+    const int n = (int)(hi - lo + 1);
+    if (comma && (k < 1 || k > n))
+        return ns_error_set(err, NS_EINVAL, "-D %s=%s: expected 1 <= k <= %d, got %" PRId64, ax->name, val, n, k);
+    uint64_t count = 0;
+    if (k > 0)
+        count = choose_capped(n, (int)k, cap);
+    else
+        count = n >= 40 || ((uint64_t)1 << n) - 1 > cap ? cap + 1 : ((uint64_t)1 << n) - 1;
+    if (count > cap)
+        return ns_error_set(err, NS_EINVAL, "-D %s=%s: too many sets (more than %" PRIu64 " variants in all, the most a sweep takes is %d)",
+                            ax->name, val, cap, NS_SWEEP_MAX_VARIANTS);
+    if (!(ax->mask = malloc((size_t)count * sizeof *ax->mask)))
+        return ns_error_set(err, NS_ENOMEM, "-D %s=%s: out of memory", ax->name, val);
+    size_t at = 0;
+    if (k > 0)
+        k_subsets(n, (int)k, ax->mask, &at);
+    else
+        for (int kk = 1; kk <= n; kk++)
+            k_subsets(n, kk, ax->mask, &at);
+    ax->kind = 1;
+    ax->n = (size_t)count;
+    ax->base_lo = lo;
+    return NS_OK;
+}
+
+static ns_err parse_ints(ns_sweep_axis *ax, const char *val, uint64_t cap, ns_error *err)
+{
+    int64_t lo, hi;
+    if (strstr(val, "..")) {
+        if (!parse_span(val, strlen(val), &lo, &hi))
+            return ns_error_set(err, NS_EINVAL, "-D %s=%s: expected a range lo..hi of integers", ax->name, val);
+        if (lo > hi)
+            return ns_error_set(err, NS_EINVAL, "-D %s=%s: empty range (expected lo <= hi)", ax->name, val);
+        if ((uint64_t)hi - (uint64_t)lo >= cap)
+            return ns_error_set(err, NS_EINVAL, "-D %s=%s: too many values (more than %" PRIu64 " variants in all, the most a sweep takes is %d)",
+                                ax->name, val, cap, NS_SWEEP_MAX_VARIANTS);
+        ax->n = (size_t)(hi - lo + 1);
+        if (!(ax->v = malloc(ax->n * sizeof *ax->v)))
+            return ns_error_set(err, NS_ENOMEM, "-D %s=%s: out of memory", ax->name, val);
+        for (size_t i = 0; i < ax->n; i++)
+            ax->v[i] = lo + (int64_t)i;
+        return NS_OK;
+    }
+    size_t n = 1;
+    for (const char *c = val; *c; c++)
+        n += *c == ',';
+    if (n > cap)
+        return ns_error_set(err, NS_EINVAL, "-D %s=%s: too many values (more than %" PRIu64 " variants in all, the most a sweep takes is %d)",
+                            ax->name, val, cap, NS_SWEEP_MAX_VARIANTS);
+    if (!(ax->v = malloc(n * sizeof *ax->v)))
+        return ns_error_set(err, NS_ENOMEM, "-D %s=%s: out of memory", ax->name, val);
+    const char *p = val;
+    for (size_t i = 0; i < n; i++) {
+        const char *e = strchr(p, ',');
+        const size_t l = e ? (size_t)(e - p) : strlen(p);
+        char b[32];
+        if (l == 0 || l >= sizeof b)
+            return ns_error_set(err, NS_EINVAL, "-D %s=%s: expected integers separated by commas", ax->name, val);
+        memcpy(b, p, l);
+        b[l] = '\0';
+        if (ns_parse_i64(b, &ax->v[i]))
+            return ns_error_set(err, NS_EINVAL, "-D %s=%s: '%s' is not an integer", ax->name, val, b);
+        for (size_t j = 0; j < i; j++)
+            if (ax->v[j] == ax->v[i])
+                return ns_error_set(err, NS_EINVAL, "-D %s=%s: %" PRId64 " given twice", ax->name, val, ax->v[i]);
+        p = e ? e + 1 : p + l;
+    }
+    ax->n = n;
+    return NS_OK;
+}
+
+ns_err ns_sweep_ranges_add(ns_sweep_ranges *r, const char *assign, ns_error *err)
+{
+    const char *eq = strchr(assign, '=');
+    if (!eq || eq == assign || (size_t)(eq - assign) >= NS_PARAM_NAME_LEN || !eq[1])
+        return ns_error_set(err, NS_EINVAL, "-D %s: expected name=RANGE (lo..hi, v1,v2,.., subsets(lo..hi,k), subsets(lo..hi))",
+                            assign);
+    if (r->naxes >= NS_PARAMS_MAX)
+        return ns_error_set(err, NS_EINVAL, "-D %s: at most %d parameters", assign, NS_PARAMS_MAX);
+    ns_sweep_axis ax = {0};
+    memcpy(ax.name, assign, (size_t)(eq - assign));
+    const char *val = eq + 1;
+    if (strlen(val) >= NS_PARAM_TEXT_LEN)
+        return ns_error_set(err, NS_EINVAL, "-D %s: the range is too long (at most %d characters)", ax.name,
+                            NS_PARAM_TEXT_LEN - 1);
+    snprintf(ax.text, sizeof ax.text, "%s", val);
+    for (int i = 0; i < r->naxes; i++)
+        if (strcmp(r->ax[i].name, ax.name) == 0)
+            return ns_error_set(err, NS_EINVAL, "-D %s: parameter '%s' given twice", assign, ax.name);
+    const uint64_t cap = NS_SWEEP_MAX_VARIANTS / r->nvariants;
+    ns_err rc;
+    if (strncmp(val, "subsets(", 8) == 0)
+        rc = parse_subsets(&ax, val, cap, err);
+    else if (strchr(val, '.') && !strstr(val, "..")) {
+        ax.kind = 2;   /* a code: one value */
+        ax.n = 1;
+        rc = NS_OK;
+    } else
+        rc = parse_ints(&ax, val, cap, err);
+    if (!rc && ax.n > cap)
+        rc = ns_error_set(err, NS_EINVAL, "-D %s: %zu values make more than %d variants in all", assign, ax.n,
+                          NS_SWEEP_MAX_VARIANTS);
+    if (rc) {
+        free(ax.v);
+        free(ax.mask);
+        return rc;
+    }
+    r->ax[r->naxes++] = ax;
+    r->nvariants *= ax.n;
+    return NS_OK;
+}
+
+ns_err ns_sweep_ranges_variant(const ns_sweep_ranges *r, uint64_t i, ns_params *ps, ns_error *err)
+{
+    memset(ps, 0, sizeof *ps);
+    if (i >= r->nvariants)
+        return ns_error_set(err, NS_EINTERNAL, "sweep: variant %" PRIu64 " of %" PRIu64, i, r->nvariants);
+    /* the last axis varies fastest */
+    size_t idx[NS_PARAMS_MAX];
+    for (int a = r->naxes - 1; a >= 0; a--) {
+        idx[a] = (size_t)(i % r->ax[a].n);
+        i /= r->ax[a].n;
+    }
+    for (int a = 0; a < r->naxes; a++) {
+        const ns_sweep_axis *ax = &r->ax[a];
+        ns_err rc;
+        if (ax->kind == 2) {
+            rc = ns_params_set_text(ps, ax->name, ax->text, err);
+        } else if (ax->kind == 1) {
+            int64_t v[64];
+            int n = 0;
+            for (int j = 0; j < 64; j++)
+                if (ax->mask[idx[a]] >> j & 1)
+                    v[n++] = ax->base_lo + j;
+            rc = ns_params_set(ps, ax->name, v, n, err);
+        } else {
+            rc = ns_params_set(ps, ax->name, &ax->v[idx[a]], 1, err);
+        }
+        if (rc)
+            return rc;
+    }
+    return NS_OK;
+}
+
+/* ---- the driver ---- */
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+ns_err ns_sweep_summarise(const ns_game *g, const ns_table *t, ns_sweep_row *row, ns_error *err)
+{
+    row->piles = t->k;
+    row->size = t->bounds[0];
+    row->p_positions = row->preperiod = row->period = 0;
+    row->proven = 0;
+    row->slope_a = row->slope_b = NAN;
+    for (uint64_t c = 0; c < t->ncells; c++)
+        row->p_positions += ns_table_get(t, c) == 0;
+    if (t->k == 1) {
+        ns_period p;
+        ns_err rc = ns_patterns_period(g, t, 0, &p, err);
+        if (rc)
+            return rc;
+        if (p.found && p.saltus == 0) {
+            row->preperiod = p.preperiod;
+            row->period = p.period;
+            row->proven = p.proven;
+        }
+        return NS_OK;
+    }
+    ns_pseq s;
+    ns_error e2 = {0};
+    if (ns_patterns_pseq(t, &s, &e2) == NS_OK && s.ok) {
+        if (s.fit_a.ok)
+            row->slope_a = s.fit_a.slope;
+        if (s.fit_b.ok)
+            row->slope_b = s.fit_b.slope;
+        ns_pseq_free(&s);
+    } else if (e2.code == NS_ENOMEM) {
+        return ns_error_set(err, NS_ENOMEM, "%s", e2.msg);
+    }
+    return NS_OK;
+}
+
+static ns_err solve_one(uint64_t i, ns_sweep_build_fn build, void *user, ns_sweep_row *row, ns_error *err)
+{
+    const double t0 = now_s();
+    ns_game *g = NULL;
+    ns_table *t = NULL;
+    ns_err rc = build(user, i, &g, err);
+    if (rc)
+        goto fail;
+    if (g->k != 1 && g->k != 2) {
+        rc = ns_error_set(err, NS_EINVAL, "the game has %d piles: a sweep takes one- or two-pile games", g->k);
+        goto fail;
+    }
+    if (!(t = ns_engine_table_new(g, 0, err))) {
+        rc = err->code ? err->code : NS_ENOMEM;
+        goto fail;
+    }
+    ns_engine_opts opts = {.threads = 1};
+    if ((rc = ns_engine_run(g, t, &opts, err)) || (rc = ns_sweep_summarise(g, t, row, err)))
+        goto fail;
+    row->seconds = now_s() - t0;
+fail:
+    ns_table_free(t);
+    ns_game_free(g);
+    return rc;
+}
+
+ns_err ns_sweep_run(uint64_t n, ns_sweep_build_fn build, void *user, int threads, ns_sweep_row *rows,
+                    ns_sweep_progress_fn progress, void *puser, ns_error *err)
+{
+    if (threads <= 0)
+        threads = ns_omp_max_threads();
+    int failed = 0;
+    uint64_t ndone = 0, first_bad = UINT64_MAX;
+    ns_error first = {0};
+    const long long nn = (long long)n;
+    NS_OMP_FOR_DYNAMIC1(threads)
+    for (long long ii = 0; ii < nn; ii++) {
+        int stop;
+        NS_PRAGMA(omp atomic read)
+        stop = failed;
+        if (stop)
+            continue;
+        ns_error e = {0};
+        const ns_err rc = solve_one((uint64_t)ii, build, user, &rows[ii], &e);
+        NS_PRAGMA(omp critical(ns_sweep))
+        {
+            if (rc) {
+                /* the lowest failing variant's message, whatever the order */
+                if ((uint64_t)ii < first_bad) {
+                    first_bad = (uint64_t)ii;
+                    ns_error_set(&first, rc, "variant %lld: %s", ii, e.msg);
+                }
+                NS_PRAGMA(omp atomic write)
+                failed = 1;
+            } else {
+                ndone++;
+                if (progress && !failed && progress(puser, ndone, n)) {
+                    if (first_bad == UINT64_MAX)
+                        ns_error_set(&first, NS_EINTR, "interrupted after %" PRIu64 " of %" PRIu64 " variants", ndone, n);
+                    NS_PRAGMA(omp atomic write)
+                    failed = 1;
+                }
+            }
+        }
+    }
+    if (failed)
+        return ns_error_set(err, first.code, "%s", first.msg);
+    return NS_OK;
+}

@@ -1,0 +1,100 @@
+/* ns_sweep.h - sweeps over the parameters of a game (issue 20): the
+ * product of parameter ranges (`-D a=1..50 -D m=2,3,5 -D set=subsets(1..12,3)`)
+ * as a list of variants, and one driver that solves a list of variants
+ * through the engine door, one variant per thread, and summarises each.
+ *
+ * The driver knows nothing of parameters: it asks a builder for the i-th
+ * variant's game (bounds set). A sweep's builder makes the i-th variant
+ * of its ranges; the octal census (ns_census.h) can become a builder over
+ * its code list (not yet done: it still runs its own loop).
+ *
+ * Summaries. One-pile games: the number of P-positions (G = 0) and the
+ * period as `patterns` finds it (ns_patterns_period: proven by the
+ * subtraction proof rule when the table covers it, else observed). Two-pile
+ * games (an N x N box): the number of P-positions, and the least-squares
+ * slopes of a_n and b_n against n, the P-positions (a_n, b_n), a_n < b_n,
+ * as `patterns` reads them (ns_patterns_pseq). */
+#ifndef NS_SWEEP_H
+#define NS_SWEEP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/ns_error.h"
+#include "game/ns_game.h"
+#include "game/ns_params.h"
+#include "game/ns_table.h"
+
+/* The most variants a sweep may have, the most values one range may
+ * have, and the most elements a subsets(..) base set may have. */
+#define NS_SWEEP_MAX_VARIANTS 1000000
+#define NS_SWEEP_MAX_SET 40
+
+/* One -D: a parameter and its values. */
+typedef struct ns_sweep_axis {
+    char name[NS_PARAM_NAME_LEN];
+    char text[NS_PARAM_TEXT_LEN];  /* the range as given, "1..50" */
+    int kind;                      /* 0: integers, 1: sets, 2: one code */
+    size_t n;                      /* values */
+    int64_t *v;                    /* kind 0: n integers (owned) */
+    int64_t base_lo;               /* kind 1: the base set base_lo .. base_lo + 63 */
+    uint64_t *mask;                /* kind 1: n sets, bit j = base_lo + j (owned) */
+} ns_sweep_axis;
+
+/* The ranges of a sweep; variants in nested-loop order, the first -D
+ * outermost. */
+typedef struct ns_sweep_ranges {
+    int naxes;
+    ns_sweep_axis ax[NS_PARAMS_MAX];
+    uint64_t nvariants;            /* product of the axes' n (1 with none) */
+} ns_sweep_ranges;
+
+/* An empty set of ranges (one variant, no parameters); free with
+ * ns_sweep_ranges_free. */
+ns_sweep_ranges *ns_sweep_ranges_new(void);
+void ns_sweep_ranges_free(ns_sweep_ranges *r);
+
+/* Add "name=RANGE": "lo..hi" (lo <= hi), "v1,v2,..." (integers),
+ * "subsets(lo..hi,k)" (the k-element subsets of {lo..hi}, lexicographic),
+ * "subsets(lo..hi)" (every non-empty subset, by size then
+ * lexicographically), a single integer, or a code with a '.' (one value).
+ * Refused (NS_EINVAL, one line): a bad text, an empty range, a parameter
+ * given twice, a base set of more than NS_SWEEP_MAX_SET elements, more
+ * than NS_SWEEP_MAX_VARIANTS variants in all. */
+ns_err ns_sweep_ranges_add(ns_sweep_ranges *r, const char *assign, ns_error *err);
+
+/* The parameters of variant i (< nvariants) into *ps (reset first). */
+ns_err ns_sweep_ranges_variant(const ns_sweep_ranges *r, uint64_t i, ns_params *ps, ns_error *err);
+
+/* ---- the driver ---- */
+
+/* REQUIRED: the i-th variant's game, bounds set, into *g (the driver frees
+ * it with ns_game_free). Called from worker threads, several at once. */
+typedef ns_err (*ns_sweep_build_fn)(void *user, uint64_t i, ns_game **g, ns_error *err);
+
+/* OPTIONAL: called after each variant (one call at a time) with the
+ * variants done; non-zero stops the sweep (NS_EINTR). */
+typedef int (*ns_sweep_progress_fn)(void *user, uint64_t done, uint64_t total);
+
+/* The summary of one variant (fields that do not apply: 0, slopes NaN). */
+typedef struct ns_sweep_row {
+    int piles;                 /* 1 or 2 */
+    int64_t size;              /* heap sizes 0 .. size-1 (per pile) */
+    int64_t p_positions;       /* cells with G = 0 */
+    int64_t preperiod, period; /* one pile; period 0: none found */
+    int proven;                /* one pile: 1 when the period is proven */
+    double slope_a, slope_b;   /* two piles: NaN when no fit */
+    double seconds;            /* solve and summary of this variant */
+} ns_sweep_row;
+
+/* Solve variants 0 .. n-1 (one per thread, threads <= 0: OpenMP's
+ * default) and fill rows[0..n-1]. Every field but seconds is independent
+ * of threads. Games of other than one or two piles are refused. */
+ns_err ns_sweep_run(uint64_t n, ns_sweep_build_fn build, void *user, int threads, ns_sweep_row *rows,
+                    ns_sweep_progress_fn progress, void *puser, ns_error *err);
+
+/* Summarise the solved table t (Grundy values) of g into row (not
+ * seconds). */
+ns_err ns_sweep_summarise(const ns_game *g, const ns_table *t, ns_sweep_row *row, ns_error *err);
+
+#endif
