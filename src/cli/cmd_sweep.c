@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,6 +51,7 @@ static void usage(void)
            "                       slope_a, slope_b, seconds) and root attributes game,\n"
            "                       ranges, parameters, piles, size, variants, ...\n"
            "  -t, --threads T      variants solved at once (default: OpenMP's)\n"
+           "  -f, --force          overwrite FILE if it exists\n"
            "  -r, --report FILE    print the catalogue of FILE\n"
            "      --csv            with --report: CSV, header: each parameter, then\n"
            "                       p_positions,preperiod,period,proven (one pile) or\n"
@@ -65,9 +67,9 @@ static void usage(void)
            "--resume, --keep-tables, --json.\n"
            "\n"
            "examples:\n"
-           "  nimsieve sweep a-wythoff -D a=1..10 --size 512 -o aw.h5\n"
-           "  nimsieve sweep subtraction -D 'set=subsets(1..9,3)' --size 1000 -o sub.h5\n"
-           "  nimsieve sweep --report sub.h5 --csv\n",
+           "  nimsieve sweep a-wythoff -D a=1..10 --size 512 -o sweep-aw.h5\n"
+           "  nimsieve sweep subtraction -D 'set=subsets(1..9,3)' --size 1000 -o sweep-sub.h5\n"
+           "  nimsieve sweep --report sweep-sub.h5 --csv\n",
            NS_SWEEP_MAX_SET, NS_SWEEP_MAX_VARIANTS, MAX_SIZE_2);
 }
 
@@ -178,14 +180,15 @@ int ns_cmd_sweep(int argc, char **argv)
         {"size", required_argument, NULL, 'n'},   {"output", required_argument, NULL, 'o'},
         {"threads", required_argument, NULL, 't'}, {"report", required_argument, NULL, 'r'},
         {"csv", no_argument, NULL, 'C'},          {"help", no_argument, NULL, 'h'},
+        {"force", no_argument, NULL, 'f'},
         {NULL, 0, NULL, 0}};
     ns_error err = {0};
     const char *out = NULL, *size_s = NULL, *threads_s = NULL, *rep = NULL;
     const char *defs[MAX_D];
-    int ndefs = 0, csv = 0, c;
+    int ndefs = 0, csv = 0, force = 0, c;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":D:n:o:t:r:h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":D:n:o:t:r:fh", longopts, NULL)) != -1) {
         switch (c) {
         case 'h': usage(); return NS_EXIT_OK;
         case 'D':
@@ -198,6 +201,7 @@ int ns_cmd_sweep(int argc, char **argv)
         case 't': threads_s = optarg; break;
         case 'r': rep = optarg; break;
         case 'C': csv = 1; break;
+        case 'f': force = 1; break;
         default: return ns_cli_bad_option(CMD, c, argv);
         }
     }
@@ -218,6 +222,8 @@ int ns_cmd_sweep(int argc, char **argv)
         return ns_cli_error(CMD, "missing --size N: expected the heap sizes per pile");
     if (!out)
         return ns_cli_error(CMD, "missing -o FILE: expected the HDF5 file to write");
+    if (!force && access(out, F_OK) == 0)
+        return ns_cli_error(CMD, "'%s' exists: use --force to overwrite it", out);
     int64_t size, threads = 0;
     if (ns_cli_parse_int(size_s, "--size", 1, MAX_SIZE_1, &size, &err) ||
         (threads_s && ns_cli_parse_int(threads_s, "--threads", 1, MAX_THREADS, &threads, &err)))

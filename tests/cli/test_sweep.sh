@@ -64,6 +64,12 @@ N=300
 expect_ok "$NS" sweep subtraction -D 'set=subsets(1..7,3)' --size $N -o "$WORK/s1.h5" --threads 1
 expect_out '^sweep: +subtraction -D set=subsets\(1\.\.7,3\), 35 variants'
 expect_ok "$NS" sweep subtraction -D 'set=subsets(1..7,3)' --size $N -o "$WORK/s2.h5" --threads 2
+# an existing catalogue is kept unless --force
+cp "$WORK/s2.h5" "$WORK/s2.keep"
+expect_error 2 sweep "s2\.h5' exists: use --force" "$NS" sweep subtraction -D 'set=subsets(1..4,2)' --size $N -o "$WORK/s2.h5"
+CHECKS=$((CHECKS + 1))
+cmp -s "$WORK/s2.h5" "$WORK/s2.keep" || fail "a refused sweep changed $WORK/s2.h5"
+expect_ok "$NS" sweep subtraction -D 'set=subsets(1..7,3)' --size $N -o "$WORK/s2.h5" --threads 2 --force
 expect_ok "$NS" sweep --report "$WORK/s1.h5" --csv
 cp "$WORK/stdout" "$WORK/s1.csv"
 expect_ok "$NS" sweep --report "$WORK/s2.h5" --csv
