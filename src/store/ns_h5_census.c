@@ -5,9 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include "core/ns_version.h"
 #include "store/ns_h5.h"
 #include "store/ns_h5_internal.h"
 
@@ -21,31 +19,10 @@ typedef struct census_row {
 } census_row;
 
 typedef struct cw {
-    hid_t file, scalar, vstr;
+    hid_t file;
     const char *path;
     ns_error *err;
 } cw;
-
-static ns_err attr(cw *w, const char *name, hid_t ftype, hid_t mtype, const void *v)
-{
-    hid_t a = H5Acreate2(w->file, name, ftype, w->scalar, H5P_DEFAULT, H5P_DEFAULT);
-    if (a < 0)
-        return ns_h5_fail(w->err, NS_EIO, "%s: cannot create attribute %s", w->path, name);
-    const herr_t s = H5Awrite(a, mtype, v);
-    if (H5Aclose(a) < 0 || s < 0)
-        return ns_h5_fail(w->err, NS_EIO, "%s: cannot write attribute %s", w->path, name);
-    return NS_OK;
-}
-
-static ns_err attr_str(cw *w, const char *name, const char *v)
-{
-    return attr(w, name, w->vstr, w->vstr, &v);
-}
-
-static ns_err attr_i64(cw *w, const char *name, int64_t v)
-{
-    return attr(w, name, H5T_STD_I64LE, H5T_NATIVE_INT64, &v);
-}
 
 /* the compound type of a row: file (little-endian) or memory (native) */
 static hid_t row_type(int file, hid_t str)
@@ -117,7 +94,7 @@ ns_err ns_h5_census_write(const char *path, const ns_h5_census_cols *c, ns_error
 {
     ns_h5_quiet();
     ns_err rc = NS_OK;
-    cw w = {.file = H5I_INVALID_HID, .scalar = H5I_INVALID_HID, .vstr = H5I_INVALID_HID, .path = path, .err = err};
+    cw w = {.file = H5I_INVALID_HID, .path = path, .err = err};
     const size_t len = strlen(path);
     char *part = malloc(len + sizeof ".part");
     if (!part)
@@ -130,29 +107,17 @@ ns_err ns_h5_census_write(const char *path, const ns_h5_census_cols *c, ns_error
                    : ns_h5_fail(err, NS_EIO, "%s: cannot create %s", path, part);
         goto fail;
     }
-    if ((w.scalar = H5Screate(H5S_SCALAR)) < 0 || (w.vstr = H5Tcopy(H5T_C_S1)) < 0 ||
-        H5Tset_size(w.vstr, H5T_VARIABLE) < 0) {
-        rc = ns_h5_fail(err, NS_EIO, "%s: cannot make the attribute types", path);
+    const hid_t fa = w.file;
+    if ((rc = write_table(&w, c)) || (rc = ns_h5_attr_text(fa, path, "kind", "census", err)) ||
+        (rc = ns_h5_attr_i64(fa, path, "digits", c->digits, err)) ||
+        (rc = ns_h5_attr_i64(fa, path, "size", c->size, err)) ||
+        (rc = ns_h5_attr_i64(fa, path, "codes", (int64_t)c->n, err)) ||
+        (rc = ns_h5_attr_i64(fa, path, "groups", (int64_t)c->ngroups, err)) ||
+        (rc = ns_h5_attr_i64(fa, path, "proven", (int64_t)c->nproven, err)) ||
+        (rc = ns_h5_attr_i64(fa, path, "threads", c->threads, err)) ||
+        (rc = ns_h5_attr_scalar(fa, path, "wall_seconds", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &c->wall_seconds, err)) ||
+        (rc = ns_h5_attr_provenance(fa, path, err)))
         goto fail;
-    }
-    char created[32];
-    const time_t now = time(NULL);
-    struct tm tm;
-    if (!gmtime_r(&now, &tm) || !strftime(created, sizeof created, "%Y-%m-%dT%H:%M:%SZ", &tm))
-        snprintf(created, sizeof created, "unknown");
-    if ((rc = write_table(&w, c)) || (rc = attr_str(&w, "kind", "census")) ||
-        (rc = attr_i64(&w, "digits", c->digits)) || (rc = attr_i64(&w, "size", c->size)) ||
-        (rc = attr_i64(&w, "codes", (int64_t)c->n)) || (rc = attr_i64(&w, "groups", (int64_t)c->ngroups)) ||
-        (rc = attr_i64(&w, "proven", (int64_t)c->nproven)) || (rc = attr_i64(&w, "threads", c->threads)) ||
-        (rc = attr(&w, "wall_seconds", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &c->wall_seconds)) ||
-        (rc = attr_str(&w, "nimsieve_version", NS_VERSION)) ||
-        (rc = attr_str(&w, "git_revision", NS_GIT_REVISION)) ||
-        (rc = attr_str(&w, "hdf5_version", ns_h5_library_version())) ||
-        (rc = attr_str(&w, "created_utc", created)))
-        goto fail;
-    H5Tclose(w.vstr);
-    H5Sclose(w.scalar);
-    w.vstr = w.scalar = H5I_INVALID_HID;
     const hid_t f = w.file;
     w.file = H5I_INVALID_HID;
     if (H5Fclose(f) < 0) {
@@ -166,10 +131,6 @@ ns_err ns_h5_census_write(const char *path, const ns_h5_census_cols *c, ns_error
     free(part);
     return NS_OK;
 fail:
-    if (w.vstr >= 0)
-        H5Tclose(w.vstr);
-    if (w.scalar >= 0)
-        H5Sclose(w.scalar);
     if (w.file >= 0)
         H5Fclose(w.file);
     remove(part);

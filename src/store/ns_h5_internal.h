@@ -22,6 +22,16 @@ void ns_h5_quiet(void);
 ns_err ns_h5_fail(ns_error *err, ns_err code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* Scalar attributes of obj (ns_h5_attr.c; path names the file in errors):
+ * any type, a variable-length string, a little-endian int64; and the
+ * provenance of a file written in one go: nimsieve_version, git_revision,
+ * hdf5_version, created_utc (census, sweep). */
+ns_err ns_h5_attr_scalar(hid_t obj, const char *path, const char *name, hid_t ftype, hid_t mtype, const void *v,
+                         ns_error *err);
+ns_err ns_h5_attr_text(hid_t obj, const char *path, const char *name, const char *v, ns_error *err);
+ns_err ns_h5_attr_i64(hid_t obj, const char *path, const char *name, int64_t v, ns_error *err);
+ns_err ns_h5_attr_provenance(hid_t obj, const char *path, ns_error *err);
+
 /* ---- chunked datasets written by direct chunk writes (ns_h5_chunks.c) ----
  *
  * The datasets of a table file declare the filters shuffle + deflate +

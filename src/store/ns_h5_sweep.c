@@ -5,9 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include "core/ns_version.h"
 #include "store/ns_h5.h"
 #include "store/ns_h5_internal.h"
 
@@ -62,38 +60,6 @@ static hid_t params_str(void)
     return s;
 }
 
-static ns_err attr(hid_t f, const char *path, const char *name, hid_t ftype, hid_t mtype, const void *v, ns_error *err)
-{
-    hid_t sp = H5Screate(H5S_SCALAR);
-    hid_t a = sp >= 0 ? H5Acreate2(f, name, ftype, sp, H5P_DEFAULT, H5P_DEFAULT) : H5I_INVALID_HID;
-    if (sp >= 0)
-        H5Sclose(sp);
-    if (a < 0)
-        return ns_h5_fail(err, NS_EIO, "%s: cannot create attribute %s", path, name);
-    const herr_t s = H5Awrite(a, mtype, v);
-    if (H5Aclose(a) < 0 || s < 0)
-        return ns_h5_fail(err, NS_EIO, "%s: cannot write attribute %s", path, name);
-    return NS_OK;
-}
-
-static ns_err attr_str(hid_t f, const char *path, const char *name, const char *v, ns_error *err)
-{
-    hid_t t = H5Tcopy(H5T_C_S1);
-    if (t < 0 || H5Tset_size(t, H5T_VARIABLE) < 0) {
-        if (t >= 0)
-            H5Tclose(t);
-        return ns_h5_fail(err, NS_EIO, "%s: cannot make a string type for %s", path, name);
-    }
-    const ns_err rc = attr(f, path, name, t, t, &v, err);
-    H5Tclose(t);
-    return rc;
-}
-
-static ns_err attr_i64(hid_t f, const char *path, const char *name, int64_t v, ns_error *err)
-{
-    return attr(f, path, name, H5T_STD_I64LE, H5T_NATIVE_INT64, &v, err);
-}
-
 static ns_err write_rows(hid_t f, const char *path, const ns_h5_sweep *s, ns_error *err)
 {
     ns_err rc = NS_OK;
@@ -142,22 +108,14 @@ ns_err ns_h5_sweep_write(const char *path, const ns_h5_sweep *s, ns_error *err)
                    : ns_h5_fail(err, NS_EIO, "%s: cannot create %s", path, part);
         goto fail;
     }
-    char created[32];
-    const time_t now = time(NULL);
-    struct tm tm;
-    if (!gmtime_r(&now, &tm) || !strftime(created, sizeof created, "%Y-%m-%dT%H:%M:%SZ", &tm))
-        snprintf(created, sizeof created, "unknown");
-    if ((rc = write_rows(f, path, s, err)) || (rc = attr_str(f, path, "kind", "sweep", err)) ||
-        (rc = attr_str(f, path, "game", s->game, err)) || (rc = attr_str(f, path, "ranges", s->ranges, err)) ||
-        (rc = attr_str(f, path, "parameters", s->parameters, err)) ||
-        (rc = attr_i64(f, path, "piles", s->piles, err)) || (rc = attr_i64(f, path, "size", s->size, err)) ||
-        (rc = attr_i64(f, path, "variants", (int64_t)s->n, err)) ||
-        (rc = attr_i64(f, path, "threads", s->threads, err)) ||
-        (rc = attr(f, path, "wall_seconds", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &s->wall_seconds, err)) ||
-        (rc = attr_str(f, path, "nimsieve_version", NS_VERSION, err)) ||
-        (rc = attr_str(f, path, "git_revision", NS_GIT_REVISION, err)) ||
-        (rc = attr_str(f, path, "hdf5_version", ns_h5_library_version(), err)) ||
-        (rc = attr_str(f, path, "created_utc", created, err)))
+    if ((rc = write_rows(f, path, s, err)) || (rc = ns_h5_attr_text(f, path, "kind", "sweep", err)) ||
+        (rc = ns_h5_attr_text(f, path, "game", s->game, err)) || (rc = ns_h5_attr_text(f, path, "ranges", s->ranges, err)) ||
+        (rc = ns_h5_attr_text(f, path, "parameters", s->parameters, err)) ||
+        (rc = ns_h5_attr_i64(f, path, "piles", s->piles, err)) || (rc = ns_h5_attr_i64(f, path, "size", s->size, err)) ||
+        (rc = ns_h5_attr_i64(f, path, "variants", (int64_t)s->n, err)) ||
+        (rc = ns_h5_attr_i64(f, path, "threads", s->threads, err)) ||
+        (rc = ns_h5_attr_scalar(f, path, "wall_seconds", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &s->wall_seconds, err)) ||
+        (rc = ns_h5_attr_provenance(f, path, err)))
         goto fail;
     const hid_t ff = f;
     f = H5I_INVALID_HID;
