@@ -296,72 +296,143 @@ ns_err ns_sweep_summarise(const ns_game *g, const ns_table *t, ns_sweep_row *row
     return NS_OK;
 }
 
-static ns_err solve_one(uint64_t i, ns_sweep_build_fn build, void *user, ns_sweep_row *row, ns_error *err)
+/* Build, solve and summarise variant i; *g and *t are the caller's (also on
+ * failure: free both). */
+static ns_err solve_one(uint64_t i, const ns_sweep_job *job, ns_sweep_row *row, ns_game **g, ns_table **t,
+                        ns_error *err)
 {
     const double t0 = now_s();
-    ns_game *g = NULL;
-    ns_table *t = NULL;
-    ns_err rc = build(user, i, &g, err);
+    ns_err rc = job->build(job->user, i, g, err);
     if (rc)
-        goto fail;
-    if (g->k != 1 && g->k != 2) {
-        rc = ns_error_set(err, NS_EINVAL, "the game has %d piles: a sweep takes one- or two-pile games", g->k);
-        goto fail;
-    }
-    if (!(t = ns_engine_table_new(g, 0, err))) {
-        rc = err->code ? err->code : NS_ENOMEM;
-        goto fail;
-    }
+        return rc;
+    if ((*g)->k != 1 && (*g)->k != 2)
+        return ns_error_set(err, NS_EINVAL, "the game has %d piles: a sweep takes one- or two-pile games", (*g)->k);
+    if (!(*t = ns_engine_table_new(*g, 0, err)))
+        return err->code ? err->code : NS_ENOMEM;
     ns_engine_opts opts = {.threads = 1};
-    if ((rc = ns_engine_run(g, t, &opts, err)) || (rc = ns_sweep_summarise(g, t, row, err)))
-        goto fail;
+    if ((rc = ns_engine_run(*g, *t, &opts, err)) || (rc = ns_sweep_summarise(*g, *t, row, err)))
+        return rc;
     row->seconds = now_s() - t0;
-fail:
-    ns_table_free(t);
-    ns_game_free(g);
-    return rc;
+    return NS_OK;
 }
 
-ns_err ns_sweep_run(uint64_t n, ns_sweep_build_fn build, void *user, int threads, ns_sweep_row *rows,
-                    ns_sweep_progress_fn progress, void *puser, ns_error *err)
+/* a finished variant waiting for its turn in the ordered stage */
+typedef struct held {
+    int ready;
+    ns_sweep_row row;
+    ns_game *g;
+    ns_table *t;
+} held;
+
+static void held_clear(held *h)
 {
-    if (threads <= 0)
-        threads = ns_omp_max_threads();
+    ns_table_free(h->t);
+    ns_game_free(h->g);
+    h->t = NULL;
+    h->g = NULL;
+    h->ready = 0;
+}
+
+ns_err ns_sweep_run(const ns_sweep_job *job, ns_sweep_row *rows, ns_error *err)
+{
+    if (!job->build || job->first > job->n)
+        return ns_error_set(err, NS_EINVAL, "sweep: no builder, or first variant %" PRIu64 " past %" PRIu64, job->first,
+                            job->n);
+    const int threads = job->threads > 0 ? job->threads : ns_omp_max_threads();
+    const uint64_t first = job->first, n = job->n, total = n - first;
+    const uint64_t window = job->window ? job->window : 4 * (uint64_t)threads;
+    /* the ordered stage: a ring of window + threads slots, slot i % cap */
+    const uint64_t cap = window + (uint64_t)threads + 1;
+    held *ring = NULL;
+    if (job->each && total && !(ring = calloc(cap, sizeof *ring)))
+        return ns_error_set(err, NS_ENOMEM, "sweep: out of memory for %" PRIu64 " held variants", cap);
     int failed = 0;
-    uint64_t ndone = 0, first_bad = UINT64_MAX;
-    ns_error first = {0};
-    const long long nn = (long long)n;
+    uint64_t ndone = 0, next = first, first_bad = UINT64_MAX;
+    ns_error firste = {0};
+    const long long lo = (long long)first, hi = (long long)n;
     NS_OMP_FOR_DYNAMIC1(threads)
-    for (long long ii = 0; ii < nn; ii++) {
+    for (long long ii = lo; ii < hi; ii++) {
         int stop;
         NS_PRAGMA(omp atomic read)
         stop = failed;
         if (stop)
             continue;
+        if (ring) {
+            /* do not run more than window ahead of the next to deliver: the
+             * variants before ii were all handed out (dynamic schedule, in
+             * order), so next advances */
+            for (;;) {
+                uint64_t nx;
+                NS_PRAGMA(omp atomic read)
+                nx = next;
+                NS_PRAGMA(omp atomic read)
+                stop = failed;
+                if (stop || (uint64_t)ii < nx + window)
+                    break;
+                const struct timespec ts = {0, 200000};
+                nanosleep(&ts, NULL);
+            }
+            if (stop)
+                continue;
+        }
         ns_error e = {0};
-        const ns_err rc = solve_one((uint64_t)ii, build, user, &rows[ii], &e);
+        ns_sweep_row row = {0};
+        ns_game *g = NULL;
+        ns_table *t = NULL;
+        const ns_err rc = solve_one((uint64_t)ii, job, &row, &g, &t, &e);
+        if (rows && !rc)
+            rows[ii - lo] = row;
+        if (!ring || rc) {
+            ns_table_free(t);
+            ns_game_free(g);
+            t = NULL;
+            g = NULL;
+        }
         NS_PRAGMA(omp critical(ns_sweep))
         {
             if (rc) {
                 /* the lowest failing variant's message, whatever the order */
                 if ((uint64_t)ii < first_bad) {
                     first_bad = (uint64_t)ii;
-                    ns_error_set(&first, rc, "variant %lld: %s", ii, e.msg);
+                    ns_error_set(&firste, rc, "variant %lld: %s", ii, e.msg);
                 }
                 NS_PRAGMA(omp atomic write)
                 failed = 1;
             } else {
                 ndone++;
-                if (progress && !failed && progress(puser, ndone, n)) {
+                int halt = 0;
+                if (ring) {
+                    held *h = &ring[(uint64_t)ii % cap];
+                    h->ready = 1;
+                    h->row = row;
+                    h->g = g;
+                    h->t = t;
+                    /* deliver every ready variant in order */
+                    while (!failed && !halt && next < n && ring[next % cap].ready) {
+                        held *d = &ring[next % cap];
+                        halt = job->each(job->each_user, next, &d->row, d->g, d->t);
+                        held_clear(d);
+                        NS_PRAGMA(omp atomic update)
+                        next++;
+                    }
+                }
+                if (!halt && job->progress && !failed)
+                    halt = job->progress(job->progress_user, ndone, total);
+                if (halt) {
                     if (first_bad == UINT64_MAX)
-                        ns_error_set(&first, NS_EINTR, "interrupted after %" PRIu64 " of %" PRIu64 " variants", ndone, n);
+                        ns_error_set(&firste, NS_EINTR, "interrupted after %" PRIu64 " of %" PRIu64 " variants",
+                                     (ring ? next : first + ndone), n);
                     NS_PRAGMA(omp atomic write)
                     failed = 1;
                 }
             }
         }
     }
+    if (ring)
+        for (uint64_t k = 0; k < cap; k++)
+            held_clear(&ring[k]);
+    free(ring);
     if (failed)
-        return ns_error_set(err, first.code, "%s", first.msg);
+        return ns_error_set(err, firste.code, "%s", firste.msg);
     return NS_OK;
 }

@@ -87,11 +87,38 @@ typedef struct ns_sweep_row {
     double seconds;            /* solve and summary of this variant */
 } ns_sweep_row;
 
-/* Solve variants 0 .. n-1 (one per thread, threads <= 0: OpenMP's
- * default) and fill rows[0..n-1]. Every field but seconds is independent
- * of threads. Games of other than one or two piles are refused. */
-ns_err ns_sweep_run(uint64_t n, ns_sweep_build_fn build, void *user, int threads, ns_sweep_row *rows,
-                    ns_sweep_progress_fn progress, void *puser, ns_error *err);
+/* OPTIONAL: called once per variant IN VARIANT ORDER (variant i only after
+ * first .. i-1), one call at a time, with its row, game and solved table
+ * (borrowed: valid only during the call). This is where a caller groups
+ * identical tables, writes catalogue rows as they come (so an interrupted
+ * sweep keeps what is done) or keeps tables. Non-zero stops the sweep
+ * (NS_EINTR). A variant that finishes before an earlier one is held until
+ * its turn; a worker does not start a variant more than `window` ahead of
+ * the next one to deliver, so at most about threads + window tables are
+ * held at once. */
+typedef int (*ns_sweep_each_fn)(void *user, uint64_t i, const ns_sweep_row *row, const ns_game *g,
+                                const ns_table *t);
+
+/* One sweep run: variants first .. n-1 (first > 0 continues an interrupted
+ * sweep: the earlier ones are not built). */
+typedef struct ns_sweep_job {
+    uint64_t first, n;
+    ns_sweep_build_fn build;      /* REQUIRED */
+    void *user;                   /* for build */
+    int threads;                  /* variants at once (<= 0: OpenMP's default) */
+    ns_sweep_each_fn each;        /* OPTIONAL, ordered (above) */
+    void *each_user;
+    ns_sweep_progress_fn progress; /* OPTIONAL: done counts variants of this run */
+    void *progress_user;
+    uint64_t window;              /* 0: 4 x threads */
+} ns_sweep_job;
+
+/* Solve the job's variants (one per thread) and fill rows[i - first] for
+ * each (rows OPTIONAL: NULL when each takes the rows). Every field but
+ * seconds is independent of threads, and so are the calls of each. Games
+ * of other than one or two piles are refused. On failure the message of
+ * the lowest failing variant. */
+ns_err ns_sweep_run(const ns_sweep_job *job, ns_sweep_row *rows, ns_error *err);
 
 /* Summarise the solved table t (Grundy values) of g into row (not
  * seconds). */

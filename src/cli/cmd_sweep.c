@@ -288,7 +288,9 @@ int ns_cmd_sweep(int argc, char **argv)
     ns_cli_catch_sigint();
     ns_cli_progress_start(&bar, 1);
     const double t0 = ns_cli_now();
-    const ns_err e = ns_sweep_run(n, build_variant, &bc, (int)threads, rows, on_progress, &bar, &err);
+    const ns_sweep_job job = {.n = n, .build = build_variant, .user = &bc, .threads = (int)threads,
+                              .progress = on_progress, .progress_user = &bar};
+    const ns_err e = ns_sweep_run(&job, rows, &err);
     ns_cli_progress_finish(&bar);
     if (e) {
         rc = ns_cli_error(CMD, "%s: %s", spec, err.msg);
