@@ -27,28 +27,7 @@ game=("$TG" --size 1536)
 # created_utc and threads equal
 same_files() {
     CHECKS=$((CHECKS + 1))
-    "$PY" - "$1" "$2" <<'PYEOF' || fail "$2 differs from $1"
-import sys, h5py, numpy as np
-a, b = h5py.File(sys.argv[1], "r"), h5py.File(sys.argv[2], "r")
-ok = sorted(a.keys()) == sorted(b.keys())
-if not ok:
-    print("datasets differ:", sorted(a.keys()), sorted(b.keys()))
-for k in a.keys():
-    if k in b and not (a[k].dtype == b[k].dtype and a[k].shape == b[k].shape
-                       and np.array_equal(a[k][...], b[k][...])):
-        ok = False
-        print("dataset %s differs" % k)
-skip = {"wall_seconds", "created_utc", "threads"}
-ka, kb = set(a.attrs) - skip, set(b.attrs) - skip
-if ka != kb:
-    ok = False
-    print("attributes differ:", ka ^ kb)
-for k in ka & kb:
-    if not np.array_equal(np.asarray(a.attrs[k]), np.asarray(b.attrs[k])):
-        ok = False
-        print("attribute %s differs: %r vs %r" % (k, a.attrs[k], b.attrs[k]))
-sys.exit(0 if ok else 1)
-PYEOF
+    "$PY" "$SRC/tests/cli/h5same.py" "$1" "$2" || fail "$2 differs from $1"
 }
 
 # wait_for FILE PID: until FILE exists or PID ends (at most 20 s)

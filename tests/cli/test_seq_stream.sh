@@ -11,6 +11,7 @@
 # written before the end and a checkpoint holds a stored chunk plus a tail.
 set -u
 nimsieve=$1
+src=$2
 work=$3
 py=/usr/bin/python3
 rm -rf "$work"
@@ -23,29 +24,7 @@ fail() {
 }
 
 same_files() {
-    "$py" - "$1" "$2" <<'PYEOF'
-import sys, h5py, numpy as np
-a, b = h5py.File(sys.argv[1], "r"), h5py.File(sys.argv[2], "r")
-ok = sorted(a.keys()) == sorted(b.keys())
-if not ok:
-    print("datasets differ:", sorted(a.keys()), sorted(b.keys()))
-for k in a.keys():
-    if k in b and not (a[k].dtype == b[k].dtype and a[k].shape == b[k].shape and a[k].chunks == b[k].chunks
-                       and a[k].compression == b[k].compression and a[k].fletcher32 == b[k].fletcher32
-                       and np.array_equal(a[k][...], b[k][...])):
-        ok = False
-        print("dataset %s differs" % k)
-skip = {"wall_seconds", "created_utc", "threads"}
-ka, kb = set(a.attrs) - skip, set(b.attrs) - skip
-if ka != kb:
-    ok = False
-    print("attributes differ:", ka ^ kb)
-for k in ka & kb:
-    if not np.array_equal(np.asarray(a.attrs[k]), np.asarray(b.attrs[k])):
-        ok = False
-        print("attribute %s differs: %r vs %r" % (k, a.attrs[k], b.attrs[k]))
-sys.exit(0 if ok else 1)
-PYEOF
+    "$py" "$src/tests/cli/h5same.py" "$1" "$2"
 }
 
 # streamed = in memory: one chunk (0.137, Kayles with its /rare) and two

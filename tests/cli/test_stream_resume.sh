@@ -27,29 +27,10 @@ fail() {
     fails=$((fails + 1))
 }
 
-# same_files A B: every dataset (shape, type, values) and every root
+# same_files A B: every dataset (type, shape, layout, values) and every root
 # attribute but wall_seconds, created_utc and threads equal
 same_files() {
-    "$py" - "$1" "$2" <<'PYEOF'
-import sys, h5py, numpy as np
-a, b = h5py.File(sys.argv[1], "r"), h5py.File(sys.argv[2], "r")
-ok = sorted(a.keys()) == sorted(b.keys())
-for k in a.keys():
-    if k in b and not (a[k].dtype == b[k].dtype and a[k].shape == b[k].shape and a[k].chunks == b[k].chunks
-                       and np.array_equal(a[k][...], b[k][...])):
-        ok = False
-        print("dataset %s differs" % k)
-skip = {"wall_seconds", "created_utc", "threads"}
-ka, kb = set(a.attrs) - skip, set(b.attrs) - skip
-if ka != kb:
-    ok = False
-    print("attributes differ:", ka ^ kb)
-for k in ka & kb:
-    if not np.array_equal(np.asarray(a.attrs[k]), np.asarray(b.attrs[k])):
-        ok = False
-        print("attribute %s differs: %r vs %r" % (k, a.attrs[k], b.attrs[k]))
-sys.exit(0 if ok else 1)
-PYEOF
+    "$py" "$src/tests/cli/h5same.py" "$1" "$2"
 }
 
 now_ms() { date +%s%3N; }
