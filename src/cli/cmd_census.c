@@ -64,9 +64,8 @@ typedef struct progress_ctx {
     ns_cli_progress bar;
 } progress_ctx;
 
-static int on_progress(void *user, size_t done, size_t total, const char *code)
+static int on_progress(void *user, size_t done, size_t total)
 {
-    (void)code;
     progress_ctx *p = user;
     return ns_cli_progress_cb(&p->bar, (double)done / (double)total);
 }
