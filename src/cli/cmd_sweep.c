@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/ns_group.h"
 #include "analysis/ns_sweep.h"
 #include "cli/cli.h"
 #include "cli/cli_util.h"
@@ -95,6 +96,26 @@ static ns_err build_variant(void *user, uint64_t i, ns_game **g, ns_error *err)
     return rc;
 }
 
+/* the ordered callback: each variant's group (the first variant with an
+ * identical table) */
+typedef struct group_ctx {
+    ns_group *gr;
+    int64_t *group;     /* one per variant */
+    ns_error err;       /* a grouping failure */
+} group_ctx;
+
+static int on_each(void *user, uint64_t i, const ns_sweep_row *row, const ns_game *g, const ns_table *t)
+{
+    group_ctx *gc = user;
+    (void)row;
+    (void)g;
+    uint64_t first;
+    if (ns_group_add(gc->gr, i, t, &first, &gc->err))
+        return 1;
+    gc->group[i] = (int64_t)first;
+    return 0;
+}
+
 static int on_progress(void *user, uint64_t done, uint64_t total)
 {
     return ns_cli_progress_cb(user, (double)done / (double)total);
@@ -153,6 +174,9 @@ static int report(const char *path, int csv)
         printf("%sp_positions%sslope_a%sslope_b", nn ? sep : "", sep, sep);
     if (!csv)
         printf("%sseconds", sep);
+    printf("%sgroup%smax_value", sep, sep);
+    if (s->piles == 1)
+        printf("%ssaltus", sep);
     printf("\n");
     for (size_t i = 0; i < s->n; i++) {
         const ns_h5_sweep_row *r = &s->rows[i];
@@ -168,6 +192,9 @@ static int report(const char *path, int csv)
             printf("%s%.9g%s%.9g", sep, r->slope_a, sep, r->slope_b);
         if (!csv)
             printf("%s%.3f", sep, r->seconds);
+        printf("%s%" PRId64 "%s%" PRId64, sep, r->group, sep, r->max_value);
+        if (s->piles == 1)
+            printf("%s%" PRId64, sep, r->saltus);
         printf("\n");
     }
     ns_h5_sweep_free(s);
@@ -235,6 +262,7 @@ int ns_cmd_sweep(int argc, char **argv)
     ns_sweep_ranges *r = ns_sweep_ranges_new();
     ns_sweep_row *rows = NULL;
     ns_h5_sweep_row *hrows = NULL;
+    group_ctx gc = {0};
     if (!r)
         return ns_cli_error(CMD, "out of memory");
     char ranges[NS_H5_SWEEP_TEXT_LEN] = "", names[NS_H5_SWEEP_TEXT_LEN] = "";
@@ -280,7 +308,8 @@ int ns_cmd_sweep(int argc, char **argv)
         goto done;
     }
     const size_t n = (size_t)r->nvariants;
-    if (!(rows = calloc(n, sizeof *rows)) || !(hrows = calloc(n, sizeof *hrows))) {
+    if (!(rows = calloc(n, sizeof *rows)) || !(hrows = calloc(n, sizeof *hrows)) ||
+        !(gc.group = calloc(n, sizeof *gc.group)) || !(gc.gr = ns_group_new())) {
         rc = ns_cli_error(CMD, "out of memory for %zu variants", n);
         goto done;
     }
@@ -289,11 +318,12 @@ int ns_cmd_sweep(int argc, char **argv)
     ns_cli_progress_start(&bar, 1);
     const double t0 = ns_cli_now();
     const ns_sweep_job job = {.n = n, .build = build_variant, .user = &bc, .threads = (int)threads,
+                              .each = on_each, .each_user = &gc,
                               .progress = on_progress, .progress_user = &bar};
     const ns_err e = ns_sweep_run(&job, rows, &err);
     ns_cli_progress_finish(&bar);
     if (e) {
-        rc = ns_cli_error(CMD, "%s: %s", spec, err.msg);
+        rc = ns_cli_error(CMD, "%s: %s", spec, gc.err.code ? gc.err.msg : err.msg);
         goto done;
     }
     const double wall = ns_cli_now() - t0;
@@ -313,6 +343,9 @@ int ns_cmd_sweep(int argc, char **argv)
         hrows[i].slope_a = rows[i].slope_a;
         hrows[i].slope_b = rows[i].slope_b;
         hrows[i].seconds = rows[i].seconds;
+        hrows[i].group = gc.group[i];
+        hrows[i].max_value = rows[i].max_value;
+        hrows[i].saltus = rows[i].saltus;
         nproven += rows[i].proven != 0;
         nperiodic += rows[i].period > 0;
         nfit += !isnan(rows[i].slope_a) && !isnan(rows[i].slope_b);
@@ -327,6 +360,9 @@ int ns_cmd_sweep(int argc, char **argv)
     }
     printf("sweep:         %s%s%s, %zu variant%s, %s %" PRId64 "\n", spec, ranges[0] ? " " : "", ranges, n,
            n == 1 ? "" : "s", piles == 1 ? "heap sizes 0 ..": "box [0,N)^2, N =", piles == 1 ? size - 1 : size);
+    const size_t ngroups = ns_group_count(gc.gr);
+    printf("groups:        %zu distinct table%s among %zu variant%s\n", ngroups, ngroups == 1 ? "" : "s", n,
+           n == 1 ? "" : "s");
     if (piles == 1)
         printf("periods:       %zu proven, %zu observed, not proven, %zu none found\n", nproven, nperiodic - nproven,
                n - nperiodic);
@@ -335,6 +371,8 @@ int ns_cmd_sweep(int argc, char **argv)
     printf("time:          %.2f s on %d thread%s\n", wall, (int)threads, threads == 1 ? "" : "s");
     printf("file:          %s (nimsieve sweep --report %s)\n", out, out);
 done:
+    ns_group_free(gc.gr);
+    free(gc.group);
     free(hrows);
     free(rows);
     ns_sweep_ranges_free(r);
