@@ -5,37 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/ns_period.h"
-#include "core/ns_omp.h"
-#include "engine/ns_engine.h"
+#include "analysis/ns_group.h"
+#include "analysis/ns_sweep.h"
 #include "game/ns_octal.h"
-#include "game/ns_table.h"
-
-size_t ns_census_count(int digits)
-{
-    if (digits < 1 || digits > NS_CENSUS_MAX_DIGITS)
-        return 0;
-    size_t n = 7;
-    for (int i = 1; i < digits; i++)
-        n *= 8;
-    return n;
-}
-
-/* The codes are the base-8 numbers d1..dD with dD != 0, in increasing
- * order: write i = 7q + r (0 <= r < 7), the i-th is 8q + r + 1. */
-void ns_census_code(int digits, size_t i, char buf[NS_CENSUS_CODE_LEN])
-{
-    size_t lead = 1;
-    for (int k = 1; k < digits; k++)
-        lead *= 8;
-    const size_t v = i / 7 * 8 + i % 7 + 1;
-    buf[0] = '0';
-    buf[1] = '.';
-    size_t p = lead;
-    for (int k = 0; k < digits; k++, p /= 8)
-        buf[2 + k] = (char)('0' + v / p % 8);
-    buf[2 + digits] = '\0';
-}
 
 void ns_census_free(ns_census *c)
 {
@@ -51,107 +23,54 @@ void ns_census_free(ns_census *c)
     free(c);
 }
 
-/* Solve code to n heap sizes on one thread; *seq gets the sequence in the
- * narrowest cells that hold it (caller frees). */
-static ns_err solve_one(const char *code, int64_t n, ns_table **seq, ns_period *per, ns_error *err)
+/* the builder: code i of the census's list, bounds set */
+typedef struct census_run {
+    ns_census *c;
+    ns_group *gr;
+    ns_error gerr;      /* a grouping failure (the callback returns non-zero) */
+    ns_census_progress_fn progress;
+    void *user;
+} census_run;
+
+static ns_err build_code(void *user, uint64_t i, ns_game **g, ns_error *err)
 {
+    const census_run *r = user;
     ns_octal o;
-    ns_game *g = NULL;
-    ns_table *t = NULL, *s = NULL;
     ns_err rc;
-    *seq = NULL;
-    if ((rc = ns_octal_parse(code, &o, err)))
-        goto fail;
-    if (!(g = ns_octal_game_new("octal", &o, err)) || (rc = ns_game_set_bounds(g, &n, err)) ||
-        !(t = ns_engine_table_new(g, 0, err))) {
-        rc = err->code ? err->code : NS_ENOMEM;
-        goto fail;
+    *g = NULL;
+    if ((rc = ns_octal_parse(r->c->code[i], &o, err)))
+        return rc;
+    if (!(*g = ns_octal_game_new("octal", &o, err)))
+        return err->code ? err->code : NS_ENOMEM;
+    if ((rc = ns_game_set_bounds(*g, &r->c->size, err))) {
+        ns_game_free(*g);
+        *g = NULL;
     }
-    ns_engine_opts opts = {.threads = 1};
-    if ((rc = ns_engine_run(g, t, &opts, err)) || (rc = ns_period_find(t, g->octal, per, err)))
-        goto fail;
-    const int elem = ns_table_elem_for(per->max_value);
-    if (elem == t->elem) {
-        s = t;
-        t = NULL;
-    } else {
-        if (!(s = ns_table_new(1, &n, elem, 0, err))) {
-            rc = err->code ? err->code : NS_ENOMEM;
-            goto fail;
-        }
-        for (uint64_t i = 0; i < (uint64_t)n; i++)
-            ns_table_set(s, i, ns_table_get(t, i));
-    }
-    *seq = s;
-    rc = NS_OK;
-fail:
-    ns_table_free(t);
-    ns_game_free(g);
     return rc;
 }
 
-/* FNV-1a over the values as 32-bit numbers (independent of the width) */
-static uint64_t seq_hash(const ns_table *t)
+/* the ordered callback: the row's columns, and the code's group */
+static int take_code(void *user, uint64_t i, const ns_sweep_row *row, const ns_game *g, const ns_table *t)
 {
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (uint64_t i = 0; i < t->ncells; i++) {
-        uint32_t v = ns_table_get(t, i);
-        for (int b = 0; b < 4; b++, v >>= 8) {
-            h ^= v & 0xFFu;
-            h *= 0x100000001b3ull;
-        }
-    }
-    return h;
-}
-
-static int seq_equal(const ns_table *a, const ns_table *b)
-{
-    return a->ncells == b->ncells && a->elem == b->elem &&
-           memcmp(a->data, b->data, (size_t)a->ncells * (size_t)a->elem) == 0;
-}
-
-typedef struct census_run {
-    ns_census *c;
-    ns_table **seq;     /* finished, not yet grouped, or a group's own */
-    uint64_t *hash;
-    uint8_t *done;
-    size_t *reps;       /* the codes that opened a group, in order */
-    size_t next;        /* codes 0..next-1 are grouped */
-    size_t ndone;
-} census_run;
-
-static void run_free(census_run *r, size_t n)
-{
-    if (r->seq)
-        for (size_t i = 0; i < n; i++)
-            ns_table_free(r->seq[i]);
-    free(r->seq);
-    free(r->hash);
-    free(r->done);
-    free(r->reps);
-}
-
-/* group every finished code that has no unfinished code before it */
-static void group_ready(census_run *r)
-{
+    census_run *r = user;
     ns_census *c = r->c;
-    while (r->next < c->ncodes && r->done[r->next]) {
-        const size_t j = r->next++;
-        c->group[j] = (int64_t)j;
-        for (size_t k = 0; k < c->ngroups; k++) {
-            const size_t q = r->reps[k];
-            if (r->hash[q] == r->hash[j] && c->max_value[q] == c->max_value[j] && seq_equal(r->seq[q], r->seq[j])) {
-                c->group[j] = (int64_t)q;
-                break;
-            }
-        }
-        if (c->group[j] == (int64_t)j) {
-            r->reps[c->ngroups++] = j;
-        } else {
-            ns_table_free(r->seq[j]);
-            r->seq[j] = NULL;
-        }
-    }
+    (void)g;
+    uint64_t first;
+    if (ns_group_add(r->gr, i, t, &first, &r->gerr))
+        return 1;
+    c->group[i] = (int64_t)first;
+    c->max_value[i] = (uint32_t)row->max_value;
+    c->period[i] = row->period;
+    c->preperiod[i] = row->preperiod;
+    c->saltus[i] = row->saltus;
+    c->proven[i] = (uint8_t)row->proven;
+    return 0;
+}
+
+static int on_progress(void *user, uint64_t done, uint64_t total)
+{
+    const census_run *r = user;
+    return r->progress(r->user, (size_t)done, (size_t)total);
 }
 
 ns_census *ns_census_run(int digits, int64_t size, int threads, ns_census_progress_fn progress, void *user,
@@ -166,9 +85,7 @@ ns_census *ns_census_run(int digits, int64_t size, int threads, ns_census_progre
         ns_error_set(err, NS_EINVAL, "census: expected a size of at least 1 heap size, got %lld", (long long)size);
         return NULL;
     }
-    if (threads <= 0)
-        threads = ns_omp_max_threads();
-    census_run r = {0};
+    census_run r = {.progress = progress, .user = user};
     ns_census *c = calloc(1, sizeof *c);
     if (!c)
         goto nomem;
@@ -177,69 +94,33 @@ ns_census *ns_census_run(int digits, int64_t size, int threads, ns_census_progre
     c->ncodes = n;
     r.c = c;
     if (!(c->code = calloc(n, sizeof *c->code)) || !(c->period = calloc(n, sizeof *c->period)) ||
-        !(c->preperiod = calloc(n, sizeof *c->preperiod)) || !(c->saltus = calloc(n, sizeof *c->saltus)) || !(c->proven = calloc(n, sizeof *c->proven)) ||
-        !(c->max_value = calloc(n, sizeof *c->max_value)) || !(c->group = calloc(n, sizeof *c->group)) ||
-        !(r.seq = calloc(n, sizeof *r.seq)) || !(r.hash = calloc(n, sizeof *r.hash)) ||
-        !(r.done = calloc(n, sizeof *r.done)) || !(r.reps = calloc(n, sizeof *r.reps)))
+        !(c->preperiod = calloc(n, sizeof *c->preperiod)) || !(c->saltus = calloc(n, sizeof *c->saltus)) ||
+        !(c->proven = calloc(n, sizeof *c->proven)) || !(c->max_value = calloc(n, sizeof *c->max_value)) ||
+        !(c->group = calloc(n, sizeof *c->group)) || !(r.gr = ns_group_new()))
         goto nomem;
     for (size_t i = 0; i < n; i++)
         ns_census_code(digits, i, c->code[i]);
 
-    int failed = 0;
-    ns_error first = {0};
-    const long long nn = (long long)n;
-    NS_OMP_FOR_DYNAMIC1(threads)
-    for (long long ii = 0; ii < nn; ii++) {
-        const size_t i = (size_t)ii;
-        int stop;
-        NS_PRAGMA(omp atomic read)
-        stop = failed;
-        if (stop)
-            continue;
-        ns_error e = {0};
-        ns_period per;
-        ns_table *s = NULL;
-        const ns_err rc = solve_one(c->code[i], size, &s, &per, &e);
-        uint64_t h = rc ? 0 : seq_hash(s);
-        NS_PRAGMA(omp critical(ns_census))
-        {
-            if (rc) {
-                if (!failed) {
-                    ns_error_set(&first, rc, "census: code %s: %s", c->code[i], e.msg);
-                    NS_PRAGMA(omp atomic write)
-                    failed = 1;
-                }
-            } else {
-                r.seq[i] = s;
-                r.hash[i] = h;
-                c->max_value[i] = per.max_value;
-                c->period[i] = per.found ? per.period : 0;
-                c->preperiod[i] = per.found ? per.preperiod : 0;
-                c->saltus[i] = per.found ? per.saltus : 0;
-                c->proven[i] = per.found && per.proven;
-                r.done[i] = 1;
-                r.ndone++;
-                group_ready(&r);
-                if (progress && !failed && progress(user, r.ndone, n, c->code[i])) {
-                    ns_error_set(&first, NS_EINTR, "census: interrupted after %zu of %zu codes", r.ndone, n);
-                    NS_PRAGMA(omp atomic write)
-                    failed = 1;
-                }
-            }
-        }
+    const ns_sweep_job job = {.n = n, .build = build_code, .user = &r, .threads = threads, .each = take_code,
+                              .each_user = &r, .progress = progress ? on_progress : NULL, .progress_user = &r};
+    ns_error e = {0};
+    const ns_err rc = ns_sweep_run(&job, NULL, &e);
+    if (rc) {
+        if (r.gerr.code)
+            ns_error_set(err, r.gerr.code, "census: %s", r.gerr.msg);
+        else
+            ns_error_set(err, rc, "census: %s", e.msg);
+        goto fail;
     }
-    run_free(&r, n);
-    if (failed) {
-        ns_error_set(err, first.code, "%s", first.msg);
-        ns_census_free(c);
-        return NULL;
-    }
+    c->ngroups = ns_group_count(r.gr);
     for (size_t i = 0; i < n; i++)
         c->nproven += c->proven[i];
+    ns_group_free(r.gr);
     return c;
 nomem:
-    run_free(&r, n);
-    ns_census_free(c);
     ns_error_set(err, NS_ENOMEM, "census: out of memory for %zu codes", n);
+fail:
+    ns_group_free(r.gr);
+    ns_census_free(c);
     return NULL;
 }

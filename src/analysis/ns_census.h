@@ -1,15 +1,17 @@
 /* ns_census.h - a census of octal games (issue 17, item 6): every code
  * 0.d1..dD with digits 0-7 and dD != 0 (7 * 8^(D-1) codes), each solved
- * to N heap sizes through the engine door (one game per thread), its period
- * found by ns_period, and the codes grouped by identical sequences.
+ * to N heap sizes through the sweep driver (ns_sweep.h: one game per
+ * thread, through the engine door), its period found by ns_period as the
+ * sweep's one-pile summary finds it, and the codes grouped by identical
+ * sequences (ns_group.h).
  *
  * Grouping: a sequence's 64-bit hash picks the candidates, which are then
  * compared value by value, so two codes share a group exactly when their
- * sequences G(0..N-1) are equal. Codes are grouped in code order as they
- * finish (a finished code waits until every earlier one is grouped), and
- * only one sequence per group is kept, so the result does not depend on
- * the number of threads and memory is about (groups + codes in flight) x N
- * values. */
+ * sequences G(0..N-1) are equal. Codes are grouped in code order (the
+ * driver's ordered callback), and only one sequence per group is kept, so
+ * the result does not depend on the number of threads and memory is about
+ * (groups + codes held by the driver) x N values. The census is the sweep
+ * `nimsieve sweep octal -D code=octal(D)` with these columns. */
 #ifndef NS_CENSUS_H
 #define NS_CENSUS_H
 
@@ -40,10 +42,10 @@ typedef struct ns_census {
     size_t nproven;
 } ns_census;
 
-/* Progress: called after each code is solved (from a worker thread, one
- * call at a time) with the codes done and the total, and the code just
- * solved. Return non-zero to stop (the census then fails with NS_EINTR). */
-typedef int (*ns_census_progress_fn)(void *user, size_t done, size_t total, const char *code);
+/* Progress: called after each code is solved (one call at a time) with
+ * the codes done and the total. Return non-zero to stop (the census then
+ * fails with NS_EINTR). */
+typedef int (*ns_census_progress_fn)(void *user, size_t done, size_t total);
 
 /* Number of codes of a census of digits digits (1..NS_CENSUS_MAX_DIGITS). */
 size_t ns_census_count(int digits);

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "analysis/ns_census.h"
 #include "analysis/ns_patterns.h"
 #include "core/ns_omp.h"
 #include "engine/ns_engine.h"
@@ -179,11 +180,44 @@ static ns_err parse_ints(ns_sweep_axis *ax, const char *val, uint64_t cap, ns_er
     return NS_OK;
 }
 
+/* "octal(D)" or "octal(lo..hi)": the census's codes of lo .. hi digits */
+static ns_err parse_octal(ns_sweep_axis *ax, const char *val, uint64_t cap, ns_error *err)
+{
+    const char *open = val + strlen("octal(");
+    const size_t len = strlen(open);
+    int64_t lo, hi;
+    char b[32];
+    if (len < 2 || open[len - 1] != ')' || len - 1 >= sizeof b)
+        return ns_error_set(err, NS_EINVAL, "-D %s=%s: expected octal(D) or octal(lo..hi), D the code digits",
+                            ax->name, val);
+    memcpy(b, open, len - 1);
+    b[len - 1] = '\0';
+    if (strstr(b, "..") ? !parse_span(b, len - 1, &lo, &hi) : ns_parse_i64(b, &lo) != 0)
+        return ns_error_set(err, NS_EINVAL, "-D %s=%s: expected octal(D) or octal(lo..hi), D the code digits",
+                            ax->name, val);
+    if (!strstr(b, ".."))
+        hi = lo;
+    if (lo < 1 || hi > NS_CENSUS_MAX_DIGITS || lo > hi)
+        return ns_error_set(err, NS_EINVAL, "-D %s=%s: expected code digits 1 <= lo <= hi <= %d", ax->name, val,
+                            NS_CENSUS_MAX_DIGITS);
+    uint64_t n = 0;
+    for (int64_t d = lo; d <= hi; d++)
+        n += ns_census_count((int)d);
+    if (n > cap)
+        return ns_error_set(err, NS_EINVAL, "-D %s=%s: too many codes (more than %" PRIu64 " variants in all, the most a sweep takes is %d)",
+                            ax->name, val, cap, NS_SWEEP_MAX_VARIANTS);
+    ax->kind = 3;
+    ax->n = (size_t)n;
+    ax->digits_lo = (int)lo;
+    ax->digits_hi = (int)hi;
+    return NS_OK;
+}
+
 ns_err ns_sweep_ranges_add(ns_sweep_ranges *r, const char *assign, ns_error *err)
 {
     const char *eq = strchr(assign, '=');
     if (!eq || eq == assign || (size_t)(eq - assign) >= NS_PARAM_NAME_LEN || !eq[1])
-        return ns_error_set(err, NS_EINVAL, "-D %s: expected name=RANGE (lo..hi, v1,v2,.., subsets(lo..hi,k), subsets(lo..hi))",
+        return ns_error_set(err, NS_EINVAL, "-D %s: expected name=RANGE (lo..hi, v1,v2,.., subsets(lo..hi,k), subsets(lo..hi), octal(D))",
                             assign);
     if (r->naxes >= NS_PARAMS_MAX)
         return ns_error_set(err, NS_EINVAL, "-D %s: at most %d parameters", assign, NS_PARAMS_MAX);
@@ -201,6 +235,8 @@ ns_err ns_sweep_ranges_add(ns_sweep_ranges *r, const char *assign, ns_error *err
     ns_err rc;
     if (strncmp(val, "subsets(", 8) == 0)
         rc = parse_subsets(&ax, val, cap, err);
+    else if (strncmp(val, "octal(", 6) == 0)
+        rc = parse_octal(&ax, val, cap, err);
     else if (strchr(val, '.') && !strstr(val, "..")) {
         ax.kind = 2;   /* a code: one value */
         ax.n = 1;
@@ -236,6 +272,14 @@ ns_err ns_sweep_ranges_variant(const ns_sweep_ranges *r, uint64_t i, ns_params *
         ns_err rc;
         if (ax->kind == 2) {
             rc = ns_params_set_text(ps, ax->name, ax->text, err);
+        } else if (ax->kind == 3) {
+            size_t j = idx[a];
+            int d = ax->digits_lo;
+            while (j >= ns_census_count(d))
+                j -= ns_census_count(d++);
+            char code[NS_CENSUS_CODE_LEN];
+            ns_census_code(d, j, code);
+            rc = ns_params_set_text(ps, ax->name, code, err);
         } else if (ax->kind == 1) {
             int64_t v[64];
             int n = 0;
@@ -265,19 +309,27 @@ ns_err ns_sweep_summarise(const ns_game *g, const ns_table *t, ns_sweep_row *row
 {
     row->piles = t->k;
     row->size = t->bounds[0];
-    row->p_positions = row->preperiod = row->period = 0;
+    row->p_positions = row->preperiod = row->period = row->saltus = row->max_value = 0;
     row->proven = 0;
     row->slope_a = row->slope_b = NAN;
-    for (uint64_t c = 0; c < t->ncells; c++)
-        row->p_positions += ns_table_get(t, c) == 0;
+    const uint32_t inv = ns_table_invalid(t);
+    for (uint64_t c = 0; c < t->ncells; c++) {
+        const uint32_t v = ns_table_get(t, c);
+        row->p_positions += v == 0;
+        if (v != inv && (int64_t)v > row->max_value)
+            row->max_value = v;
+    }
     if (t->k == 1) {
+        if (g->octal)
+            return ns_sweep_summarise_octal(g, t, row, err);
         ns_period p;
         ns_err rc = ns_patterns_period(g, t, 0, &p, err);
         if (rc)
             return rc;
-        if (p.found && p.saltus == 0) {
+        if (p.found) {
             row->preperiod = p.preperiod;
             row->period = p.period;
+            row->saltus = p.saltus;
             row->proven = p.proven;
         }
         return NS_OK;

@@ -5,12 +5,16 @@
  *
  * The driver knows nothing of parameters: it asks a builder for the i-th
  * variant's game (bounds set). A sweep's builder makes the i-th variant
- * of its ranges; the octal census (ns_census.h) can become a builder over
- * its code list (not yet done: it still runs its own loop).
+ * of its ranges; the octal census (ns_census.h) is a builder over its code
+ * list with grouping (ns_group.h) in the ordered callback.
  *
- * Summaries. One-pile games: the number of P-positions (G = 0) and the
- * period as `patterns` finds it (ns_patterns_period: proven by the
- * subtraction proof rule when the table covers it, else observed). Two-pile
+ * Summaries. One-pile games: the number of P-positions (G = 0), the
+ * largest value, and the period: for a take-and-break game (g->octal) as
+ * the census finds it (ns_period_find: proven by the octal periodicity
+ * theorem when N covers it), else as `patterns` finds it
+ * (ns_patterns_period: proven by the subtraction proof rule when the table
+ * covers it, else observed); an arithmetic period (saltus s > 0) is
+ * reported with its saltus, never proven. Two-pile
  * games (an N x N box): the number of P-positions, and the least-squares
  * slopes of a_n and b_n against n, the P-positions (a_n, b_n), a_n < b_n,
  * as `patterns` reads them (ns_patterns_pseq). */
@@ -34,11 +38,13 @@
 typedef struct ns_sweep_axis {
     char name[NS_PARAM_NAME_LEN];
     char text[NS_PARAM_TEXT_LEN];  /* the range as given, "1..50" */
-    int kind;                      /* 0: integers, 1: sets, 2: one code */
+    int kind;                      /* 0: integers, 1: sets, 2: one code,
+                                      3: octal codes */
     size_t n;                      /* values */
     int64_t *v;                    /* kind 0: n integers (owned) */
     int64_t base_lo;               /* kind 1: the base set base_lo .. base_lo + 63 */
     uint64_t *mask;                /* kind 1: n sets, bit j = base_lo + j (owned) */
+    int digits_lo, digits_hi;      /* kind 3: codes of digits_lo .. digits_hi digits */
 } ns_sweep_axis;
 
 /* The ranges of a sweep; variants in nested-loop order, the first -D
@@ -57,7 +63,10 @@ void ns_sweep_ranges_free(ns_sweep_ranges *r);
 /* Add "name=RANGE": "lo..hi" (lo <= hi), "v1,v2,..." (integers),
  * "subsets(lo..hi,k)" (the k-element subsets of {lo..hi}, lexicographic),
  * "subsets(lo..hi)" (every non-empty subset, by size then
- * lexicographically), a single integer, or a code with a '.' (one value).
+ * lexicographically), "octal(D)" (every octal code 0.d1..dD with the last
+ * digit non-zero, in the census's order: ns_census_code), "octal(lo..hi)"
+ * (those of lo digits, then lo+1, .., hi; 1 <= lo <= hi <=
+ * NS_CENSUS_MAX_DIGITS), a single integer, or a code with a '.' (one value).
  * Refused (NS_EINVAL, one line): a bad text, an empty range, a parameter
  * given twice, a base set of more than NS_SWEEP_MAX_SET elements, more
  * than NS_SWEEP_MAX_VARIANTS variants in all. */
@@ -81,7 +90,9 @@ typedef struct ns_sweep_row {
     int piles;                 /* 1 or 2 */
     int64_t size;              /* heap sizes 0 .. size-1 (per pile) */
     int64_t p_positions;       /* cells with G = 0 */
+    int64_t max_value;         /* the largest value in the table */
     int64_t preperiod, period; /* one pile; period 0: none found */
+    int64_t saltus;            /* one pile: s > 0 when G(n+p) = G(n) + s (observed) */
     int proven;                /* one pile: 1 when the period is proven */
     double slope_a, slope_b;   /* two piles: NaN when no fit */
     double seconds;            /* solve and summary of this variant */
@@ -123,5 +134,10 @@ ns_err ns_sweep_run(const ns_sweep_job *job, ns_sweep_row *rows, ns_error *err);
 /* Summarise the solved table t (Grundy values) of g into row (not
  * seconds). */
 ns_err ns_sweep_summarise(const ns_game *g, const ns_table *t, ns_sweep_row *row, ns_error *err);
+
+/* The period fields of row (preperiod, period, saltus, proven) of the
+ * sequence t of a take-and-break game g (g->octal set) by ns_period_find,
+ * as the census finds them (ns_sweep_octal.c). */
+ns_err ns_sweep_summarise_octal(const ns_game *g, const ns_table *t, ns_sweep_row *row, ns_error *err);
 
 #endif

@@ -30,7 +30,9 @@ static void usage(void)
            "sizes 0..N-1, find each sequence's period (proven by the octal periodicity\n"
            "theorem when N covers what it needs, else observed), and group the codes\n"
            "with identical sequences G(0..N-1). Games run in parallel, one game per\n"
-           "thread, each solved by the sequence engines as 'solve octal' does.\n"
+           "thread, each solved by the sequence engines as 'solve octal' does. The\n"
+           "census is the sweep 'nimsieve sweep octal -D code=octal(D)' (the same\n"
+           "driver and grouping, the same columns per code) in its own file format.\n"
            "\n"
            "options:\n"
            "  -d, --digits D       code digits, 1..%d\n"
@@ -64,9 +66,8 @@ typedef struct progress_ctx {
     ns_cli_progress bar;
 } progress_ctx;
 
-static int on_progress(void *user, size_t done, size_t total, const char *code)
+static int on_progress(void *user, size_t done, size_t total)
 {
-    (void)code;
     progress_ctx *p = user;
     return ns_cli_progress_cb(&p->bar, (double)done / (double)total);
 }

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/ns_group.h"
 #include "analysis/ns_sweep.h"
 #include "cli/cli.h"
 #include "cli/cli_util.h"
@@ -37,6 +38,8 @@ static void usage(void)
            "  m=2,3,5              these integers\n"
            "  set=subsets(1..12,3) every 3-element subset of {1..12} (lexicographic)\n"
            "  set=subsets(1..8)    every non-empty subset of {1..8} (by size)\n"
+           "  code=octal(2)        every octal code 0.d1d2, last digit non-zero, in the\n"
+           "                       census's order; octal(1..3): 1, then 2, then 3 digits\n"
            "  a=4, code=0.137      one value\n"
            "Refused before any work: an empty range (a=5..1), a parameter the game\n"
            "does not have, a base set of more than %d elements, more than %d\n"
@@ -48,28 +51,35 @@ static void usage(void)
            "                       the box [0,N)^2 (N <= %" PRId64 ")\n"
            "  -o, --output FILE    the HDF5 catalogue: /sweep, one row per variant\n"
            "                       (params, size, p_positions, preperiod, period, proven,\n"
-           "                       slope_a, slope_b, seconds) and root attributes game,\n"
+           "                       slope_a, slope_b, seconds, group, max_value, saltus)\n"
+           "                       and root attributes game,\n"
            "                       ranges, parameters, piles, size, variants, ...\n"
            "  -t, --threads T      variants solved at once (default: OpenMP's)\n"
            "  -f, --force          overwrite FILE if it exists\n"
            "  -r, --report FILE    print the catalogue of FILE\n"
            "      --csv            with --report: CSV, header: each parameter, then\n"
            "                       p_positions,preperiod,period,proven (one pile) or\n"
-           "                       p_positions,slope_a,slope_b (two piles)\n"
+           "                       p_positions,slope_a,slope_b (two piles), then\n"
+           "                       group,max_value (and saltus, one pile)\n"
            "  -h, --help           this help\n"
            "\n"
-           "Summaries: p_positions counts the cells with value 0. One pile: the period\n"
-           "and preperiod as 'patterns' finds them, proven 1 when the subtraction proof\n"
-           "rule covers them, period 0 when none is found. Two piles: slope_a and\n"
+           "Summaries: p_positions counts the cells with value 0, max_value is the\n"
+           "largest value, group the first variant (from 0) whose table is identical\n"
+           "value by value (its own row when none is). One pile: the period and\n"
+           "preperiod as 'patterns' finds them, proven 1 when the subtraction proof\n"
+           "rule covers them; for take-and-break games (octal, ...) as 'census' finds\n"
+           "them, proven by the octal periodicity theorem; saltus s > 0 for an\n"
+           "arithmetic period G(n+p) = G(n) + s (observed only); period 0 when none is\n"
+           "found. Two piles: slope_a and\n"
            "slope_b, least-squares slopes against n of a_n and b_n, the P-positions\n"
            "(a_n, b_n) with a_n < b_n as 'patterns' reads them (nan: no fit).\n"
-           "Not yet built: grouping of identical variants, conjectures, figures,\n"
-           "--resume, --keep-tables, --json.\n"
+           "Not yet built: conjectures, figures, --resume, --keep-tables, --json.\n"
            "\n"
            "examples:\n"
            "  nimsieve sweep a-wythoff -D a=1..10 --size 512 -o sweep-aw.h5\n"
            "  nimsieve sweep subtraction -D 'set=subsets(1..9,3)' --size 1000 -o sweep-sub.h5\n"
-           "  nimsieve sweep --report sweep-sub.h5 --csv\n",
+           "  nimsieve sweep --report sweep-sub.h5 --csv\n"
+           "  nimsieve sweep octal -D 'code=octal(2)' --size 1000 -o sweep-oct.h5\n",
            NS_SWEEP_MAX_SET, NS_SWEEP_MAX_VARIANTS, MAX_SIZE_2);
 }
 
@@ -93,6 +103,26 @@ static ns_err build_variant(void *user, uint64_t i, ns_game **g, ns_error *err)
         *g = NULL;
     }
     return rc;
+}
+
+/* the ordered callback: each variant's group (the first variant with an
+ * identical table) */
+typedef struct group_ctx {
+    ns_group *gr;
+    int64_t *group;     /* one per variant */
+    ns_error err;       /* a grouping failure */
+} group_ctx;
+
+static int on_each(void *user, uint64_t i, const ns_sweep_row *row, const ns_game *g, const ns_table *t)
+{
+    group_ctx *gc = user;
+    (void)row;
+    (void)g;
+    uint64_t first;
+    if (ns_group_add(gc->gr, i, t, &first, &gc->err))
+        return 1;
+    gc->group[i] = (int64_t)first;
+    return 0;
 }
 
 static int on_progress(void *user, uint64_t done, uint64_t total)
@@ -153,6 +183,9 @@ static int report(const char *path, int csv)
         printf("%sp_positions%sslope_a%sslope_b", nn ? sep : "", sep, sep);
     if (!csv)
         printf("%sseconds", sep);
+    printf("%sgroup%smax_value", sep, sep);
+    if (s->piles == 1)
+        printf("%ssaltus", sep);
     printf("\n");
     for (size_t i = 0; i < s->n; i++) {
         const ns_h5_sweep_row *r = &s->rows[i];
@@ -168,6 +201,9 @@ static int report(const char *path, int csv)
             printf("%s%.9g%s%.9g", sep, r->slope_a, sep, r->slope_b);
         if (!csv)
             printf("%s%.3f", sep, r->seconds);
+        printf("%s%" PRId64 "%s%" PRId64, sep, r->group, sep, r->max_value);
+        if (s->piles == 1)
+            printf("%s%" PRId64, sep, r->saltus);
         printf("\n");
     }
     ns_h5_sweep_free(s);
@@ -235,6 +271,7 @@ int ns_cmd_sweep(int argc, char **argv)
     ns_sweep_ranges *r = ns_sweep_ranges_new();
     ns_sweep_row *rows = NULL;
     ns_h5_sweep_row *hrows = NULL;
+    group_ctx gc = {0};
     if (!r)
         return ns_cli_error(CMD, "out of memory");
     char ranges[NS_H5_SWEEP_TEXT_LEN] = "", names[NS_H5_SWEEP_TEXT_LEN] = "";
@@ -280,7 +317,8 @@ int ns_cmd_sweep(int argc, char **argv)
         goto done;
     }
     const size_t n = (size_t)r->nvariants;
-    if (!(rows = calloc(n, sizeof *rows)) || !(hrows = calloc(n, sizeof *hrows))) {
+    if (!(rows = calloc(n, sizeof *rows)) || !(hrows = calloc(n, sizeof *hrows)) ||
+        !(gc.group = calloc(n, sizeof *gc.group)) || !(gc.gr = ns_group_new())) {
         rc = ns_cli_error(CMD, "out of memory for %zu variants", n);
         goto done;
     }
@@ -289,11 +327,12 @@ int ns_cmd_sweep(int argc, char **argv)
     ns_cli_progress_start(&bar, 1);
     const double t0 = ns_cli_now();
     const ns_sweep_job job = {.n = n, .build = build_variant, .user = &bc, .threads = (int)threads,
+                              .each = on_each, .each_user = &gc,
                               .progress = on_progress, .progress_user = &bar};
     const ns_err e = ns_sweep_run(&job, rows, &err);
     ns_cli_progress_finish(&bar);
     if (e) {
-        rc = ns_cli_error(CMD, "%s: %s", spec, err.msg);
+        rc = ns_cli_error(CMD, "%s: %s", spec, gc.err.code ? gc.err.msg : err.msg);
         goto done;
     }
     const double wall = ns_cli_now() - t0;
@@ -313,6 +352,9 @@ int ns_cmd_sweep(int argc, char **argv)
         hrows[i].slope_a = rows[i].slope_a;
         hrows[i].slope_b = rows[i].slope_b;
         hrows[i].seconds = rows[i].seconds;
+        hrows[i].group = gc.group[i];
+        hrows[i].max_value = rows[i].max_value;
+        hrows[i].saltus = rows[i].saltus;
         nproven += rows[i].proven != 0;
         nperiodic += rows[i].period > 0;
         nfit += !isnan(rows[i].slope_a) && !isnan(rows[i].slope_b);
@@ -327,6 +369,9 @@ int ns_cmd_sweep(int argc, char **argv)
     }
     printf("sweep:         %s%s%s, %zu variant%s, %s %" PRId64 "\n", spec, ranges[0] ? " " : "", ranges, n,
            n == 1 ? "" : "s", piles == 1 ? "heap sizes 0 ..": "box [0,N)^2, N =", piles == 1 ? size - 1 : size);
+    const size_t ngroups = ns_group_count(gc.gr);
+    printf("groups:        %zu distinct table%s among %zu variant%s\n", ngroups, ngroups == 1 ? "" : "s", n,
+           n == 1 ? "" : "s");
     if (piles == 1)
         printf("periods:       %zu proven, %zu observed, not proven, %zu none found\n", nproven, nperiodic - nproven,
                n - nperiodic);
@@ -335,6 +380,8 @@ int ns_cmd_sweep(int argc, char **argv)
     printf("time:          %.2f s on %d thread%s\n", wall, (int)threads, threads == 1 ? "" : "s");
     printf("file:          %s (nimsieve sweep --report %s)\n", out, out);
 done:
+    ns_group_free(gc.gr);
+    free(gc.group);
     free(hrows);
     free(rows);
     ns_sweep_ranges_free(r);

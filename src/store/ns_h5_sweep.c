@@ -26,6 +26,9 @@ static const col cols[] = {
     {"slope_a", offsetof(ns_h5_sweep_row, slope_a), 3},
     {"slope_b", offsetof(ns_h5_sweep_row, slope_b), 3},
     {"seconds", offsetof(ns_h5_sweep_row, seconds), 3},
+    {"group", offsetof(ns_h5_sweep_row, group), 1},
+    {"max_value", offsetof(ns_h5_sweep_row, max_value), 1},
+    {"saltus", offsetof(ns_h5_sweep_row, saltus), 1},
 };
 
 static hid_t row_type(int file, hid_t str)
@@ -228,7 +231,7 @@ ns_err ns_h5_sweep_read(const char *path, ns_h5_sweep **out, ns_error *err)
     }
     if (s->n && H5Dread(d, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, s->rows) < 0) {
         rc = ns_h5_fail(err, NS_EFORMAT, "%s: cannot read /sweep (expected the columns params, size, p_positions, "
-                        "preperiod, period, proven, slope_a, slope_b, seconds)", path);
+                        "preperiod, period, proven, slope_a, slope_b, seconds, group, max_value, saltus)", path);
         goto done;
     }
     for (size_t i = 0; i < s->n; i++)

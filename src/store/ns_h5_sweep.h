@@ -6,7 +6,11 @@
  *             heap sizes 0 .. size-1 per pile), p_positions (int64),
  *             preperiod, period (int64; one pile, period 0: none found),
  *             proven (uint8), slope_a, slope_b (double; two piles, NaN:
- *             no fit), seconds (double: solve and summary)
+ *             no fit), seconds (double: solve and summary), group
+ *             (int64: the first variant, from 0, with an identical table
+ *             or sequence; its own row when none), max_value (int64: the
+ *             largest value), saltus (int64; one pile: s > 0 when the
+ *             period is arithmetic, G(n+p) = G(n) + s)
  *   root attributes: kind = "sweep", game, ranges (the -D's as given,
  *             separated by spaces), parameters (their names, comma
  *             separated), piles, size, variants, threads, wall_seconds,
@@ -26,6 +30,7 @@ typedef struct ns_h5_sweep_row {
     int64_t size, p_positions, preperiod, period;
     uint8_t proven;
     double slope_a, slope_b, seconds;
+    int64_t group, max_value, saltus;
 } ns_h5_sweep_row;
 
 typedef struct ns_h5_sweep {
