@@ -24,6 +24,7 @@ ns_err ns_sweep_conjectures(const ns_h5_sweep *s, ns_params **ps, ns_conj **c, s
     }
     for (size_t i = 0; i < n; i++) {
         const ns_h5_sweep_row *r = &s->rows[i];
+        p[i].n = 0;   /* parse_list adds to what is there */
         if ((rc = ns_params_parse_list(&p[i], r->params, err)))
             goto done;
         pp[i] = r->p_positions;
