@@ -537,7 +537,7 @@ static ns_err closed_for(const ns_conj_data *d, const char *x, const char *field
             same = fabs(ns_conj_closed_eval(&o, xs[i]) - ns_conj_closed_eval(c, xs[i])) < 1e-9;
         c->others += !same;
     }
-    char ft[200], at[80], oth[120] = "";
+    char ft[240], at[80], oth[120] = "";
     closed_text(c, ft, sizeof ft);
     size_label(d, at, sizeof at);
     if (c->others)
