@@ -16,6 +16,7 @@
 #include "game/ns_build.h"
 #include "store/ns_h5.h"
 #include "store/ns_h5_census.h"
+#include "store/ns_h5_sweep_tables.h"
 #include "cli/plot_data.h"
 #include "cli/plot_kinds.h"
 
@@ -27,8 +28,8 @@ static void usage(void)
 {
     printf("usage: nimsieve plot FILE.h5 [--kind KIND] -o OUT.{png,svg,pdf} [options]\n"
            "\n"
-           "Draw a figure of a table file, or of a census file of 'nimsieve census',\n"
-           "with gnuplot. The format comes from the extension of OUT: PNG (cairo), SVG,\n"
+           "Draw a figure of a table file, a census file of 'nimsieve census' or a\n"
+           "sweep file of 'nimsieve sweep', with gnuplot. The format comes from the extension of OUT: PNG (cairo), SVG,\n"
            "or PDF (vector). Only what is drawn is read, in bands, so tables of\n"
            "16384 x 16384 take seconds.\n"
            "\n"
@@ -60,6 +61,9 @@ static void usage(void)
            "      --keep-script       keep the gnuplot script OUT.gp and its data file\n"
            "                          OUT.dat or OUT.bin beside the figure (fig.png and\n"
            "                          fig.pdf keep their own), to restyle and rerun\n"
+           "      --field NAME        landscape: the summary field drawn (p_positions,\n"
+           "                          period, preperiod, proven, slope_a, slope_b, seconds)\n"
+           "      --param NAME        landscape: the integer parameter on the x axis\n"
            "  -h, --help              this help\n"
            "\n"
            "What was drawn is printed: the window, the slopes with their standard\n"
@@ -73,6 +77,8 @@ static void usage(void)
            "  nimsieve plot wythoff.h5 --kind p-positions -o wythoff-p-positions.png\n"
            "  nimsieve plot wythoff.h5 --kind g-values --xrange 0:99 --yrange 0:99 -o g.pdf\n"
            "  nimsieve census octal --digits 2 --size 1024 -o census.h5 && nimsieve plot census.h5 -o census.png\n"
+           "  nimsieve sweep a-wythoff -D a=1..10 --size 512 -o aw.h5 && nimsieve plot aw.h5 -o aw.png\n"
+           "  nimsieve plot aw.h5 --kind thumbnails -o aw-thumbs.png\n"
            "  nimsieve solve data/rules/wythoff-grow.rules --size 64 -o wg.h5 && nimsieve plot wg.h5 --kind remoteness -o wg.png\n",
            DEFAULT_WIDTH, NS_PLOT_PDF_PX_PER_INCH, DEFAULT_HEIGHT);
 }
@@ -185,7 +191,7 @@ static void axis_names(ns_plot_ctx *c, const ns_meta *m)
 int ns_cmd_plot(int argc, char **argv)
 {
     enum { OPT_DOWNSAMPLE = 256, OPT_MAXV, OPT_WIDTH, OPT_HEIGHT, OPT_TITLE, OPT_KEEP, OPT_XRANGE, OPT_YRANGE,
-           OPT_RANGE };
+           OPT_RANGE, OPT_FIELD, OPT_PARAM };
     static const struct option longopts[] = {
         {"kind", required_argument, NULL, 'k'},
         {"output", required_argument, NULL, 'o'},
@@ -198,6 +204,8 @@ int ns_cmd_plot(int argc, char **argv)
         {"xrange", required_argument, NULL, OPT_XRANGE},
         {"yrange", required_argument, NULL, OPT_YRANGE},
         {"range", required_argument, NULL, OPT_RANGE},
+        {"field", required_argument, NULL, OPT_FIELD},
+        {"param", required_argument, NULL, OPT_PARAM},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -257,6 +265,12 @@ int ns_cmd_plot(int argc, char **argv)
         case OPT_KEEP:
             c.keep_script = 1;
             break;
+        case OPT_FIELD:
+            c.field = optarg;
+            break;
+        case OPT_PARAM:
+            c.param = optarg;
+            break;
         case OPT_XRANGE:
         case OPT_YRANGE:
         case OPT_RANGE: {
@@ -283,6 +297,21 @@ int ns_cmd_plot(int argc, char **argv)
     if (ns_plot_format_from_path(c.out, &c.fmt, &err))
         return ns_cli_error(CMD, "%s", err.msg);
 
+    if (ns_h5_sweep_probe(c.in)) {
+        c.sweep = 1;
+        c.kind = kind ? kind : &ns_plot_kind_landscape;
+        char why[400];
+        if (!ns_plot_kind_applies(c.kind, &c, why, sizeof why))
+            return ns_cli_error(CMD, "%s", why);
+        if (given_xy || given_range || c.ds_given || c.max_value >= 0)
+            return ns_cli_error(CMD, "--kind %s takes no --xrange, --yrange, --range, --downsample or --max-value",
+                                c.kind->name);
+        if ((c.field || c.param) && c.kind != &ns_plot_kind_landscape)
+            return ns_cli_error(CMD, "--field and --param go with --kind landscape, not --kind %s", c.kind->name);
+        goto draw;
+    }
+    if (c.field || c.param)
+        return ns_cli_error(CMD, "--field and --param apply to sweep files (nimsieve sweep), --kind landscape");
     if (ns_h5_census_probe(c.in)) {
         c.census = 1;
         c.kind = kind ? kind : ns_plot_kind_find("census");

@@ -16,6 +16,7 @@
 #include "core/ns_omp.h"
 #include "game/ns_build.h"
 #include "store/ns_h5_sweep.h"
+#include "cli/sweep_report.h"
 
 #define CMD "sweep"
 
@@ -26,7 +27,7 @@ enum { MAX_THREADS = 1024, MAX_D = NS_PARAMS_MAX };
 static void usage(void)
 {
     printf("usage: nimsieve sweep GAME-or-RULES [-D name=RANGE ...] --size N -o SWEEP.h5 [--threads T]\n"
-           "       nimsieve sweep --report SWEEP.h5 [--csv]\n"
+           "       nimsieve sweep --report SWEEP.h5 [--csv | --json]\n"
            "\n"
            "Solve every variant of a one- or two-pile game over the product of the\n"
            "parameter ranges, summarise each, and write one catalogue. Variants run in\n"
@@ -56,11 +57,13 @@ static void usage(void)
            "                       ranges, parameters, piles, size, variants, ...\n"
            "  -t, --threads T      variants solved at once (default: OpenMP's)\n"
            "  -f, --force          overwrite FILE if it exists\n"
-           "  -r, --report FILE    print the catalogue of FILE\n"
+           "  -r, --report FILE    print the catalogue of FILE, then its conjectures\n"
            "      --csv            with --report: CSV, header: each parameter, then\n"
            "                       p_positions,preperiod,period,proven (one pile) or\n"
            "                       p_positions,slope_a,slope_b (two piles), then\n"
-           "                       group,max_value (and saltus, one pile)\n"
+           "                       group,max_value (and saltus, one pile); no conjectures\n"
+           "      --json           with --report: the catalogue and its conjectures as\n"
+           "                       one JSON object (nan as null)\n"
            "  -h, --help           this help\n"
            "\n"
            "Summaries: p_positions counts the cells with value 0, max_value is the\n"
@@ -73,7 +76,18 @@ static void usage(void)
            "found. Two piles: slope_a and\n"
            "slope_b, least-squares slopes against n of a_n and b_n, the P-positions\n"
            "(a_n, b_n) with a_n < b_n as 'patterns' reads them (nan: no fit).\n"
-           "Not yet built: conjectures, figures, --resume, --keep-tables, --json.\n"
+           "\n"
+           "Conjectures (--report, --json), ranked by the variants they cover, then\n"
+           "simplicity; each is true of the catalogue and says so ('observed for all\n"
+           "10 variants'), never proven beyond it: a field constant over the variants\n"
+           "(or over most of them); an integer field that is exactly m x + c in an\n"
+           "integer parameter x (checked in integers, at least 3 values of x, per\n"
+           "group of the other parameters); two piles: slope_a, slope_b =\n"
+           "(p + q x + sqrt(r x^2 + s x + t))/u, |p|,|q|,u,r <= 4, |s|,|t| <= 8, the\n"
+           "simplest form within 1.5K/(K^2-1) of every variant's slope (K pairs:\n"
+           "the least-squares error bound of a Beatty sequence), max deviation shown.\n"
+           "Figures: nimsieve plot SWEEP.h5 (--kind landscape, thumbnails).\n"
+           "Not yet built: --resume, --keep-tables.\n"
            "\n"
            "examples:\n"
            "  nimsieve sweep a-wythoff -D a=1..10 --size 512 -o sweep-aw.h5\n"
@@ -133,7 +147,7 @@ static int on_progress(void *user, uint64_t done, uint64_t total)
 /* the value of parameter name in text ("a=3;set=1,3,4") as CSV: sets quoted */
 static void param_field(const char *params, const char *name, char *buf, size_t len)
 {
-    ns_params ps;
+    ns_params ps = {0};   /* ns_params_parse_list adds to what is there */
     ns_error e = {0};
     buf[0] = '\0';
     if (ns_params_parse_list(&ps, params, &e))
@@ -154,12 +168,17 @@ static void param_field(const char *params, const char *name, char *buf, size_t 
         snprintf(buf + u, len - u, "\"");
 }
 
-static int report(const char *path, int csv)
+static int report(const char *path, int csv, int json)
 {
     ns_error err = {0};
     ns_h5_sweep *s = NULL;
     if (ns_h5_sweep_read(path, &s, &err))
         return ns_cli_error(CMD, "%s", err.msg);
+    if (json) {
+        const ns_err e = ns_sweep_print_json(stdout, s, &err);
+        ns_h5_sweep_free(s);
+        return e ? ns_cli_error(CMD, "%s: %s", path, err.msg) : NS_EXIT_OK;
+    }
     char names[NS_PARAMS_MAX][NS_PARAM_NAME_LEN];
     int nn = 0;
     for (const char *p = s->parameters; *p && nn < NS_PARAMS_MAX;) {
@@ -206,6 +225,18 @@ static int report(const char *path, int csv)
             printf("%s%" PRId64, sep, r->saltus);
         printf("\n");
     }
+    if (!csv) {
+        ns_params *ps = NULL;
+        ns_conj *c = NULL;
+        size_t nc = 0;
+        if (ns_sweep_conjectures(s, &ps, &c, &nc, &err)) {
+            ns_h5_sweep_free(s);
+            return ns_cli_error(CMD, "%s: %s", path, err.msg);
+        }
+        ns_sweep_print_conjectures(stdout, c, nc);
+        free(c);
+        free(ps);
+    }
     ns_h5_sweep_free(s);
     return NS_EXIT_OK;
 }
@@ -216,12 +247,12 @@ int ns_cmd_sweep(int argc, char **argv)
         {"size", required_argument, NULL, 'n'},   {"output", required_argument, NULL, 'o'},
         {"threads", required_argument, NULL, 't'}, {"report", required_argument, NULL, 'r'},
         {"csv", no_argument, NULL, 'C'},          {"help", no_argument, NULL, 'h'},
-        {"force", no_argument, NULL, 'f'},
+        {"force", no_argument, NULL, 'f'},       {"json", no_argument, NULL, 'J'},
         {NULL, 0, NULL, 0}};
     ns_error err = {0};
     const char *out = NULL, *size_s = NULL, *threads_s = NULL, *rep = NULL;
     const char *defs[MAX_D];
-    int ndefs = 0, csv = 0, force = 0, c;
+    int ndefs = 0, csv = 0, json = 0, force = 0, c;
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":D:n:o:t:r:fh", longopts, NULL)) != -1) {
@@ -237,17 +268,20 @@ int ns_cmd_sweep(int argc, char **argv)
         case 't': threads_s = optarg; break;
         case 'r': rep = optarg; break;
         case 'C': csv = 1; break;
+        case 'J': json = 1; break;
         case 'f': force = 1; break;
         default: return ns_cli_bad_option(CMD, c, argv);
         }
     }
     if (rep) {
         if (optind < argc || ndefs || out || size_s || threads_s)
-            return ns_cli_error(CMD, "--report FILE takes only --csv: expected 'nimsieve sweep --report FILE [--csv]'");
-        return report(rep, csv);
+            return ns_cli_error(CMD, "--report FILE takes only --csv or --json: expected 'nimsieve sweep --report FILE [--csv | --json]'");
+        if (csv && json)
+            return ns_cli_error(CMD, "--csv and --json: expected one of them");
+        return report(rep, csv, json);
     }
-    if (csv)
-        return ns_cli_error(CMD, "--csv goes with --report FILE (the sweep itself writes HDF5 with -o)");
+    if (csv || json)
+        return ns_cli_error(CMD, "--%s goes with --report FILE (the sweep itself writes HDF5 with -o)", csv ? "csv" : "json");
     if (optind >= argc)
         return ns_cli_error(CMD, "missing game: expected a preset or rule file, as in 'nimsieve sweep a-wythoff -D "
                                  "a=1..10 --size 1024 -o sweep.h5'");

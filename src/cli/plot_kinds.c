@@ -1434,7 +1434,7 @@ static const ns_plot_kind_def kind_census = {
 
 const ns_plot_kind_def *const ns_plot_kinds[] = {
     &kind_p_positions, &kind_grundy, &kind_g_values, &kind_sequence, &kind_histogram, &kind_rare,
-    &kind_remoteness, &kind_census, NULL,
+    &kind_remoteness, &kind_census, &ns_plot_kind_landscape, &ns_plot_kind_thumbnails, NULL,
 };
 
 const ns_plot_kind_def *ns_plot_kind_find(const char *name)
@@ -1457,6 +1457,10 @@ int ns_plot_kind_applies(const ns_plot_kind_def *kind, const ns_plot_ctx *c, cha
 {
     if (c->census && kind != &kind_census) {
         snprintf(why, len, "%s is a census file (nimsieve census): the only kind for it is census", c->in);
+        return 0;
+    }
+    if (c->sweep && kind != &ns_plot_kind_landscape && kind != &ns_plot_kind_thumbnails) {
+        snprintf(why, len, "%s is a sweep file (nimsieve sweep): its kinds are landscape and thumbnails", c->in);
         return 0;
     }
     if (kind->piles && kind->piles != c->k) {

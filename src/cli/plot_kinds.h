@@ -49,6 +49,9 @@ typedef struct ns_plot_ctx {
     int is_pn;
     int loopy;               /* a loopy game's /pn: 3 (NS_PN_DRAW) marks a draw */
     int census;              /* a file of 'nimsieve census' (no table) */
+    int sweep;               /* a file of 'nimsieve sweep' (plot_sweep.c) */
+    const char *field;       /* sweep landscape: --field, or NULL */
+    const char *param;       /* sweep landscape: --param, or NULL */
     uint64_t n_draws;        /* a loopy game's file: its draws (root attribute n_draws) */
     /* filled by the kind */
     char report[2048];       /* what it drew, one line per fact, for stdout */
@@ -86,6 +89,12 @@ typedef struct ns_plot_kind_def {
     /* REQUIRED: draw the figure c->out, fill c->report */
     ns_err (*draw)(ns_plot_ctx *c, ns_error *err);
 } ns_plot_kind_def;
+
+/* The kinds of sweep files (plot_sweep.c) and their limits: at most
+ * NS_PLOT_SWEEP_THUMBS thumbnails, of [0, NS_PLOT_THUMB_SIDE2)^2 cells (two
+ * piles) or NS_PLOT_THUMB_SIDE1 heap sizes (one pile). */
+enum { NS_PLOT_SWEEP_THUMBS = 64, NS_PLOT_THUMB_SIDE2 = 64, NS_PLOT_THUMB_SIDE1 = 100 };
+extern const ns_plot_kind_def ns_plot_kind_landscape, ns_plot_kind_thumbnails;
 
 /* The kinds, NULL-terminated, in the order --help lists them. */
 extern const ns_plot_kind_def *const ns_plot_kinds[];
