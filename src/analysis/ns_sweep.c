@@ -361,7 +361,7 @@ static ns_err solve_one(uint64_t i, const ns_sweep_job *job, ns_sweep_row *row, 
         return ns_error_set(err, NS_EINVAL, "the game has %d piles: a sweep takes one- or two-pile games", (*g)->k);
     if (!(*t = ns_engine_table_new(*g, 0, err)))
         return err->code ? err->code : NS_ENOMEM;
-    ns_engine_opts opts = {.threads = 1};
+    ns_engine_opts opts = {.threads = job->inner_threads > 1 ? job->inner_threads : 1};
     if ((rc = ns_engine_run(*g, *t, &opts, err)) || (rc = ns_sweep_summarise(*g, *t, row, err)))
         return rc;
     row->seconds = now_s() - t0;

@@ -122,6 +122,9 @@ typedef struct ns_sweep_job {
     ns_sweep_progress_fn progress; /* OPTIONAL: done counts variants of this run */
     void *progress_user;
     uint64_t window;              /* 0: 4 x threads */
+    int inner_threads;            /* threads each variant's solve uses (<= 1: one);
+                                     large variants: threads = 1, inner_threads = T
+                                     solves them one at a time with all threads */
 } ns_sweep_job;
 
 /* Solve the job's variants (one per thread) and fill rows[i - first] for

@@ -23,6 +23,8 @@
 enum { MAX_THREADS = 1024, MAX_D = NS_PARAMS_MAX };
 #define MAX_SIZE_1 ((int64_t)1 << 31)
 #define MAX_SIZE_2 ((int64_t)1 << 14)
+/* variants of this many cells or more run one at a time with all threads */
+#define LARGE_CELLS 4194304.0
 
 static void usage(void)
 {
@@ -30,9 +32,10 @@ static void usage(void)
            "       nimsieve sweep --report SWEEP.h5 [--csv | --json]\n"
            "\n"
            "Solve every variant of a one- or two-pile game over the product of the\n"
-           "parameter ranges, summarise each, and write one catalogue. Variants run in\n"
-           "parallel, one per thread, each through the engine door as 'solve' would;\n"
-           "the catalogue does not depend on the number of threads.\n"
+           "parameter ranges, summarise each, and write one catalogue. Small variants\n"
+           "run side by side, one per thread, large ones one at a time with all\n"
+           "threads, each through the engine door as 'solve' would; the catalogue does\n"
+           "not depend on the number of threads.\n"
            "\n"
            "ranges (-D, repeatable; the first one varies slowest):\n"
            "  a=1..50              the integers 1 to 50\n"
@@ -55,7 +58,11 @@ static void usage(void)
            "                       slope_a, slope_b, seconds, group, max_value, saltus)\n"
            "                       and root attributes game,\n"
            "                       ranges, parameters, piles, size, variants, ...\n"
-           "  -t, --threads T      variants solved at once (default: OpenMP's)\n"
+           "  -t, --threads T      threads (default: OpenMP's): small variants run side by\n"
+           "                       side, one per thread; variants of 2^22 cells or more\n"
+           "                       (two piles: N >= 2048) one at a time with all threads\n"
+           "      --one-at-a-time  every variant with all threads, one after another\n"
+           "      --side-by-side   every variant on one thread, T at once\n"
            "  -f, --force          overwrite FILE if it exists\n"
            "  -r, --report FILE    print the catalogue of FILE, then its conjectures\n"
            "      --csv            with --report: CSV, header: each parameter, then\n"
@@ -65,8 +72,9 @@ static void usage(void)
            "      --json           with --report: the catalogue and its conjectures as\n"
            "                       one JSON object (nan as null)\n"
            "  -h, --help           this help\n"
-           "\n"
-           "Summaries: p_positions counts the cells with value 0, max_value is the\n"
+           "\n",
+           NS_SWEEP_MAX_SET, NS_SWEEP_MAX_VARIANTS, MAX_SIZE_2);
+    fputs("Summaries: p_positions counts the cells with value 0, max_value is the\n"
            "largest value, group the first variant (from 0) whose table is identical\n"
            "value by value (its own row when none is). One pile: the period and\n"
            "preperiod as 'patterns' finds them, proven 1 when the subtraction proof\n"
@@ -94,7 +102,7 @@ static void usage(void)
            "  nimsieve sweep subtraction -D 'set=subsets(1..9,3)' --size 1000 -o sweep-sub.h5\n"
            "  nimsieve sweep --report sweep-sub.h5 --csv\n"
            "  nimsieve sweep octal -D 'code=octal(2)' --size 1000 -o sweep-oct.h5\n",
-           NS_SWEEP_MAX_SET, NS_SWEEP_MAX_VARIANTS, MAX_SIZE_2);
+          stdout);
 }
 
 typedef struct build_ctx {
@@ -248,11 +256,12 @@ int ns_cmd_sweep(int argc, char **argv)
         {"threads", required_argument, NULL, 't'}, {"report", required_argument, NULL, 'r'},
         {"csv", no_argument, NULL, 'C'},          {"help", no_argument, NULL, 'h'},
         {"force", no_argument, NULL, 'f'},       {"json", no_argument, NULL, 'J'},
+        {"one-at-a-time", no_argument, NULL, 'S'}, {"side-by-side", no_argument, NULL, 'P'},
         {NULL, 0, NULL, 0}};
     ns_error err = {0};
     const char *out = NULL, *size_s = NULL, *threads_s = NULL, *rep = NULL;
     const char *defs[MAX_D];
-    int ndefs = 0, csv = 0, json = 0, force = 0, c;
+    int ndefs = 0, csv = 0, json = 0, force = 0, mode = 0, c;   /* mode 1: one at a time, 2: side by side */
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":D:n:o:t:r:fh", longopts, NULL)) != -1) {
@@ -270,11 +279,17 @@ int ns_cmd_sweep(int argc, char **argv)
         case 'C': csv = 1; break;
         case 'J': json = 1; break;
         case 'f': force = 1; break;
+        case 'S':
+        case 'P':
+            if (mode && mode != (c == 'S' ? 1 : 2))
+                return ns_cli_error(CMD, "--one-at-a-time and --side-by-side: expected one of them");
+            mode = c == 'S' ? 1 : 2;
+            break;
         default: return ns_cli_bad_option(CMD, c, argv);
         }
     }
     if (rep) {
-        if (optind < argc || ndefs || out || size_s || threads_s)
+        if (optind < argc || ndefs || out || size_s || threads_s || mode)
             return ns_cli_error(CMD, "--report FILE takes only --csv or --json: expected 'nimsieve sweep --report FILE [--csv | --json]'");
         if (csv && json)
             return ns_cli_error(CMD, "--csv and --json: expected one of them");
@@ -360,7 +375,12 @@ int ns_cmd_sweep(int argc, char **argv)
     ns_cli_catch_sigint();
     ns_cli_progress_start(&bar, 1);
     const double t0 = ns_cli_now();
-    const ns_sweep_job job = {.n = n, .build = build_variant, .user = &bc, .threads = (int)threads,
+    /* large variants (LARGE_CELLS cells or more) one at a time with all
+     * threads, small ones side by side, one per thread */
+    const double cells = piles == 1 ? (double)size : (double)size * (double)size;
+    const int serial = mode ? mode == 1 : cells >= LARGE_CELLS;
+    const ns_sweep_job job = {.n = n, .build = build_variant, .user = &bc, .threads = serial ? 1 : (int)threads,
+                              .inner_threads = serial ? (int)threads : 1,
                               .each = on_each, .each_user = &gc,
                               .progress = on_progress, .progress_user = &bar};
     const ns_err e = ns_sweep_run(&job, rows, &err);
@@ -411,7 +431,8 @@ int ns_cmd_sweep(int argc, char **argv)
                n - nperiodic);
     else
         printf("slopes:        %zu of %zu variants fitted (P-positions above the diagonal as one sequence)\n", nfit, n);
-    printf("time:          %.2f s on %d thread%s\n", wall, (int)threads, threads == 1 ? "" : "s");
+    printf("time:          %.2f s on %d thread%s, %s\n", wall, (int)threads, threads == 1 ? "" : "s",
+           serial ? "variants one at a time, each with all threads" : "variants side by side, one per thread");
     printf("file:          %s (nimsieve sweep --report %s)\n", out, out);
 done:
     ns_group_free(gc.gr);

@@ -49,6 +49,7 @@ PYEOF
 for N in 512 2048; do
     expect_ok "$NS" sweep a-wythoff -D a=1..6 --size $N -o "$WORK/aw$N.h5" --threads 2
     expect_out '^sweep: +a-wythoff -D a=1\.\.6, 6 variants'
+    if [ $N = 512 ]; then expect_out 'side by side'; else expect_out 'one at a time, each with all threads'; fi
     expect_out '^slopes: +6 of 6 variants fitted'
     expect_ok "$NS" sweep --report "$WORK/aw$N.h5" --csv
     cp "$WORK/stdout" "$WORK/aw$N.csv"
@@ -58,6 +59,18 @@ for N in 512 2048; do
 done
 CHECKS=$((CHECKS + 1))
 [ ! -e "$WORK/aw512.h5.part" ] || fail "the .part file was left behind"
+
+# large variants (2^22 cells: N = 2048) one at a time with all threads,
+# small ones side by side; the catalogue the same either way
+expect_ok "$NS" sweep a-wythoff -D a=1..6 --size 2048 -o "$WORK/aw-side.h5" --threads 2 --side-by-side
+expect_out 'variants side by side, one per thread'
+expect_ok "$NS" sweep --report "$WORK/aw-side.h5" --csv
+expect_eq "a-wythoff N=2048 side by side = one at a time" "$(cat "$WORK/stdout")" "$(cat "$WORK/aw2048.csv")"
+expect_ok "$NS" sweep a-wythoff -D a=1..3 --size 512 -o "$WORK/aw-one.h5" --threads 2 --one-at-a-time
+expect_out 'variants one at a time, each with all threads'
+expect_ok "$NS" sweep --report "$WORK/aw-one.h5" --csv
+expect_eq "a-wythoff N=512 one at a time = side by side" "$(cat "$WORK/stdout")" "$(head -4 "$WORK/aw512.csv")"
+expect_error 2 sweep 'one of them' "$NS" sweep a-wythoff -D a=1..3 --size 512 -o "$WORK/x.h5" --one-at-a-time --side-by-side
 
 # subtraction games: every 3-subset of {1..7}
 N=300
