@@ -4,6 +4,7 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <unistd.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 #include "cli/cli_util.h"
 #include "core/ns_omp.h"
 #include "game/ns_build.h"
+#include "game/ns_table.h"
 #include "store/ns_h5_sweep.h"
 
 #define CMD "sweep"
@@ -25,6 +27,7 @@ enum { MAX_THREADS = 1024, MAX_D = NS_PARAMS_MAX };
 static void usage(void)
 {
     printf("usage: nimsieve sweep GAME-or-RULES [-D name=RANGE ...] --size N -o SWEEP.h5 [--threads T]\n"
+           "                      [--keep-tables] [--resume | --force]\n"
            "       nimsieve sweep --report SWEEP.h5 [--csv]\n"
            "\n"
            "Solve every variant of a one- or two-pile game over the product of the\n"
@@ -51,7 +54,12 @@ static void usage(void)
            "                       slope_a, slope_b, seconds) and root attributes game,\n"
            "                       ranges, parameters, piles, size, variants, ...\n"
            "  -t, --threads T      variants solved at once (default: OpenMP's)\n"
-           "  -f, --force          overwrite FILE if it exists\n"
+           "      --keep-tables    also each variant's Grundy values, /tables/v0000012\n"
+           "                       (variant 12; uint8/16/32 as its values need)\n"
+           "      --resume         continue the interrupted sweep in FILE.part (the same\n"
+           "                       game, -D, --size and --keep-tables, or it refuses)\n"
+           "  -f, --force          overwrite FILE (and start over from an interrupted\n"
+           "                       FILE.part) if it exists\n"
            "  -r, --report FILE    print the catalogue of FILE\n"
            "      --csv            with --report: CSV, header: each parameter, then\n"
            "                       p_positions,preperiod,period,proven (one pile) or\n"
@@ -63,8 +71,13 @@ static void usage(void)
            "rule covers them, period 0 when none is found. Two piles: slope_a and\n"
            "slope_b, least-squares slopes against n of a_n and b_n, the P-positions\n"
            "(a_n, b_n) with a_n < b_n as 'patterns' reads them (nan: no fit).\n"
-           "Not yet built: grouping of identical variants, conjectures, figures,\n"
-           "--resume, --keep-tables, --json.\n"
+           "\n"
+           "Rows go to FILE.part as the variants finish, in variant order (flushed at\n"
+           "least every 64 rows or 2 s), and FILE.part is renamed to FILE at the end.\n"
+           "Ctrl-C or SIGTERM stops after the rows done; --resume continues from them.\n"
+           "On a terminal, a progress line on stderr: variants done, the lowest one\n"
+           "not finished, the rate and an estimate of the time left.\n"
+           "Not yet built: grouping of identical variants, conjectures, figures, --json.\n"
            "\n"
            "examples:\n"
            "  nimsieve sweep a-wythoff -D a=1..10 --size 512 -o sweep-aw.h5\n"
@@ -93,11 +106,6 @@ static ns_err build_variant(void *user, uint64_t i, ns_game **g, ns_error *err)
         *g = NULL;
     }
     return rc;
-}
-
-static int on_progress(void *user, uint64_t done, uint64_t total)
-{
-    return ns_cli_progress_cb(user, (double)done / (double)total);
 }
 
 /* the value of parameter name in text ("a=3;set=1,3,4") as CSV: sets quoted */
@@ -174,18 +182,160 @@ static int report(const char *path, int csv)
     return NS_EXIT_OK;
 }
 
+/* ---- the run: rows to the catalogue as they come, the progress line ---- */
+
+typedef struct run_ctx {
+    const ns_sweep_ranges *r;
+    ns_h5_sweep_writer *w;
+    int keep;                  /* --keep-tables */
+    uint64_t first, total;     /* the variant this run starts from; all */
+    uint64_t next;             /* the lowest variant not in the catalogue */
+    uint64_t solved;           /* variants of this run solved (any order) */
+    int failed;                /* err holds why */
+    ns_error err;
+    int tty;                   /* the progress line is drawn */
+    double start, last;        /* ns_cli_now() at the start, last redraw */
+    int drawn;
+} run_ctx;
+
+/* The catalogue row of variant i. */
+static ns_err to_hrow(const ns_sweep_ranges *r, uint64_t i, const ns_sweep_row *row, ns_h5_sweep_row *h,
+                      ns_error *err)
+{
+    ns_params ps;
+    memset(h, 0, sizeof *h);
+    ns_err rc = ns_sweep_ranges_variant(r, i, &ps, err);
+    if (rc)
+        return rc;
+    ns_params_format(&ps, h->params, sizeof h->params);
+    h->size = row->size;
+    h->p_positions = row->p_positions;
+    h->preperiod = row->preperiod;
+    h->period = row->period;
+    h->proven = (uint8_t)row->proven;
+    h->slope_a = row->slope_a;
+    h->slope_b = row->slope_b;
+    h->seconds = row->seconds;
+    return NS_OK;
+}
+
+/* "sweep: 120 of 220 variants, at set=1,3,4, 35.2/s, about 3 s left" */
+static void draw_progress(run_ctx *c, int force)
+{
+    const double now = ns_cli_now();
+    if (!c->tty || (!force && (now - c->start < 1.0 || now - c->last < 0.1)))
+        return;
+    const uint64_t done = c->first + c->solved;
+    const double el = now - c->start, rate = el > 0 ? (double)c->solved / el : 0;
+    char at[NS_H5_SWEEP_PARAMS_LEN] = "", eta[64] = "";
+    ns_params ps;
+    ns_error e = {0};
+    if (c->next < c->total && ns_sweep_ranges_variant(c->r, c->next, &ps, &e) == NS_OK)
+        ns_params_format(&ps, at, sizeof at);
+    if (rate > 0 && done < c->total)
+        snprintf(eta, sizeof eta, ", about %.0f s left", (double)(c->total - done) / rate);
+    fprintf(stderr, "\rsweep: %" PRIu64 " of %" PRIu64 " variants%s%s, %.1f/s%s\033[K", done, c->total,
+            at[0] ? ", at " : "", at, rate, eta);
+    fflush(stderr);
+    c->drawn = 1;
+    c->last = now;
+}
+
+/* ns_sweep_progress_fn: any variant solved */
+static int on_progress(void *user, uint64_t done, uint64_t total)
+{
+    run_ctx *c = user;
+    (void)total;
+    c->solved = done;
+    draw_progress(c, 0);
+    return ns_cli_interrupted();
+}
+
+/* ns_sweep_each_fn: variant i's turn, in variant order: its table (with
+ * --keep-tables, a symmetric game's mirrored cells filled) and its row */
+static int on_each(void *user, uint64_t i, const ns_sweep_row *row, const ns_game *g, const ns_table *t)
+{
+    run_ctx *c = user;
+    ns_h5_sweep_row h;
+    ns_table *full = NULL;
+    ns_err rc = to_hrow(c->r, i, row, &h, &c->err);
+    if (!rc && c->keep) {
+        const ns_table *kt = t;
+        if (g->nsym) {
+            if (!(full = ns_table_new(t->k, t->bounds, t->elem, t->pn_only, &c->err)))
+                rc = c->err.code ? c->err.code : NS_ENOMEM;
+            else {
+                memcpy(full->data, t->data, (size_t)t->ncells * (size_t)t->elem);
+                ns_sym_fill(full, g->nsym, g->sym);
+                kt = full;
+            }
+        }
+        if (!rc)
+            rc = ns_h5_sweep_writer_table(c->w, i, h.params, kt, &c->err);
+    }
+    ns_table_free(full);
+    if (!rc)
+        rc = ns_h5_sweep_writer_append(c->w, &h, &c->err);
+    if (rc) {
+        c->failed = 1;
+        return 1;
+    }
+    c->next = i + 1;
+    return ns_cli_interrupted();
+}
+
+/* An interrupted sweep's rows live in OUT.part: --resume needs it, a fresh
+ * run without --force refuses to replace it. Returns non-zero after
+ * printing. */
+static int part_check(const char *out, int resume, int force)
+{
+    char part[4096];
+    if ((size_t)snprintf(part, sizeof part, "%s.part", out) >= sizeof part)
+        return ns_cli_error(CMD, "-o %s: the name is too long", out);
+    const int have = access(part, F_OK) == 0;
+    if (resume && !have)
+        return ns_cli_error(CMD, "--resume: no interrupted sweep '%s' (an interrupted 'nimsieve sweep -o %s' "
+                            "leaves one)", part, out);
+    if (!resume && !force && have)
+        return ns_cli_error(CMD, "an interrupted sweep '%s' exists: add --resume to continue it, or --force to start "
+                            "over", part);
+    return 0;
+}
+
+/* The end of a run that did not finish: the .part is kept (closed after
+ * a flush) and the reason printed. Returns the exit status. */
+static int stopped(run_ctx *c, ns_err e, const ns_error *err, const char *out, double wall, double prior)
+{
+    const int sig = ns_cli_interrupted();
+    ns_error ce = {0};
+    const uint64_t kept = ns_h5_sweep_writer_rows(c->w);
+    const ns_err cr = ns_h5_sweep_writer_close(c->w, prior + wall, &ce);
+    c->w = NULL;
+    if (cr)
+        return ns_cli_error(CMD, "%s; and %s", c->failed ? c->err.msg : err->msg, ce.msg);
+    if (!c->failed && e == NS_EINTR && sig) {
+        ns_cli_error(CMD, "stopped by %s after %.1f s; %s.part holds %" PRIu64 " of %" PRIu64 " variants; continue "
+                     "with the same command and --resume", sig == SIGTERM ? "SIGTERM" : "SIGINT", wall, out, kept,
+                     c->total);
+        return 128 + sig;
+    }
+    return ns_cli_error(CMD, "%s; %s.part keeps the %" PRIu64 " variants done: --resume continues from them",
+                        c->failed ? c->err.msg : err->msg, out, kept);
+}
+
 int ns_cmd_sweep(int argc, char **argv)
 {
     static const struct option longopts[] = {
         {"size", required_argument, NULL, 'n'},   {"output", required_argument, NULL, 'o'},
         {"threads", required_argument, NULL, 't'}, {"report", required_argument, NULL, 'r'},
         {"csv", no_argument, NULL, 'C'},          {"help", no_argument, NULL, 'h'},
-        {"force", no_argument, NULL, 'f'},
+        {"force", no_argument, NULL, 'f'},       {"resume", no_argument, NULL, 'R'},
+        {"keep-tables", no_argument, NULL, 'K'},
         {NULL, 0, NULL, 0}};
     ns_error err = {0};
     const char *out = NULL, *size_s = NULL, *threads_s = NULL, *rep = NULL;
     const char *defs[MAX_D];
-    int ndefs = 0, csv = 0, force = 0, c;
+    int ndefs = 0, csv = 0, force = 0, resume = 0, keep = 0, c;
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":D:n:o:t:r:fh", longopts, NULL)) != -1) {
@@ -202,11 +352,13 @@ int ns_cmd_sweep(int argc, char **argv)
         case 'r': rep = optarg; break;
         case 'C': csv = 1; break;
         case 'f': force = 1; break;
+        case 'R': resume = 1; break;
+        case 'K': keep = 1; break;
         default: return ns_cli_bad_option(CMD, c, argv);
         }
     }
     if (rep) {
-        if (optind < argc || ndefs || out || size_s || threads_s)
+        if (optind < argc || ndefs || out || size_s || threads_s || resume || keep || force)
             return ns_cli_error(CMD, "--report FILE takes only --csv: expected 'nimsieve sweep --report FILE [--csv]'");
         return report(rep, csv);
     }
@@ -222,8 +374,15 @@ int ns_cmd_sweep(int argc, char **argv)
         return ns_cli_error(CMD, "missing --size N: expected the heap sizes per pile");
     if (!out)
         return ns_cli_error(CMD, "missing -o FILE: expected the HDF5 file to write");
+    if (resume && force)
+        return ns_cli_error(CMD, "--resume and --force exclude each other: --resume continues %s.part, --force "
+                            "starts over", out);
     if (!force && access(out, F_OK) == 0)
-        return ns_cli_error(CMD, "'%s' exists: use --force to overwrite it", out);
+        return resume ? ns_cli_error(CMD, "'%s' is a finished sweep already: nothing to resume (--force starts over)",
+                                     out)
+                      : ns_cli_error(CMD, "'%s' exists: use --force to overwrite it", out);
+    if (part_check(out, resume, force))
+        return NS_EXIT_ERROR;
     int64_t size, threads = 0;
     if (ns_cli_parse_int(size_s, "--size", 1, MAX_SIZE_1, &size, &err) ||
         (threads_s && ns_cli_parse_int(threads_s, "--threads", 1, MAX_THREADS, &threads, &err)))
@@ -233,8 +392,6 @@ int ns_cmd_sweep(int argc, char **argv)
 
     int rc = NS_EXIT_OK;
     ns_sweep_ranges *r = ns_sweep_ranges_new();
-    ns_sweep_row *rows = NULL;
-    ns_h5_sweep_row *hrows = NULL;
     if (!r)
         return ns_cli_error(CMD, "out of memory");
     char ranges[NS_H5_SWEEP_TEXT_LEN] = "", names[NS_H5_SWEEP_TEXT_LEN] = "";
@@ -280,51 +437,56 @@ int ns_cmd_sweep(int argc, char **argv)
         goto done;
     }
     const size_t n = (size_t)r->nvariants;
-    if (!(rows = calloc(n, sizeof *rows)) || !(hrows = calloc(n, sizeof *hrows))) {
-        rc = ns_cli_error(CMD, "out of memory for %zu variants", n);
-        goto done;
-    }
-    ns_cli_progress bar;
-    ns_cli_catch_sigint();
-    ns_cli_progress_start(&bar, 1);
-    const double t0 = ns_cli_now();
-    const ns_sweep_job job = {.n = n, .build = build_variant, .user = &bc, .threads = (int)threads,
-                              .progress = on_progress, .progress_user = &bar};
-    const ns_err e = ns_sweep_run(&job, rows, &err);
-    ns_cli_progress_finish(&bar);
-    if (e) {
-        rc = ns_cli_error(CMD, "%s: %s", spec, err.msg);
-        goto done;
-    }
-    const double wall = ns_cli_now() - t0;
-    size_t nproven = 0, nperiodic = 0, nfit = 0;
-    for (size_t i = 0; i < n; i++) {
-        ns_params ps;
-        if (ns_sweep_ranges_variant(r, i, &ps, &err)) {
-            rc = ns_cli_error(CMD, "%s", err.msg);
-            goto done;
-        }
-        ns_params_format(&ps, hrows[i].params, sizeof hrows[i].params);
-        hrows[i].size = rows[i].size;
-        hrows[i].p_positions = rows[i].p_positions;
-        hrows[i].preperiod = rows[i].preperiod;
-        hrows[i].period = rows[i].period;
-        hrows[i].proven = (uint8_t)rows[i].proven;
-        hrows[i].slope_a = rows[i].slope_a;
-        hrows[i].slope_b = rows[i].slope_b;
-        hrows[i].seconds = rows[i].seconds;
-        nproven += rows[i].proven != 0;
-        nperiodic += rows[i].period > 0;
-        nfit += !isnan(rows[i].slope_a) && !isnan(rows[i].slope_b);
-    }
-    ns_h5_sweep s = {.piles = piles, .size = size, .threads = (int)threads, .wall_seconds = wall, .n = n, .rows = hrows};
+    ns_h5_sweep s = {.piles = piles, .size = size, .threads = (int)threads, .n = n};
     snprintf(s.game, sizeof s.game, "%s", spec);
     snprintf(s.ranges, sizeof s.ranges, "%s", ranges);
     snprintf(s.parameters, sizeof s.parameters, "%s", names);
-    if (ns_h5_sweep_write(out, &s, &err)) {
+    run_ctx rc_ = {.r = r, .keep = keep, .total = n};
+    double prior = 0;
+    if (resume ? ns_h5_sweep_writer_reopen(out, &s, keep, &rc_.first, &prior, &rc_.w, &err)
+               : ns_h5_sweep_writer_create(out, &s, keep, &rc_.w, &err)) {
         rc = ns_cli_error(CMD, "%s", err.msg);
         goto done;
     }
+    if (resume)
+        printf("resuming from %s.part: %" PRIu64 " of %zu variants done (%.1f s before)\n", out, rc_.first, n, prior);
+    fflush(stdout);
+    rc_.next = rc_.first;
+    ns_cli_catch_sigint();
+    rc_.tty = isatty(STDERR_FILENO);
+    const double t0 = rc_.start = ns_cli_now();
+    const ns_sweep_job job = {.first = rc_.first, .n = n, .build = build_variant, .user = &bc,
+                              .threads = (int)threads, .each = on_each, .each_user = &rc_,
+                              .progress = on_progress, .progress_user = &rc_};
+    const ns_err e = ns_sweep_run(&job, NULL, &err);
+    const double wall = ns_cli_now() - t0;
+    if (rc_.drawn) {
+        draw_progress(&rc_, 1);
+        fputc('\n', stderr);
+    }
+    if (e || rc_.next != n) {
+        rc = stopped(&rc_, e ? e : NS_EINTR, &err, out, wall, prior);
+        goto done;
+    }
+    if (ns_h5_sweep_writer_finish(rc_.w, prior + wall, (int)threads, &err)) {
+        rc_.w = NULL;
+        rc = ns_cli_error(CMD, "%s", err.msg);
+        goto done;
+    }
+    rc_.w = NULL;
+    /* the summary of the whole catalogue (rows of earlier runs too) */
+    ns_h5_sweep *back = NULL;
+    if (ns_h5_sweep_read(out, &back, &err)) {
+        rc = ns_cli_error(CMD, "%s", err.msg);
+        goto done;
+    }
+    size_t nproven = 0, nperiodic = 0, nfit = 0;
+    for (size_t i = 0; i < back->n; i++) {
+        nproven += back->rows[i].proven != 0;
+        nperiodic += back->rows[i].period > 0;
+        nfit += !isnan(back->rows[i].slope_a) && !isnan(back->rows[i].slope_b);
+    }
+    ns_h5_sweep_free(back);
     printf("sweep:         %s%s%s, %zu variant%s, %s %" PRId64 "\n", spec, ranges[0] ? " " : "", ranges, n,
            n == 1 ? "" : "s", piles == 1 ? "heap sizes 0 ..": "box [0,N)^2, N =", piles == 1 ? size - 1 : size);
     if (piles == 1)
@@ -332,11 +494,12 @@ int ns_cmd_sweep(int argc, char **argv)
                n - nperiodic);
     else
         printf("slopes:        %zu of %zu variants fitted (P-positions above the diagonal as one sequence)\n", nfit, n);
-    printf("time:          %.2f s on %d thread%s\n", wall, (int)threads, threads == 1 ? "" : "s");
+    printf("time:          %.2f s on %d thread%s", wall, (int)threads, threads == 1 ? "" : "s");
+    if (resume)
+        printf(" (%.2f s in all, with the runs before the resume)", prior + wall);
+    printf("\n");
     printf("file:          %s (nimsieve sweep --report %s)\n", out, out);
 done:
-    free(hrows);
-    free(rows);
     ns_sweep_ranges_free(r);
     return rc;
 }
