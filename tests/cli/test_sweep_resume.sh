@@ -10,6 +10,7 @@
 # on a finished file, without a .part, with --force; a fresh run over a
 # .part. Kept tables: a subtraction game's against a naive mex written
 # here, an a-Wythoff variant's against `nimsieve solve` of that variant.
+# The progress line appears on a terminal (script(1)).
 NS=$1 SRC=$2 WORK=$3
 . "$SRC/tests/cli/cli_lib.sh"
 PY=/usr/bin/python3
@@ -175,6 +176,15 @@ sys.exit(1 if bad else 0)
 PYEOF
 
 # --force starts over from a .part
+# the progress line, on a terminal only (expect_ok above: none on a pipe)
+if command -v script >/dev/null; then
+    script -qc "'$NS' sweep ${GAME[*]} -o tty.h5 --threads 1" /dev/null >tty.out 2>&1
+    CHECKS=$((CHECKS + 1))
+    tr '\r' '\n' <tty.out | grep -aEq '^sweep: [0-9]+ of 20 variants, at a=(2[1-9]|3[0-9]|40), [0-9.]+/s, about [0-9]+ s left' ||
+        { fail "no progress line on a terminal"; head -c 600 tty.out >&2; }
+else
+    echo "skipped (no script(1)): the progress line on a terminal"
+fi
 cp ref.h5 f.h5.part
 expect_ok "$NS" sweep subtraction -D 'set=subsets(1..6,2)' --size 200 -o f.h5 --force
 CHECKS=$((CHECKS + 1))
