@@ -304,7 +304,7 @@ static int part_check(const char *out, int resume, int force)
 
 /* The end of a run that did not finish: the .part is kept (closed after
  * a flush) and the reason printed. Returns the exit status. */
-static int stopped(run_ctx *c, ns_err e, const ns_error *err, const char *out, double wall, double prior)
+static int stopped(run_ctx *c, ns_err e, const ns_error *err, const char *out, double wall, double prior, int force)
 {
     const int sig = ns_cli_interrupted();
     ns_error ce = {0};
@@ -315,8 +315,8 @@ static int stopped(run_ctx *c, ns_err e, const ns_error *err, const char *out, d
         return ns_cli_error(CMD, "%s; and %s", c->failed ? c->err.msg : err->msg, ce.msg);
     if (!c->failed && e == NS_EINTR && sig) {
         ns_cli_error(CMD, "stopped by %s after %.1f s; %s.part holds %" PRIu64 " of %" PRIu64 " variants; continue "
-                     "with the same command and --resume", sig == SIGTERM ? "SIGTERM" : "SIGINT", wall, out, kept,
-                     c->total);
+                     "with the same command and --resume%s", sig == SIGTERM ? "SIGTERM" : "SIGINT", wall, out, kept,
+                     c->total, force ? " instead of --force" : "");
         return 128 + sig;
     }
     return ns_cli_error(CMD, "%s; %s.part keeps the %" PRIu64 " variants done: --resume continues from them",
@@ -465,7 +465,7 @@ int ns_cmd_sweep(int argc, char **argv)
         fputc('\n', stderr);
     }
     if (e || rc_.next != n) {
-        rc = stopped(&rc_, e ? e : NS_EINTR, &err, out, wall, prior);
+        rc = stopped(&rc_, e ? e : NS_EINTR, &err, out, wall, prior, force);
         goto done;
     }
     if (ns_h5_sweep_writer_finish(rc_.w, prior + wall, (int)threads, &err)) {
