@@ -441,39 +441,39 @@ int ns_cmd_sweep(int argc, char **argv)
     snprintf(s.game, sizeof s.game, "%s", spec);
     snprintf(s.ranges, sizeof s.ranges, "%s", ranges);
     snprintf(s.parameters, sizeof s.parameters, "%s", names);
-    run_ctx rc_ = {.r = r, .keep = keep, .total = n};
+    run_ctx run = {.r = r, .keep = keep, .total = n};
     double prior = 0;
-    if (resume ? ns_h5_sweep_writer_reopen(out, &s, keep, &rc_.first, &prior, &rc_.w, &err)
-               : ns_h5_sweep_writer_create(out, &s, keep, &rc_.w, &err)) {
+    if (resume ? ns_h5_sweep_writer_reopen(out, &s, keep, &run.first, &prior, &run.w, &err)
+               : ns_h5_sweep_writer_create(out, &s, keep, &run.w, &err)) {
         rc = ns_cli_error(CMD, "%s", err.msg);
         goto done;
     }
     if (resume)
-        printf("resuming from %s.part: %" PRIu64 " of %zu variants done (%.1f s before)\n", out, rc_.first, n, prior);
+        printf("resuming from %s.part: %" PRIu64 " of %zu variants done (%.1f s before)\n", out, run.first, n, prior);
     fflush(stdout);
-    rc_.next = rc_.first;
+    run.next = run.first;
     ns_cli_catch_sigint();
-    rc_.tty = isatty(STDERR_FILENO);
-    const double t0 = rc_.start = ns_cli_now();
-    const ns_sweep_job job = {.first = rc_.first, .n = n, .build = build_variant, .user = &bc,
-                              .threads = (int)threads, .each = on_each, .each_user = &rc_,
-                              .progress = on_progress, .progress_user = &rc_};
+    run.tty = isatty(STDERR_FILENO);
+    const double t0 = run.start = ns_cli_now();
+    const ns_sweep_job job = {.first = run.first, .n = n, .build = build_variant, .user = &bc,
+                              .threads = (int)threads, .each = on_each, .each_user = &run,
+                              .progress = on_progress, .progress_user = &run};
     const ns_err e = ns_sweep_run(&job, NULL, &err);
     const double wall = ns_cli_now() - t0;
-    if (rc_.drawn) {
-        draw_progress(&rc_, 1);
+    if (run.drawn) {
+        draw_progress(&run, 1);
         fputc('\n', stderr);
     }
-    if (e || rc_.next != n) {
-        rc = stopped(&rc_, e ? e : NS_EINTR, &err, out, wall, prior, force);
+    if (e || run.next != n) {
+        rc = stopped(&run, e ? e : NS_EINTR, &err, out, wall, prior, force);
         goto done;
     }
-    if (ns_h5_sweep_writer_finish(rc_.w, prior + wall, (int)threads, &err)) {
-        rc_.w = NULL;
+    if (ns_h5_sweep_writer_finish(run.w, prior + wall, (int)threads, &err)) {
+        run.w = NULL;
         rc = ns_cli_error(CMD, "%s", err.msg);
         goto done;
     }
-    rc_.w = NULL;
+    run.w = NULL;
     /* the summary of the whole catalogue (rows of earlier runs too) */
     ns_h5_sweep *back = NULL;
     if (ns_h5_sweep_read(out, &back, &err)) {

@@ -437,7 +437,8 @@ fail:
     return rc;
 }
 
-/* "" when the .part's attribute name equals want, else a description */
+/* NS_OK when the .part's attribute name equals want, else NS_EINVAL with
+ * a line naming both */
 static ns_err same_text(hid_t f, const char *part, const char *name, const char *want, ns_error *err)
 {
     char have[NS_H5_SWEEP_TEXT_LEN];
@@ -445,8 +446,8 @@ static ns_err same_text(hid_t f, const char *part, const char *name, const char 
     if (rc)
         return rc;
     if (strcmp(have, want) != 0)
-        return ns_error_set(err, NS_EINVAL, "%s: an interrupted sweep with another %s ('%s'; this command: '%s'): "
-                            "give the same, or --force to start over", part, name, have, want);
+        return ns_error_set(err, NS_EINVAL, "%s: the interrupted sweep there has %s '%s', this command "
+                            "'%s': give the same, or --force to start over", part, name, have, want);
     return NS_OK;
 }
 
@@ -457,8 +458,8 @@ static ns_err same_i64(hid_t f, const char *part, const char *name, int64_t want
     if (rc)
         return rc;
     if (have != want)
-        return ns_error_set(err, NS_EINVAL, "%s: an interrupted sweep with another %s (%" PRId64 "; this command: %"
-                            PRId64 "): give the same, or --force to start over", part, name, have, want);
+        return ns_error_set(err, NS_EINVAL, "%s: the interrupted sweep there has %s %" PRId64 ", this command %"
+                            PRId64 ": give the same, or --force to start over", part, name, have, want);
     return NS_OK;
 }
 

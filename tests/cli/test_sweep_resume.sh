@@ -112,11 +112,11 @@ resume() {
 
 stop 1 TERM
 # refusals, one line each, before any work; the .part stays as it was
-expect_error 2 sweep "$F.part: an interrupted sweep with another ranges \('-D a=21..40'; this command: '-D a=21..41'\)" \
+expect_error 2 sweep "$F.part: the interrupted sweep there has ranges '-D a=21..40', this command '-D a=21..41': give the same, or --force" \
     "$NS" sweep a-wythoff -D a=21..41 --size 320 -o "$F" --resume
-expect_error 2 sweep "$F.part: an interrupted sweep with another size \(320; this command: 321\)" \
+expect_error 2 sweep "$F.part: the interrupted sweep there has size 320, this command 321" \
     "$NS" sweep a-wythoff -D a=21..40 --size 321 -o "$F" --resume
-expect_error 2 sweep "$F.part: an interrupted sweep with another game \('a-wythoff'" \
+expect_error 2 sweep "$F.part: the interrupted sweep there has game 'a-wythoff', this command '.*a-wythoff.rules'" \
     "$NS" sweep "$SRC/data/rules/a-wythoff.rules" -D a=21..40 --size 320 -o "$F" --resume
 expect_error 2 sweep "$F.part: an interrupted sweep without --keep-tables: drop it" \
     "$NS" sweep "${GAME[@]}" -o "$F" --resume --keep-tables
