@@ -2,6 +2,7 @@
  * ranges, each solved and summarised, one HDF5 catalogue (issue 20, first
  * slice); `nimsieve sweep --report FILE [--csv]` prints it. */
 #include <getopt.h>
+#include <signal.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -15,6 +16,7 @@
 #include "cli/cli_util.h"
 #include "core/ns_omp.h"
 #include "game/ns_build.h"
+#include "game/ns_table.h"
 #include "store/ns_h5_sweep.h"
 #include "cli/sweep_report.h"
 
@@ -29,6 +31,7 @@ enum { MAX_THREADS = 1024, MAX_D = NS_PARAMS_MAX };
 static void usage(void)
 {
     printf("usage: nimsieve sweep GAME-or-RULES [-D name=RANGE ...] --size N -o SWEEP.h5 [--threads T]\n"
+           "                      [--keep-tables] [--resume | --force]\n"
            "       nimsieve sweep --report SWEEP.h5 [--csv | --json]\n"
            "\n"
            "Solve every variant of a one- or two-pile game over the product of the\n"
@@ -63,7 +66,12 @@ static void usage(void)
            "                       (two piles: N >= 2048) one at a time with all threads\n"
            "      --one-at-a-time  every variant with all threads, one after another\n"
            "      --side-by-side   every variant on one thread, T at once\n"
-           "  -f, --force          overwrite FILE if it exists\n"
+           "      --keep-tables    also each variant's Grundy values, /tables/v0000012\n"
+           "                       (variant 12; uint8/16/32 as its values need)\n"
+           "      --resume         continue the interrupted sweep in FILE.part (the same\n"
+           "                       game, -D, --size and --keep-tables, or it refuses)\n"
+           "  -f, --force          overwrite FILE (and start over from an interrupted\n"
+           "                       FILE.part) if it exists\n"
            "  -r, --report FILE    print the catalogue of FILE, then its conjectures\n"
            "      --csv            with --report: CSV, header: each parameter, then\n"
            "                       p_positions,preperiod,period,proven (one pile) or\n"
@@ -95,7 +103,13 @@ static void usage(void)
            "simplest form within 1.5K/(K^2-1) of every variant's slope (K pairs:\n"
            "the least-squares error bound of a Beatty sequence), max deviation shown.\n"
            "Figures: nimsieve plot SWEEP.h5 (--kind landscape, thumbnails).\n"
-           "Not yet built: --resume, --keep-tables.\n"
+           "\n"
+           "Rows go to FILE.part as the variants finish, in variant order (flushed at\n"
+           "least every 64 rows or 2 s), and FILE.part is renamed to FILE at the end.\n"
+           "Ctrl-C or SIGTERM stops after the rows done; --resume continues from them\n"
+           "(the groups of the rows done are rebuilt by solving their first variants\n"
+           "again). On a terminal, a progress line on stderr: variants done, the\n"
+           "lowest one not finished, the rate and an estimate of the time left.\n"
            "\n"
            "examples:\n"
            "  nimsieve sweep a-wythoff -D a=1..10 --size 512 -o sweep-aw.h5\n"
@@ -127,35 +141,10 @@ static ns_err build_variant(void *user, uint64_t i, ns_game **g, ns_error *err)
     return rc;
 }
 
-/* the ordered callback: each variant's group (the first variant with an
- * identical table) */
-typedef struct group_ctx {
-    ns_group *gr;
-    int64_t *group;     /* one per variant */
-    ns_error err;       /* a grouping failure */
-} group_ctx;
-
-static int on_each(void *user, uint64_t i, const ns_sweep_row *row, const ns_game *g, const ns_table *t)
-{
-    group_ctx *gc = user;
-    (void)row;
-    (void)g;
-    uint64_t first;
-    if (ns_group_add(gc->gr, i, t, &first, &gc->err))
-        return 1;
-    gc->group[i] = (int64_t)first;
-    return 0;
-}
-
-static int on_progress(void *user, uint64_t done, uint64_t total)
-{
-    return ns_cli_progress_cb(user, (double)done / (double)total);
-}
-
 /* the value of parameter name in text ("a=3;set=1,3,4") as CSV: sets quoted */
 static void param_field(const char *params, const char *name, char *buf, size_t len)
 {
-    ns_params ps = {0};   /* ns_params_parse_list adds to what is there */
+    ns_params ps;
     ns_error e = {0};
     buf[0] = '\0';
     if (ns_params_parse_list(&ps, params, &e))
@@ -249,19 +238,233 @@ static int report(const char *path, int csv, int json)
     return NS_EXIT_OK;
 }
 
+/* ---- the run: rows to the catalogue as they come, the progress line ---- */
+
+typedef struct run_ctx {
+    const ns_sweep_ranges *r;
+    ns_h5_sweep_writer *w;
+    ns_group *gr;              /* identical tables: each row's group */
+    int keep;                  /* --keep-tables */
+    uint64_t first, total;     /* the variant this run starts from; all */
+    uint64_t next;             /* the lowest variant not in the catalogue */
+    uint64_t solved;           /* variants of this run solved (any order) */
+    int failed;                /* err holds why */
+    ns_error err;
+    int tty;                   /* the progress line is drawn */
+    double start, last;        /* ns_cli_now() at the start, last redraw */
+    int drawn;
+} run_ctx;
+
+/* The catalogue row of variant i. */
+static ns_err to_hrow(const ns_sweep_ranges *r, uint64_t i, const ns_sweep_row *row, ns_h5_sweep_row *h,
+                      ns_error *err)
+{
+    ns_params ps;
+    memset(h, 0, sizeof *h);
+    ns_err rc = ns_sweep_ranges_variant(r, i, &ps, err);
+    if (rc)
+        return rc;
+    ns_params_format(&ps, h->params, sizeof h->params);
+    h->size = row->size;
+    h->p_positions = row->p_positions;
+    h->preperiod = row->preperiod;
+    h->period = row->period;
+    h->proven = (uint8_t)row->proven;
+    h->slope_a = row->slope_a;
+    h->slope_b = row->slope_b;
+    h->seconds = row->seconds;
+    h->max_value = row->max_value;
+    h->saltus = row->saltus;
+    return NS_OK;
+}
+
+/* "sweep: 120 of 220 variants, at set=1,3,4, 35.2/s, about 3 s left" */
+static void draw_progress(run_ctx *c, int force)
+{
+    const double now = ns_cli_now();
+    if (!c->tty || (!force && (now - c->start < 1.0 || now - c->last < 0.1)))
+        return;
+    const uint64_t done = c->first + c->solved;
+    const double el = now - c->start, rate = el > 0 ? (double)c->solved / el : 0;
+    char at[NS_H5_SWEEP_PARAMS_LEN] = "", eta[64] = "";
+    ns_params ps;
+    ns_error e = {0};
+    if (c->next < c->total && ns_sweep_ranges_variant(c->r, c->next, &ps, &e) == NS_OK)
+        ns_params_format(&ps, at, sizeof at);
+    if (rate > 0 && done < c->total)
+        snprintf(eta, sizeof eta, ", about %.0f s left", (double)(c->total - done) / rate);
+    fprintf(stderr, "\rsweep: %" PRIu64 " of %" PRIu64 " variants%s%s, %.1f/s%s\033[K", done, c->total,
+            at[0] ? ", at " : "", at, rate, eta);
+    fflush(stderr);
+    c->drawn = 1;
+    c->last = now;
+}
+
+/* ns_sweep_progress_fn: any variant solved */
+static int on_progress(void *user, uint64_t done, uint64_t total)
+{
+    run_ctx *c = user;
+    (void)total;
+    c->solved = done;
+    draw_progress(c, 0);
+    return ns_cli_interrupted();
+}
+
+/* ns_sweep_each_fn: variant i's turn, in variant order: its table (with
+ * --keep-tables, a symmetric game's mirrored cells filled) and its row */
+static int on_each(void *user, uint64_t i, const ns_sweep_row *row, const ns_game *g, const ns_table *t)
+{
+    run_ctx *c = user;
+    ns_h5_sweep_row h;
+    ns_table *full = NULL;
+    uint64_t first = i;
+    ns_err rc = to_hrow(c->r, i, row, &h, &c->err);
+    if (!rc)
+        rc = ns_group_add(c->gr, i, t, &first, &c->err);
+    h.group = (int64_t)first;
+    if (!rc && c->keep) {
+        const ns_table *kt = t;
+        if (g->nsym) {
+            if (!(full = ns_table_new(t->k, t->bounds, t->elem, t->pn_only, &c->err)))
+                rc = c->err.code ? c->err.code : NS_ENOMEM;
+            else {
+                memcpy(full->data, t->data, (size_t)t->ncells * (size_t)t->elem);
+                ns_sym_fill(full, g->nsym, g->sym);
+                kt = full;
+            }
+        }
+        if (!rc)
+            rc = ns_h5_sweep_writer_table(c->w, i, h.params, kt, &c->err);
+    }
+    ns_table_free(full);
+    if (!rc)
+        rc = ns_h5_sweep_writer_append(c->w, &h, &c->err);
+    if (rc) {
+        c->failed = 1;
+        return 1;
+    }
+    c->next = i + 1;
+    return ns_cli_interrupted();
+}
+
+/* An interrupted sweep's rows live in OUT.part: --resume needs it, a fresh
+ * run without --force refuses to replace it. Returns non-zero after
+ * printing. */
+static int part_check(const char *out, int resume, int force)
+{
+    char part[4096];
+    if ((size_t)snprintf(part, sizeof part, "%s.part", out) >= sizeof part)
+        return ns_cli_error(CMD, "-o %s: the name is too long", out);
+    const int have = access(part, F_OK) == 0;
+    if (resume && !have)
+        return ns_cli_error(CMD, "--resume: no interrupted sweep '%s' (an interrupted 'nimsieve sweep -o %s' "
+                            "leaves one)", part, out);
+    if (!resume && !force && have)
+        return ns_cli_error(CMD, "an interrupted sweep '%s' exists: add --resume to continue it, or --force to start "
+                            "over", part);
+    return 0;
+}
+
+/* The end of a run that did not finish: the .part is kept (closed after
+ * a flush) and the reason printed. Returns the exit status. */
+static int stopped(run_ctx *c, ns_err e, const ns_error *err, const char *out, double wall, double prior, int force)
+{
+    const int sig = ns_cli_interrupted();
+    ns_error ce = {0};
+    const uint64_t kept = ns_h5_sweep_writer_rows(c->w);
+    const ns_err cr = ns_h5_sweep_writer_close(c->w, prior + wall, &ce);
+    c->w = NULL;
+    if (cr)
+        return ns_cli_error(CMD, "%s; and %s", c->failed ? c->err.msg : err->msg, ce.msg);
+    if (!c->failed && e == NS_EINTR && sig) {
+        ns_cli_error(CMD, "stopped by %s after %.1f s; %s.part holds %" PRIu64 " of %" PRIu64 " variants; continue "
+                     "with the same command and --resume%s", sig == SIGTERM ? "SIGTERM" : "SIGINT", wall, out, kept,
+                     c->total, force ? " instead of --force" : "");
+        return 128 + sig;
+    }
+    return ns_cli_error(CMD, "%s; %s.part keeps the %" PRIu64 " variants done: --resume continues from them",
+                        c->failed ? c->err.msg : err->msg, out, kept);
+}
+
+/* --resume: the groups of the rows done. The first variant of each group
+ * (a row whose group is its own index) is solved again and handed to the
+ * grouper, in variant order, so later variants join the groups of the rows
+ * before the interruption as in an uninterrupted run. */
+typedef struct regroup_ctx {
+    const build_ctx *bc;
+    const uint64_t *first;     /* the variants to solve again */
+    run_ctx *run;
+} regroup_ctx;
+
+static ns_err regroup_build(void *user, uint64_t k, ns_game **g, ns_error *err)
+{
+    const regroup_ctx *x = user;
+    return build_variant((void *)x->bc, x->first[k], g, err);
+}
+
+static int regroup_each(void *user, uint64_t k, const ns_sweep_row *row, const ns_game *g, const ns_table *t)
+{
+    regroup_ctx *x = user;
+    uint64_t first;
+    (void)row;
+    (void)g;
+    if (ns_group_add(x->run->gr, x->first[k], t, &first, &x->run->err) || first != x->first[k]) {
+        if (!x->run->err.code)
+            ns_error_set(&x->run->err, NS_EINVAL, "variant %" PRIu64 " opens a group in the .part but its table "
+                         "equals variant %" PRIu64 "'s", x->first[k], first);
+        return 1;
+    }
+    return 0;
+}
+
+static ns_err regroup(build_ctx *bc, run_ctx *run, int serial, int threads, ns_error *err)
+{
+    const uint64_t n = run->first;
+    int64_t *group = malloc(n * sizeof *group);
+    uint64_t *first = malloc(n * sizeof *first), nf = 0;
+    ns_err rc = NS_OK;
+    if (!group || !first) {
+        rc = ns_error_set(err, NS_ENOMEM, "out of memory for %" PRIu64 " rows", n);
+        goto out;
+    }
+    if ((rc = ns_h5_sweep_writer_groups(run->w, group, err)))
+        goto out;
+    for (uint64_t i = 0; i < n; i++) {
+        if (group[i] < 0 || (uint64_t)group[i] > i || group[group[i]] != group[i]) {
+            rc = ns_error_set(err, NS_EINVAL, "the .part's row %" PRIu64 " has group %" PRId64 ": expected the "
+                              "index of a row that opens its group, not after it", i, group[i]);
+            goto out;
+        }
+        if ((uint64_t)group[i] == i)
+            first[nf++] = i;
+    }
+    regroup_ctx x = {.bc = bc, .first = first, .run = run};
+    const ns_sweep_job job = {.n = nf, .build = regroup_build, .user = &x, .threads = serial ? 1 : threads,
+                              .inner_threads = serial ? threads : 1, .each = regroup_each, .each_user = &x};
+    rc = ns_sweep_run(&job, NULL, err);
+    if (run->err.code)
+        rc = ns_error_set(err, run->err.code, "%s", run->err.msg);
+out:
+    free(group);
+    free(first);
+    return rc;
+}
+
 int ns_cmd_sweep(int argc, char **argv)
 {
     static const struct option longopts[] = {
         {"size", required_argument, NULL, 'n'},   {"output", required_argument, NULL, 'o'},
         {"threads", required_argument, NULL, 't'}, {"report", required_argument, NULL, 'r'},
         {"csv", no_argument, NULL, 'C'},          {"help", no_argument, NULL, 'h'},
-        {"force", no_argument, NULL, 'f'},       {"json", no_argument, NULL, 'J'},
+        {"force", no_argument, NULL, 'f'},       {"resume", no_argument, NULL, 'R'},
+        {"keep-tables", no_argument, NULL, 'K'},  {"json", no_argument, NULL, 'J'},
         {"one-at-a-time", no_argument, NULL, 'S'}, {"side-by-side", no_argument, NULL, 'P'},
         {NULL, 0, NULL, 0}};
     ns_error err = {0};
     const char *out = NULL, *size_s = NULL, *threads_s = NULL, *rep = NULL;
     const char *defs[MAX_D];
-    int ndefs = 0, csv = 0, json = 0, force = 0, mode = 0, c;   /* mode 1: one at a time, 2: side by side */
+    int ndefs = 0, csv = 0, json = 0, force = 0, resume = 0, keep = 0, c;
+    int mode = 0;   /* 1: one variant at a time, 2: side by side, 0: by size */
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":D:n:o:t:r:fh", longopts, NULL)) != -1) {
@@ -277,8 +480,10 @@ int ns_cmd_sweep(int argc, char **argv)
         case 't': threads_s = optarg; break;
         case 'r': rep = optarg; break;
         case 'C': csv = 1; break;
-        case 'J': json = 1; break;
         case 'f': force = 1; break;
+        case 'R': resume = 1; break;
+        case 'K': keep = 1; break;
+        case 'J': json = 1; break;
         case 'S':
         case 'P':
             if (mode && mode != (c == 'S' ? 1 : 2))
@@ -289,7 +494,7 @@ int ns_cmd_sweep(int argc, char **argv)
         }
     }
     if (rep) {
-        if (optind < argc || ndefs || out || size_s || threads_s || mode)
+        if (optind < argc || ndefs || out || size_s || threads_s || resume || keep || force || mode)
             return ns_cli_error(CMD, "--report FILE takes only --csv or --json: expected 'nimsieve sweep --report FILE [--csv | --json]'");
         if (csv && json)
             return ns_cli_error(CMD, "--csv and --json: expected one of them");
@@ -307,8 +512,15 @@ int ns_cmd_sweep(int argc, char **argv)
         return ns_cli_error(CMD, "missing --size N: expected the heap sizes per pile");
     if (!out)
         return ns_cli_error(CMD, "missing -o FILE: expected the HDF5 file to write");
+    if (resume && force)
+        return ns_cli_error(CMD, "--resume and --force exclude each other: --resume continues %s.part, --force "
+                            "starts over", out);
     if (!force && access(out, F_OK) == 0)
-        return ns_cli_error(CMD, "'%s' exists: use --force to overwrite it", out);
+        return resume ? ns_cli_error(CMD, "'%s' is a finished sweep already: nothing to resume (--force starts over)",
+                                     out)
+                      : ns_cli_error(CMD, "'%s' exists: use --force to overwrite it", out);
+    if (part_check(out, resume, force))
+        return NS_EXIT_ERROR;
     int64_t size, threads = 0;
     if (ns_cli_parse_int(size_s, "--size", 1, MAX_SIZE_1, &size, &err) ||
         (threads_s && ns_cli_parse_int(threads_s, "--threads", 1, MAX_THREADS, &threads, &err)))
@@ -318,9 +530,6 @@ int ns_cmd_sweep(int argc, char **argv)
 
     int rc = NS_EXIT_OK;
     ns_sweep_ranges *r = ns_sweep_ranges_new();
-    ns_sweep_row *rows = NULL;
-    ns_h5_sweep_row *hrows = NULL;
-    group_ctx gc = {0};
     if (!r)
         return ns_cli_error(CMD, "out of memory");
     char ranges[NS_H5_SWEEP_TEXT_LEN] = "", names[NS_H5_SWEEP_TEXT_LEN] = "";
@@ -366,64 +575,73 @@ int ns_cmd_sweep(int argc, char **argv)
         goto done;
     }
     const size_t n = (size_t)r->nvariants;
-    if (!(rows = calloc(n, sizeof *rows)) || !(hrows = calloc(n, sizeof *hrows)) ||
-        !(gc.group = calloc(n, sizeof *gc.group)) || !(gc.gr = ns_group_new())) {
-        rc = ns_cli_error(CMD, "out of memory for %zu variants", n);
+    ns_h5_sweep s = {.piles = piles, .size = size, .threads = (int)threads, .n = n};
+    snprintf(s.game, sizeof s.game, "%s", spec);
+    snprintf(s.ranges, sizeof s.ranges, "%s", ranges);
+    snprintf(s.parameters, sizeof s.parameters, "%s", names);
+    run_ctx run = {.r = r, .keep = keep, .total = n};
+    double prior = 0;
+    if (!(run.gr = ns_group_new())) {
+        rc = ns_cli_error(CMD, "out of memory");
         goto done;
     }
-    ns_cli_progress bar;
-    ns_cli_catch_sigint();
-    ns_cli_progress_start(&bar, 1);
-    const double t0 = ns_cli_now();
+    if (resume ? ns_h5_sweep_writer_reopen(out, &s, keep, &run.first, &prior, &run.w, &err)
+               : ns_h5_sweep_writer_create(out, &s, keep, &run.w, &err)) {
+        rc = ns_cli_error(CMD, "%s", err.msg);
+        goto done;
+    }
+    if (resume)
+        printf("resuming from %s.part: %" PRIu64 " of %zu variants done (%.1f s before)\n", out, run.first, n, prior);
+    fflush(stdout);
     /* large variants (LARGE_CELLS cells or more) one at a time with all
      * threads, small ones side by side, one per thread */
     const double cells = piles == 1 ? (double)size : (double)size * (double)size;
     const int serial = mode ? mode == 1 : cells >= LARGE_CELLS;
-    const ns_sweep_job job = {.n = n, .build = build_variant, .user = &bc, .threads = serial ? 1 : (int)threads,
-                              .inner_threads = serial ? (int)threads : 1,
-                              .each = on_each, .each_user = &gc,
-                              .progress = on_progress, .progress_user = &bar};
-    const ns_err e = ns_sweep_run(&job, rows, &err);
-    ns_cli_progress_finish(&bar);
-    if (e) {
-        rc = ns_cli_error(CMD, "%s: %s", spec, gc.err.code ? gc.err.msg : err.msg);
+    if (resume && run.first && regroup(&bc, &run, serial, (int)threads, &err)) {
+        rc = ns_cli_error(CMD, "%s", err.msg);
+        ns_h5_sweep_writer_close(run.w, prior, &err);
+        run.w = NULL;
         goto done;
     }
+    run.next = run.first;
+    ns_cli_catch_sigint();
+    run.tty = isatty(STDERR_FILENO);
+    const double t0 = run.start = ns_cli_now();
+    const ns_sweep_job job = {.first = run.first, .n = n, .build = build_variant, .user = &bc,
+                              .threads = serial ? 1 : (int)threads, .inner_threads = serial ? (int)threads : 1,
+                              .each = on_each, .each_user = &run, .progress = on_progress, .progress_user = &run};
+    const ns_err e = ns_sweep_run(&job, NULL, &err);
     const double wall = ns_cli_now() - t0;
-    size_t nproven = 0, nperiodic = 0, nfit = 0;
-    for (size_t i = 0; i < n; i++) {
-        ns_params ps;
-        if (ns_sweep_ranges_variant(r, i, &ps, &err)) {
-            rc = ns_cli_error(CMD, "%s", err.msg);
-            goto done;
-        }
-        ns_params_format(&ps, hrows[i].params, sizeof hrows[i].params);
-        hrows[i].size = rows[i].size;
-        hrows[i].p_positions = rows[i].p_positions;
-        hrows[i].preperiod = rows[i].preperiod;
-        hrows[i].period = rows[i].period;
-        hrows[i].proven = (uint8_t)rows[i].proven;
-        hrows[i].slope_a = rows[i].slope_a;
-        hrows[i].slope_b = rows[i].slope_b;
-        hrows[i].seconds = rows[i].seconds;
-        hrows[i].group = gc.group[i];
-        hrows[i].max_value = rows[i].max_value;
-        hrows[i].saltus = rows[i].saltus;
-        nproven += rows[i].proven != 0;
-        nperiodic += rows[i].period > 0;
-        nfit += !isnan(rows[i].slope_a) && !isnan(rows[i].slope_b);
+    if (run.drawn) {
+        draw_progress(&run, 1);
+        fputc('\n', stderr);
     }
-    ns_h5_sweep s = {.piles = piles, .size = size, .threads = (int)threads, .wall_seconds = wall, .n = n, .rows = hrows};
-    snprintf(s.game, sizeof s.game, "%s", spec);
-    snprintf(s.ranges, sizeof s.ranges, "%s", ranges);
-    snprintf(s.parameters, sizeof s.parameters, "%s", names);
-    if (ns_h5_sweep_write(out, &s, &err)) {
+    if (e || run.next != n) {
+        rc = stopped(&run, e ? e : NS_EINTR, &err, out, wall, prior, force);
+        goto done;
+    }
+    if (ns_h5_sweep_writer_finish(run.w, prior + wall, (int)threads, &err)) {
+        run.w = NULL;
         rc = ns_cli_error(CMD, "%s", err.msg);
         goto done;
     }
+    run.w = NULL;
+    /* the summary of the whole catalogue (rows of earlier runs too) */
+    ns_h5_sweep *back = NULL;
+    if (ns_h5_sweep_read(out, &back, &err)) {
+        rc = ns_cli_error(CMD, "%s", err.msg);
+        goto done;
+    }
+    size_t nproven = 0, nperiodic = 0, nfit = 0;
+    for (size_t i = 0; i < back->n; i++) {
+        nproven += back->rows[i].proven != 0;
+        nperiodic += back->rows[i].period > 0;
+        nfit += !isnan(back->rows[i].slope_a) && !isnan(back->rows[i].slope_b);
+    }
+    ns_h5_sweep_free(back);
     printf("sweep:         %s%s%s, %zu variant%s, %s %" PRId64 "\n", spec, ranges[0] ? " " : "", ranges, n,
            n == 1 ? "" : "s", piles == 1 ? "heap sizes 0 ..": "box [0,N)^2, N =", piles == 1 ? size - 1 : size);
-    const size_t ngroups = ns_group_count(gc.gr);
+    const size_t ngroups = ns_group_count(run.gr);
     printf("groups:        %zu distinct table%s among %zu variant%s\n", ngroups, ngroups == 1 ? "" : "s", n,
            n == 1 ? "" : "s");
     if (piles == 1)
@@ -431,14 +649,14 @@ int ns_cmd_sweep(int argc, char **argv)
                n - nperiodic);
     else
         printf("slopes:        %zu of %zu variants fitted (P-positions above the diagonal as one sequence)\n", nfit, n);
-    printf("time:          %.2f s on %d thread%s, %s\n", wall, (int)threads, threads == 1 ? "" : "s",
+    printf("time:          %.2f s on %d thread%s, %s", wall, (int)threads, threads == 1 ? "" : "s",
            serial ? "variants one at a time, each with all threads" : "variants side by side, one per thread");
+    if (resume)
+        printf(" (%.2f s in all, with the runs before the resume)", prior + wall);
+    printf("\n");
     printf("file:          %s (nimsieve sweep --report %s)\n", out, out);
 done:
-    ns_group_free(gc.gr);
-    free(gc.group);
-    free(hrows);
-    free(rows);
+    ns_group_free(run.gr);
     ns_sweep_ranges_free(r);
     return rc;
 }

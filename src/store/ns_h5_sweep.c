@@ -2,9 +2,13 @@
 #include "store/ns_h5_sweep.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+#include "game/ns_table.h"
 
 #include "store/ns_h5.h"
 #include "store/ns_h5_internal.h"
@@ -253,5 +257,410 @@ done:
         *out = NULL;
     }
     ns_h5_sweep_free(s);
+    return rc;
+}
+
+/* ---- the catalogue written row by row ---- */
+
+struct ns_h5_sweep_writer {
+    char *path, *part;       /* owned */
+    hid_t file, d, ft, mt, str, tables;
+    uint64_t rows;           /* rows in /sweep */
+    uint64_t unflushed;      /* rows since the last flush */
+    double last_flush;       /* monotonic seconds */
+};
+
+static double mono_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Write attribute name (created, or rewritten when it exists). */
+static ns_err attr_set(hid_t obj, const char *path, const char *name, hid_t ftype, hid_t mtype, const void *v,
+                       ns_error *err)
+{
+    const htri_t ex = H5Aexists(obj, name);
+    if (ex < 0)
+        return ns_h5_fail(err, NS_EIO, "%s: cannot look up attribute %s", path, name);
+    if (!ex)
+        return ns_h5_attr_scalar(obj, path, name, ftype, mtype, v, err);
+    const hid_t a = H5Aopen(obj, name, H5P_DEFAULT);
+    const herr_t s = a >= 0 ? H5Awrite(a, mtype, v) : -1;
+    if ((a >= 0 && H5Aclose(a) < 0) || s < 0)
+        return ns_h5_fail(err, NS_EIO, "%s: cannot rewrite attribute %s", path, name);
+    return NS_OK;
+}
+
+static ns_err read_attr_f64(hid_t f, const char *path, const char *name, double *v, ns_error *err)
+{
+    hid_t a = H5Aopen(f, name, H5P_DEFAULT);
+    if (a < 0)
+        return ns_h5_fail(err, NS_EFORMAT, "%s: not a sweep file: no attribute %s", path, name);
+    const herr_t s = H5Aread(a, H5T_NATIVE_DOUBLE, v);
+    if (H5Aclose(a) < 0 || s < 0)
+        return ns_h5_fail(err, NS_EFORMAT, "%s: cannot read attribute %s (expected a number)", path, name);
+    return NS_OK;
+}
+
+static void writer_free(ns_h5_sweep_writer *w)
+{
+    if (!w)
+        return;
+    if (w->tables >= 0)
+        H5Gclose(w->tables);
+    if (w->d >= 0)
+        H5Dclose(w->d);
+    if (w->mt >= 0)
+        H5Tclose(w->mt);
+    if (w->ft >= 0)
+        H5Tclose(w->ft);
+    if (w->str >= 0)
+        H5Tclose(w->str);
+    if (w->file >= 0)
+        H5Fclose(w->file);
+    free(w->part);
+    free(w->path);
+    free(w);
+}
+
+static ns_err writer_new(const char *path, ns_h5_sweep_writer **out, ns_error *err)
+{
+    ns_h5_sweep_writer *w = calloc(1, sizeof *w);
+    const size_t len = strlen(path);
+    if (w) {
+        w->file = w->d = w->ft = w->mt = w->str = w->tables = H5I_INVALID_HID;
+        w->path = strdup(path);
+        w->part = malloc(len + sizeof ".part");
+    }
+    if (!w || !w->path || !w->part) {
+        writer_free(w);
+        return ns_error_set(err, NS_ENOMEM, "%s: out of memory", path);
+    }
+    memcpy(w->part, path, len + 1);
+    memcpy(w->part + len, ".part", sizeof ".part");
+    w->str = params_str();
+    if (w->str < 0 || (w->ft = row_type(1, w->str)) < 0 || (w->mt = row_type(0, w->str)) < 0) {
+        writer_free(w);
+        return ns_h5_fail(err, NS_EIO, "%s: cannot make the row type of /sweep", path);
+    }
+    w->last_flush = mono_now();
+    *out = w;
+    return NS_OK;
+}
+
+static ns_err writer_flush(ns_h5_sweep_writer *w, ns_error *err)
+{
+    const int64_t done = (int64_t)w->rows;
+    ns_err rc = attr_set(w->file, w->path, "variants_done", H5T_STD_I64LE, H5T_NATIVE_INT64, &done, err);
+    if (rc)
+        return rc;
+    if (H5Fflush(w->file, H5F_SCOPE_LOCAL) < 0)
+        return ns_h5_fail(err, NS_EIO, "%s: cannot flush %s", w->path, w->part);
+    w->unflushed = 0;
+    w->last_flush = mono_now();
+    return NS_OK;
+}
+
+/* The .part's file access: metadata only at a flush (ns_h5_stream_fapl);
+ * its creation: freed space never reused, so what a flush recorded is
+ * never overwritten before the next one. */
+ns_err ns_h5_sweep_writer_create(const char *path, const ns_h5_sweep *s, int keep_tables,
+                                 ns_h5_sweep_writer **out, ns_error *err)
+{
+    ns_h5_quiet();
+    *out = NULL;
+    ns_h5_sweep_writer *w = NULL;
+    hid_t fapl = H5I_INVALID_HID, fcpl = H5I_INVALID_HID, sp = H5I_INVALID_HID, dcpl = H5I_INVALID_HID;
+    ns_err rc = writer_new(path, &w, err);
+    if (rc)
+        return rc;
+    if ((fapl = ns_h5_stream_fapl(path, err)) < 0) {
+        rc = err->code;
+        goto fail;
+    }
+    if ((fcpl = H5Pcreate(H5P_FILE_CREATE)) < 0 ||
+        H5Pset_file_space_strategy(fcpl, H5F_FSPACE_STRATEGY_NONE, 0, (hsize_t)1) < 0) {
+        rc = ns_h5_fail(err, NS_EIO, "%s: cannot set up the file creation properties", path);
+        goto fail;
+    }
+    errno = 0;
+    if ((w->file = H5Fcreate(w->part, H5F_ACC_TRUNC, fcpl, fapl)) < 0) {
+        rc = errno ? ns_error_set(err, NS_EIO, "%s: cannot create %s: %s", path, w->part, strerror(errno))
+                   : ns_h5_fail(err, NS_EIO, "%s: cannot create %s", path, w->part);
+        goto fail;
+    }
+    /* /sweep: extendible, chunked, no filters (a chunk is rewritten in
+     * place as rows are added, never moved) */
+    const hsize_t dim = 0, maxdim = H5S_UNLIMITED, chunk = 256;
+    if ((sp = H5Screate_simple(1, &dim, &maxdim)) < 0 || (dcpl = H5Pcreate(H5P_DATASET_CREATE)) < 0 ||
+        H5Pset_chunk(dcpl, 1, &chunk) < 0 ||
+        (w->d = H5Dcreate2(w->file, "/sweep", w->ft, sp, H5P_DEFAULT, dcpl, H5P_DEFAULT)) < 0) {
+        rc = ns_h5_fail(err, NS_EIO, "%s: cannot create dataset /sweep in %s", path, w->part);
+        goto fail;
+    }
+    if (keep_tables && (w->tables = H5Gcreate2(w->file, "/tables", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)) < 0) {
+        rc = ns_h5_fail(err, NS_EIO, "%s: cannot create group /tables in %s", path, w->part);
+        goto fail;
+    }
+    const double zero = 0;
+    if ((rc = ns_h5_attr_text(w->file, path, "kind", "sweep", err)) ||
+        (rc = ns_h5_attr_text(w->file, path, "game", s->game, err)) ||
+        (rc = ns_h5_attr_text(w->file, path, "ranges", s->ranges, err)) ||
+        (rc = ns_h5_attr_text(w->file, path, "parameters", s->parameters, err)) ||
+        (rc = ns_h5_attr_i64(w->file, path, "piles", s->piles, err)) ||
+        (rc = ns_h5_attr_i64(w->file, path, "size", s->size, err)) ||
+        (rc = ns_h5_attr_i64(w->file, path, "variants", (int64_t)s->n, err)) ||
+        (rc = ns_h5_attr_i64(w->file, path, "threads", s->threads, err)) ||
+        (rc = ns_h5_attr_i64(w->file, path, "keep_tables", keep_tables != 0, err)) ||
+        (rc = attr_set(w->file, path, "wall_seconds", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &zero, err)) ||
+        (rc = ns_h5_attr_provenance(w->file, path, err)) || (rc = writer_flush(w, err)))
+        goto fail;
+    H5Pclose(dcpl);
+    H5Sclose(sp);
+    H5Pclose(fcpl);
+    H5Pclose(fapl);
+    *out = w;
+    return NS_OK;
+fail:
+    if (dcpl >= 0)
+        H5Pclose(dcpl);
+    if (sp >= 0)
+        H5Sclose(sp);
+    if (fcpl >= 0)
+        H5Pclose(fcpl);
+    if (fapl >= 0)
+        H5Pclose(fapl);
+    char *part = w->part;
+    w->part = NULL;
+    writer_free(w);
+    remove(part);
+    free(part);
+    return rc;
+}
+
+/* NS_OK when the .part's attribute name equals want, else NS_EINVAL with
+ * a line naming both */
+static ns_err same_text(hid_t f, const char *part, const char *name, const char *want, ns_error *err)
+{
+    char have[NS_H5_SWEEP_TEXT_LEN];
+    ns_err rc = read_attr_str(f, part, name, have, sizeof have, err);
+    if (rc)
+        return rc;
+    if (strcmp(have, want) != 0)
+        return ns_error_set(err, NS_EINVAL, "%s: the interrupted sweep there has %s '%s', this command "
+                            "'%s': give the same, or --force to start over", part, name, have, want);
+    return NS_OK;
+}
+
+static ns_err same_i64(hid_t f, const char *part, const char *name, int64_t want, ns_error *err)
+{
+    int64_t have = 0;
+    ns_err rc = read_attr_i64(f, part, name, &have, err);
+    if (rc)
+        return rc;
+    if (have != want)
+        return ns_error_set(err, NS_EINVAL, "%s: the interrupted sweep there has %s %" PRId64 ", this command %"
+                            PRId64 ": give the same, or --force to start over", part, name, have, want);
+    return NS_OK;
+}
+
+ns_err ns_h5_sweep_writer_reopen(const char *path, const ns_h5_sweep *s, int keep_tables, uint64_t *done,
+                                 double *prior_seconds, ns_h5_sweep_writer **out, ns_error *err)
+{
+    ns_h5_quiet();
+    *out = NULL;
+    *done = 0;
+    *prior_seconds = 0;
+    ns_h5_sweep_writer *w = NULL;
+    hid_t fapl = H5I_INVALID_HID, sp = H5I_INVALID_HID;
+    char kind[32] = "";
+    ns_err rc = writer_new(path, &w, err);
+    if (rc)
+        return rc;
+    if ((fapl = ns_h5_stream_fapl(path, err)) < 0) {
+        rc = err->code;
+        goto fail;
+    }
+    if ((w->file = H5Fopen(w->part, H5F_ACC_RDWR, fapl)) < 0) {
+        rc = ns_h5_fail(err, NS_EIO, "%s: cannot open (expected the .part of an interrupted nimsieve sweep); "
+                        "--force starts over", w->part);
+        goto fail;
+    }
+    if ((rc = read_attr_str(w->file, w->part, "kind", kind, sizeof kind, err)))
+        goto fail;
+    if (strcmp(kind, "sweep") != 0) {
+        rc = ns_error_set(err, NS_EFORMAT, "%s: not a sweep file: kind is '%s' (expected 'sweep')", w->part, kind);
+        goto fail;
+    }
+    if ((rc = same_text(w->file, w->part, "game", s->game, err)) ||
+        (rc = same_text(w->file, w->part, "ranges", s->ranges, err)) ||
+        (rc = same_text(w->file, w->part, "parameters", s->parameters, err)) ||
+        (rc = same_i64(w->file, w->part, "piles", s->piles, err)) ||
+        (rc = same_i64(w->file, w->part, "size", s->size, err)) ||
+        (rc = same_i64(w->file, w->part, "variants", (int64_t)s->n, err)))
+        goto fail;
+    int64_t kept = 0;
+    if ((rc = read_attr_i64(w->file, w->part, "keep_tables", &kept, err)) ||
+        (rc = read_attr_f64(w->file, w->part, "wall_seconds", prior_seconds, err)))
+        goto fail;
+    if ((kept != 0) != (keep_tables != 0)) {
+        rc = ns_error_set(err, NS_EINVAL, "%s: an interrupted sweep %s --keep-tables: %s it, or --force to start over",
+                          w->part, kept ? "with" : "without", kept ? "add" : "drop");
+        goto fail;
+    }
+    hsize_t dim = 0;
+    if ((w->d = H5Dopen2(w->file, "/sweep", H5P_DEFAULT)) < 0 || (sp = H5Dget_space(w->d)) < 0 ||
+        H5Sget_simple_extent_ndims(sp) != 1 || H5Sget_simple_extent_dims(sp, &dim, NULL) < 0) {
+        rc = ns_h5_fail(err, NS_EFORMAT, "%s: no 1-D table /sweep; --force starts over", w->part);
+        goto fail;
+    }
+    if (dim > (hsize_t)s->n) {
+        rc = ns_error_set(err, NS_EFORMAT, "%s: /sweep holds %llu rows, more than the %zu variants", w->part,
+                          (unsigned long long)dim, s->n);
+        goto fail;
+    }
+    w->rows = dim;
+    if (keep_tables) {
+        char name[32];
+        snprintf(name, sizeof name, "v%07llu", (unsigned long long)w->rows);
+        htri_t ex = -1;
+        if ((w->tables = H5Gopen2(w->file, "/tables", H5P_DEFAULT)) < 0 || (ex = H5Lexists(w->tables, name, H5P_DEFAULT)) < 0 ||
+            (ex > 0 && H5Ldelete(w->tables, name, H5P_DEFAULT) < 0)) {
+            rc = ns_h5_fail(err, NS_EFORMAT, "%s: cannot open /tables or remove a table without its row", w->part);
+            goto fail;
+        }
+    }
+    H5Sclose(sp);
+    H5Pclose(fapl);
+    *done = w->rows;
+    *out = w;
+    return NS_OK;
+fail:
+    if (sp >= 0)
+        H5Sclose(sp);
+    if (fapl >= 0)
+        H5Pclose(fapl);
+    writer_free(w);
+    return rc;
+}
+
+uint64_t ns_h5_sweep_writer_rows(const ns_h5_sweep_writer *w)
+{
+    return w->rows;
+}
+
+ns_err ns_h5_sweep_writer_groups(ns_h5_sweep_writer *w, int64_t *group, ns_error *err)
+{
+    if (!w->rows)
+        return NS_OK;
+    ns_h5_sweep_row *rows = malloc((size_t)w->rows * sizeof *rows);
+    if (!rows)
+        return ns_error_set(err, NS_ENOMEM, "%s: out of memory for %" PRIu64 " rows", w->part, w->rows);
+    ns_err rc = NS_OK;
+    if (H5Dread(w->d, w->mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, rows) < 0)
+        rc = ns_h5_fail(err, NS_EIO, "%s: cannot read /sweep", w->part);
+    else
+        for (uint64_t i = 0; i < w->rows; i++)
+            group[i] = rows[i].group;
+    free(rows);
+    return rc;
+}
+
+ns_err ns_h5_sweep_writer_append(ns_h5_sweep_writer *w, const ns_h5_sweep_row *row, ns_error *err)
+{
+    const hsize_t start = w->rows, one = 1, dim = w->rows + 1;
+    hid_t fs = H5I_INVALID_HID, ms = H5I_INVALID_HID;
+    ns_err rc = NS_OK;
+    if (H5Dset_extent(w->d, &dim) < 0 || (fs = H5Dget_space(w->d)) < 0 || (ms = H5Screate_simple(1, &one, NULL)) < 0 ||
+        H5Sselect_hyperslab(fs, H5S_SELECT_SET, &start, NULL, &one, NULL) < 0 ||
+        H5Dwrite(w->d, w->mt, ms, fs, H5P_DEFAULT, row) < 0)
+        rc = ns_h5_fail(err, NS_EIO, "%s: cannot append row %llu to /sweep in %s", w->path, (unsigned long long)start,
+                        w->part);
+    if (ms >= 0)
+        H5Sclose(ms);
+    if (fs >= 0)
+        H5Sclose(fs);
+    if (rc)
+        return rc;
+    w->rows++;
+    w->unflushed++;
+    if (w->unflushed >= NS_H5_SWEEP_FLUSH_ROWS || mono_now() - w->last_flush >= NS_H5_SWEEP_FLUSH_SECONDS)
+        return writer_flush(w, err);
+    return NS_OK;
+}
+
+ns_err ns_h5_sweep_writer_table(ns_h5_sweep_writer *w, uint64_t i, const char *params, const ns_table *t,
+                                ns_error *err)
+{
+    if (w->tables < 0)
+        return ns_error_set(err, NS_EINVAL, "%s: tables are kept only with --keep-tables", w->path);
+    if (t->k != 1 && t->k != 2)
+        return ns_error_set(err, NS_EINVAL, "%s: variant %" PRIu64 ": a table of %d piles (expected 1 or 2)", w->path,
+                            i, t->k);
+    uint32_t mx = 0;
+    for (uint64_t c = 0; c < t->ncells; c++) {
+        const uint32_t v = ns_table_get(t, c);
+        mx = v > mx ? v : mx;
+    }
+    const hid_t ftype = mx <= 0xFFu ? H5T_STD_U8LE : mx <= 0xFFFFu ? H5T_STD_U16LE : H5T_STD_U32LE;
+    const hid_t mtype = t->elem == 1 ? H5T_NATIVE_UINT8 : t->elem == 2 ? H5T_NATIVE_UINT16 : H5T_NATIVE_UINT32;
+    hsize_t dims[2], chunk[2];
+    for (int d = 0; d < t->k; d++)
+        dims[d] = (hsize_t)t->bounds[d];
+    ns_h5_chunk_shape(t->k, dims, NS_H5_CHUNK_BYTES / (hsize_t)H5Tget_size(ftype), chunk);
+    char name[32];
+    snprintf(name, sizeof name, "v%07" PRIu64, i);
+    const hid_t d = ns_h5_create_chunked(w->tables, w->path, name, ftype, t->k, dims, NULL, chunk, NULL, err);
+    if (d < 0)
+        return err->code ? err->code : NS_EIO;
+    ns_err rc = NS_OK;
+    if (t->ncells && H5Dwrite(d, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, t->data) < 0)
+        rc = ns_h5_fail(err, NS_EIO, "%s: cannot write /tables/%s", w->path, name);
+    if (!rc)
+        rc = ns_h5_attr_text(d, w->path, "params", params, err);
+    if (!rc)
+        rc = ns_h5_attr_i64(d, w->path, "variant", (int64_t)i, err);
+    if (H5Dclose(d) < 0 && !rc)
+        rc = ns_h5_fail(err, NS_EIO, "%s: cannot close /tables/%s", w->path, name);
+    return rc;
+}
+
+static ns_err writer_end(ns_h5_sweep_writer *w, double wall_seconds, ns_error *err)
+{
+    ns_err rc = attr_set(w->file, w->path, "wall_seconds", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &wall_seconds, err);
+    if (!rc)
+        rc = writer_flush(w, err);
+    return rc;
+}
+
+ns_err ns_h5_sweep_writer_finish(ns_h5_sweep_writer *w, double wall_seconds, int threads, ns_error *err)
+{
+    const int64_t th = threads;
+    ns_err rc = attr_set(w->file, w->path, "threads", H5T_STD_I64LE, H5T_NATIVE_INT64, &th, err);
+    if (!rc)
+        rc = writer_end(w, wall_seconds, err);
+    const hid_t f = w->file;
+    w->file = H5I_INVALID_HID;
+    if (w->tables >= 0)
+        H5Gclose(w->tables);
+    if (w->d >= 0)
+        H5Dclose(w->d);
+    w->tables = w->d = H5I_INVALID_HID;
+    if (H5Fclose(f) < 0 && !rc)
+        rc = ns_h5_fail(err, NS_EIO, "%s: cannot close %s", w->path, w->part);
+    if (!rc && rename(w->part, w->path) != 0)
+        rc = ns_error_set(err, NS_EIO, "%s: cannot rename %s to it: %s", w->path, w->part, strerror(errno));
+    writer_free(w);
+    return rc;
+}
+
+ns_err ns_h5_sweep_writer_close(ns_h5_sweep_writer *w, double wall_seconds, ns_error *err)
+{
+    if (!w)
+        return NS_OK;
+    ns_err rc = writer_end(w, wall_seconds, err);
+    writer_free(w);
     return rc;
 }

@@ -14,7 +14,21 @@
  *   root attributes: kind = "sweep", game, ranges (the -D's as given,
  *             separated by spaces), parameters (their names, comma
  *             separated), piles, size, variants, threads, wall_seconds,
- *             nimsieve_version, git_revision, hdf5_version, created_utc */
+ *             nimsieve_version, git_revision, hdf5_version, created_utc;
+ *             variants_done (rows in /sweep), keep_tables (0 or 1)
+ *   /tables/v0000012  with --keep-tables: variant 12's Grundy values, 1-D
+ *             (size) or 2-D (size x size), uint8, uint16 or uint32, the
+ *             narrowest that holds its largest value; chunked, shuffle +
+ *             deflate + fletcher32; attributes params (as in /sweep) and
+ *             variant (its index)
+ *
+ * The writer (ns_h5_sweep_writer_*) makes the file as the variants finish,
+ * in variant order: FILE.part holds the rows done so far (flushed at least
+ * every NS_H5_SWEEP_FLUSH_ROWS rows or NS_H5_SWEEP_FLUSH_SECONDS seconds;
+ * the metadata reaches the disk only at a flush and freed space is never
+ * reused, so a killed writer leaves the .part of its last flush), and the
+ * finish renames it to FILE. A sweep stopped early is continued by
+ * reopening its .part. */
 #ifndef NS_H5_SWEEP_H
 #define NS_H5_SWEEP_H
 
@@ -48,6 +62,53 @@ typedef struct ns_h5_sweep {
 /* Write to path through path.part, renamed at the end (a failed write
  * leaves no half file under path). */
 ns_err ns_h5_sweep_write(const char *path, const ns_h5_sweep *s, ns_error *err);
+
+/* ---- the catalogue written row by row ---- */
+
+enum { NS_H5_SWEEP_FLUSH_ROWS = 64 };
+#define NS_H5_SWEEP_FLUSH_SECONDS 2.0
+
+struct ns_table;
+typedef struct ns_h5_sweep_writer ns_h5_sweep_writer;
+
+/* Create path.part (replacing one that exists) with an empty /sweep and
+ * the root attributes of s (s->n: the variants in all; s->rows unused);
+ * keep_tables makes /tables. *out owned: ends with _finish or _close. */
+ns_err ns_h5_sweep_writer_create(const char *path, const ns_h5_sweep *s, int keep_tables,
+                                 ns_h5_sweep_writer **out, ns_error *err);
+
+/* Reopen path.part, left by an interrupted sweep, to continue it: refused
+ * (NS_EINVAL, one line naming what differs) unless its game, ranges,
+ * parameters, piles, size, variants (s->n) and keep_tables equal s's and
+ * keep_tables. *done: the rows it holds (the next variant to run);
+ * *prior_seconds: the wall time of the runs before. A table of variant
+ * *done (written, its row not) is removed. */
+ns_err ns_h5_sweep_writer_reopen(const char *path, const ns_h5_sweep *s, int keep_tables, uint64_t *done,
+                                 double *prior_seconds, ns_h5_sweep_writer **out, ns_error *err);
+
+/* Append the row of the next variant; flushes when due. */
+ns_err ns_h5_sweep_writer_append(ns_h5_sweep_writer *w, const ns_h5_sweep_row *row, ns_error *err);
+
+/* Write variant i's table t (Grundy values, 1 or 2 piles, every cell
+ * valid) as /tables/vNNNNNNN (keep_tables only); before its row. */
+ns_err ns_h5_sweep_writer_table(ns_h5_sweep_writer *w, uint64_t i, const char *params, const struct ns_table *t,
+                                ns_error *err);
+
+/* Rows written so far. */
+uint64_t ns_h5_sweep_writer_rows(const ns_h5_sweep_writer *w);
+
+/* The group column of the rows written so far (ns_h5_sweep_writer_rows of
+ * them) into group: a resume rebuilds the groups from it. */
+ns_err ns_h5_sweep_writer_groups(ns_h5_sweep_writer *w, int64_t *group, ns_error *err);
+
+/* All rows are in: write wall_seconds (all runs), variants_done and
+ * threads, close, rename path.part to path. Frees w (also on failure,
+ * when the .part is kept). */
+ns_err ns_h5_sweep_writer_finish(ns_h5_sweep_writer *w, double wall_seconds, int threads, ns_error *err);
+
+/* Stop early: flush wall_seconds (all runs so far) and variants_done and
+ * close, keeping path.part for a resume. Frees w (NULL: nothing). */
+ns_err ns_h5_sweep_writer_close(ns_h5_sweep_writer *w, double wall_seconds, ns_error *err);
 
 /* Read path back (kind must be "sweep"): *out owned, free with
  * ns_h5_sweep_free. */

@@ -160,5 +160,5 @@ CHECKS=$((CHECKS + 1))
 [ ! -e "$B" ] || fail "a refused sweep left $B"
 expect_ok "$NS" sweep --help
 expect_out 'subsets\(1\.\.12,3\)'
-expect_out 'Not yet built'
+expect_out '--resume +continue the interrupted sweep'
 finish
