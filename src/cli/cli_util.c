@@ -46,6 +46,19 @@ void ns_cli_errors_every_rank(int on)
     errors_every_rank = on;
 }
 
+static int dist_agreed;
+
+int ns_cli_dist_agree(int rc)
+{
+    dist_agreed = 1;
+    return ns_dist_max_code(rc);
+}
+
+int ns_cli_dist_agreed(void)
+{
+    return dist_agreed;
+}
+
 int ns_cli_bad_option(const char *cmd, int c, char **argv)
 {
     const char *opt = optind > 0 && argv[optind - 1] ? argv[optind - 1] : "?";

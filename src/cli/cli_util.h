@@ -24,6 +24,15 @@ int ns_cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(pr
  * rank's errors, where ranks may fail apart. */
 void ns_cli_errors_every_rank(int on);
 
+/* Under MPI, a subcommand that shares work (every_rank in main.c) calls
+ * this once on every rank before the shared part, with its exit status so
+ * far: the largest over all ranks (a rank that failed on its own, a file
+ * or rule file it cannot see, stops them all there instead of leaving them
+ * waiting). A rank that returns before calling it is made to call it by
+ * main. One process: rc. */
+int ns_cli_dist_agree(int rc);
+int ns_cli_dist_agreed(void);
+
 /* Report a getopt_long failure (c is '?' or ':', opterr 0 and the option
  * string starting with ':') as one line; returns NS_EXIT_ERROR. */
 int ns_cli_bad_option(const char *cmd, int c, char **argv);

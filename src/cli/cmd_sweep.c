@@ -13,6 +13,8 @@
 #include "cli/cli.h"
 #include "cli/cli_util.h"
 #include "core/ns_omp.h"
+#include "dist/ns_dist.h"
+#include "dist/ns_dist_sweep.h"
 #include "game/ns_build.h"
 #include "store/ns_h5_sweep.h"
 
@@ -280,8 +282,13 @@ int ns_cmd_sweep(int argc, char **argv)
         goto done;
     }
     const size_t n = (size_t)r->nvariants;
-    if (!(rows = calloc(n, sizeof *rows)) || !(hrows = calloc(n, sizeof *hrows))) {
+    /* under MPI: rank 0 (the manager) keeps the rows, the workers need none */
+    const int manager = ns_dist_rank() == 0;
+    if (manager && (!(rows = calloc(n, sizeof *rows)) || !(hrows = calloc(n, sizeof *hrows))))
         rc = ns_cli_error(CMD, "out of memory for %zu variants", n);
+    /* every rank ready, or every rank stops here (no rank waits for one that left) */
+    if (ns_cli_dist_agree(rc) != NS_EXIT_OK) {
+        rc = NS_EXIT_ERROR;
         goto done;
     }
     ns_cli_progress bar;
@@ -290,12 +297,15 @@ int ns_cmd_sweep(int argc, char **argv)
     const double t0 = ns_cli_now();
     const ns_sweep_job job = {.n = n, .build = build_variant, .user = &bc, .threads = (int)threads,
                               .progress = on_progress, .progress_user = &bar};
-    const ns_err e = ns_sweep_run(&job, rows, &err);
+    /* one process: ns_sweep_run; under MPI a manager rank and workers */
+    const ns_err e = ns_dist_sweep_run(&job, rows, &err);
     ns_cli_progress_finish(&bar);
     if (e) {
         rc = ns_cli_error(CMD, "%s: %s", spec, err.msg);
         goto done;
     }
+    if (!manager)
+        goto done; /* the manager writes the catalogue */
     const double wall = ns_cli_now() - t0;
     size_t nproven = 0, nperiodic = 0, nfit = 0;
     for (size_t i = 0; i < n; i++) {
@@ -317,7 +327,8 @@ int ns_cmd_sweep(int argc, char **argv)
         nperiodic += rows[i].period > 0;
         nfit += !isnan(rows[i].slope_a) && !isnan(rows[i].slope_b);
     }
-    ns_h5_sweep s = {.piles = piles, .size = size, .threads = (int)threads, .wall_seconds = wall, .n = n, .rows = hrows};
+    ns_h5_sweep s = {.piles = piles, .size = size, .threads = (int)threads, .wall_seconds = wall, .n = n, .rows = hrows,
+                     .mpi_ranks = ns_dist_is_mpi_build() ? ns_dist_size() : 0};
     snprintf(s.game, sizeof s.game, "%s", spec);
     snprintf(s.ranges, sizeof s.ranges, "%s", ranges);
     snprintf(s.parameters, sizeof s.parameters, "%s", names);
@@ -332,7 +343,11 @@ int ns_cmd_sweep(int argc, char **argv)
                n - nperiodic);
     else
         printf("slopes:        %zu of %zu variants fitted (P-positions above the diagonal as one sequence)\n", nfit, n);
-    printf("time:          %.2f s on %d thread%s\n", wall, (int)threads, threads == 1 ? "" : "s");
+    if (ns_dist_size() > 1)
+        printf("time:          %.2f s on %d ranks (1 manager, %d worker%s) x %d thread%s\n", wall, ns_dist_size(),
+               ns_dist_size() - 1, ns_dist_size() == 2 ? "" : "s", (int)threads, threads == 1 ? "" : "s");
+    else
+        printf("time:          %.2f s on %d thread%s\n", wall, (int)threads, threads == 1 ? "" : "s");
     printf("file:          %s (nimsieve sweep --report %s)\n", out, out);
 done:
     free(hrows);

@@ -30,7 +30,7 @@ static const subcommand subcommands[] = {
     {"monks", ns_cmd_monks, "answer 高僧斗法 (Staircase Nim): the winning move, or -1", 0},
     {"plot", ns_cmd_plot, "draw a figure of a table with gnuplot", 0},
     {"census", ns_cmd_census, "solve every octal game of D code digits, periods, groups", 0},
-    {"sweep", ns_cmd_sweep, "solve the variants of a game over parameter ranges, one catalogue", 0},
+    {"sweep", ns_cmd_sweep, "solve the variants of a game over parameter ranges, one catalogue", 1},
     {NULL, NULL, NULL, 0},
 };
 
@@ -73,13 +73,15 @@ static const subcommand *find(const char *name)
 }
 
 static int run(int argc, char **argv);
+static int shared; /* the subcommand run has every_rank */
 
 /* Under MPI (NS_MPI, more than one rank): only rank 0 prints normal output
- * (stdout of the others goes to /dev/null) and, until a subcommand shares
- * its work (ns_cli_errors_every_rank), errors; a subcommand without
- * every_rank runs on rank 0 alone. Every rank exits with the largest exit
- * status of all ranks; a rank that cannot go on while others wait for it
- * ends the job (ns_dist_abort) after printing its cause with its rank. */
+ * (stdout of the others goes to /dev/null). A subcommand without
+ * every_rank runs on rank 0 alone (only rank 0 prints errors); one with it
+ * runs on every rank, every rank's errors printed with its rank, and meets
+ * the others once before its shared part (ns_cli_dist_agree; main makes a
+ * rank that returned earlier meet them). Every rank exits with the largest
+ * exit status of all ranks. */
 int main(int argc, char **argv)
 {
     ns_error err = {0};
@@ -93,6 +95,8 @@ int main(int argc, char **argv)
         ns_dist_abort(NS_EXIT_ERROR);
     }
     int rc = run(argc, argv);
+    if (ns_dist_size() > 1 && shared && !ns_cli_dist_agreed())
+        rc = ns_cli_dist_agree(rc);
     fflush(stdout);
     rc = ns_dist_max_code(rc);
     ns_dist_finalize();
@@ -132,10 +136,14 @@ static int run(int argc, char **argv)
             return ns_cli_error(NULL, "unknown option '%s': expected a subcommand (see 'nimsieve --help')", cmd);
         return ns_cli_error(NULL, "unknown subcommand '%s' (see 'nimsieve --help')", cmd);
     }
+    if (ns_dist_size() > 1 && c->every_rank) {
+        shared = 1;
+        ns_cli_errors_every_rank(1);
+    }
     if (ns_dist_size() > 1 && !c->every_rank) {
         if (ns_dist_rank() != 0)
             return NS_EXIT_OK;
-        /* observed under mpirun: the other ranks only wait at the end */
+        /* the other ranks only wait at the end */
         fprintf(stderr, "nimsieve %s: not distributed yet: runs on rank 0 of %d, the other ranks wait\n", c->name,
                 ns_dist_size());
     }

@@ -115,6 +115,7 @@ ns_err ns_h5_sweep_write(const char *path, const ns_h5_sweep *s, ns_error *err)
         (rc = ns_h5_attr_i64(f, path, "variants", (int64_t)s->n, err)) ||
         (rc = ns_h5_attr_i64(f, path, "threads", s->threads, err)) ||
         (rc = ns_h5_attr_scalar(f, path, "wall_seconds", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &s->wall_seconds, err)) ||
+        (s->mpi_ranks > 0 && (rc = ns_h5_attr_i64(f, path, "mpi_ranks", s->mpi_ranks, err))) ||
         (rc = ns_h5_attr_provenance(f, path, err)))
         goto fail;
     const hid_t ff = f;

@@ -10,7 +10,8 @@
  *   root attributes: kind = "sweep", game, ranges (the -D's as given,
  *             separated by spaces), parameters (their names, comma
  *             separated), piles, size, variants, threads, wall_seconds,
- *             nimsieve_version, git_revision, hdf5_version, created_utc */
+ *             nimsieve_version, git_revision, hdf5_version, created_utc,
+ *             and in an MPI build mpi_ranks (the ranks of the job) */
 #ifndef NS_H5_SWEEP_H
 #define NS_H5_SWEEP_H
 
@@ -36,6 +37,7 @@ typedef struct ns_h5_sweep {
     int64_t size;
     int threads;
     double wall_seconds;
+    int mpi_ranks;           /* > 0: written as the attribute mpi_ranks (MPI builds) */
     size_t n;
     ns_h5_sweep_row *rows;   /* n rows (borrowed on write, owned on read) */
 } ns_h5_sweep;
