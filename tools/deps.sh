@@ -6,6 +6,8 @@
 # Non-interactive; uses sudo only when not root and sudo exists.
 #   tools/deps.sh            install what is missing
 #   tools/deps.sh --check    only report; exit 1 when something is missing
+#   tools/deps.sh --mpi      also the MPI build's packages (OpenMPI, parallel
+#                            HDF5, SLURM for tools/slurm/): -DNS_MPI=ON
 set -euo pipefail
 
 PACKAGES=(
@@ -21,13 +23,26 @@ PACKAGES=(
     bc                                     # arithmetic in the test and bench scripts
 )
 
+# -DNS_MPI=ON (issue 21): MPI, the HDF5 built on it, and a one-node SLURM
+# for the job script's test (tests/mpi/test_slurm.sh). Installing
+# libhdf5-openmpi-dev switches the hdf5.pc alternative to the parallel
+# library; the default build finds the serial one through CMake's FindHDF5
+# all the same (it stays MPI-free).
+MPI_PACKAGES=(
+    openmpi-bin libopenmpi-dev             # mpirun, mpicc, MPI C headers
+    libhdf5-openmpi-dev                    # parallel HDF5 (H5_HAVE_PARALLEL)
+    slurm-wlm munge                        # slurmctld, slurmd, srun, sbatch
+)
+
 check_only=0
-case "${1:-}" in
-    --check) check_only=1 ;;
-    "") ;;
-    -h|--help) sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) echo "deps.sh: unknown argument '$1' (expected --check or nothing)" >&2; exit 2 ;;
-esac
+for arg in "$@"; do
+    case "$arg" in
+        --check) check_only=1 ;;
+        --mpi) PACKAGES+=("${MPI_PACKAGES[@]}") ;;
+        -h|--help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        *) echo "deps.sh: unknown argument '$arg' (expected --check, --mpi or nothing)" >&2; exit 2 ;;
+    esac
+done
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
     echo "deps.sh: dpkg-query not found: this script expects Debian 12 (or a derivative)" >&2

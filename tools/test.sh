@@ -3,8 +3,11 @@
 #   1. build/      Release build, ctest with all labels (unit, cli, seeds,
 #                  rules, notebooks, slow);
 #   2. build-asan/ AddressSanitizer + UndefinedBehaviorSanitizer build
-#                  (-DNS_SANITIZE=ON), ctest without the slow label.
-# Both stages always run; the last line says PASSED or FAILED, and the exit
+#                  (-DNS_SANITIZE=ON), ctest without the slow label;
+#   3. build-mpi/  the MPI build (-DNS_MPI=ON, packages from
+#                  tools/deps.sh --mpi): nimsieve and the MPI test programs
+#                  only, ctest -L mpi (a minute or two). NS_NO_MPI=1 skips it.
+# Every stage always runs; the last line says PASSED or FAILED, and the exit
 # status is non-zero when a build or any test failed.
 set -euo pipefail
 
@@ -45,10 +48,26 @@ else
     failed+=("ASan+UBSan build")
 fi
 
+if [ "${NS_NO_MPI:-0}" = 1 ]; then
+    step "MPI build skipped (NS_NO_MPI=1)"
+else
+    step "MPI build in build-mpi/ (tools/deps.sh --mpi, -DNS_MPI=ON)"
+    if bash tools/deps.sh --mpi &&
+       cmake -S . -B build-mpi -DNS_MPI=ON -DCMAKE_BUILD_TYPE=Release &&
+       cmake --build build-mpi -j"$JOBS" --target nimsieve test_dist_sweep_driver; then
+        step "ctest build-mpi/ (label mpi)"
+        ctest --test-dir build-mpi --output-on-failure -L mpi --timeout 300 </dev/null || failed+=("tests in build-mpi/")
+    else
+        failed+=("MPI build")
+    fi
+fi
+
 elapsed=$((SECONDS - START))
 echo
 if [ ${#failed[@]} -eq 0 ]; then
-    echo "test.sh: ALL TESTS PASSED (Release + ASan/UBSan) in ${elapsed}s"
+    mpi="+ MPI"
+    [ "${NS_NO_MPI:-0}" = 1 ] && mpi="; MPI skipped"
+    echo "test.sh: ALL TESTS PASSED (Release + ASan/UBSan $mpi) in ${elapsed}s"
     exit 0
 fi
 what=${failed[0]}

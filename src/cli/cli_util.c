@@ -12,8 +12,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "dist/ns_dist.h"
 #include "game/ns_octal.h"
 #include "game/ns_params.h"
+
+/* under MPI: whether ranks other than 0 print their errors (ns_cli_errors_every_rank) */
+static int errors_every_rank;
 
 int ns_cli_error(const char *cmd, const char *fmt, ...)
 {
@@ -27,8 +31,32 @@ int ns_cli_error(const char *cmd, const char *fmt, ...)
         if (*p == '\n' || *p == '\r')
             *p = ' ';
     fflush(stdout);
-    fprintf(stderr, "nimsieve%s%s: %s\n", cmd ? " " : "", cmd ? cmd : "", msg);
+    const int rank = ns_dist_rank(), ranks = ns_dist_size();
+    if (ranks > 1 && rank != 0 && !errors_every_rank)
+        return NS_EXIT_ERROR; /* rank 0 says the same */
+    if (ranks > 1)
+        fprintf(stderr, "nimsieve%s%s: rank %d of %d: %s\n", cmd ? " " : "", cmd ? cmd : "", rank, ranks, msg);
+    else
+        fprintf(stderr, "nimsieve%s%s: %s\n", cmd ? " " : "", cmd ? cmd : "", msg);
     return NS_EXIT_ERROR;
+}
+
+void ns_cli_errors_every_rank(int on)
+{
+    errors_every_rank = on;
+}
+
+static int dist_agreed;
+
+int ns_cli_dist_agree(int rc)
+{
+    dist_agreed = 1;
+    return ns_dist_max_code(rc);
+}
+
+int ns_cli_dist_agreed(void)
+{
+    return dist_agreed;
 }
 
 int ns_cli_bad_option(const char *cmd, int c, char **argv)

@@ -18,6 +18,21 @@ enum { NS_EXIT_OK = 0, NS_EXIT_NO = 1, NS_EXIT_ERROR = 2 };
  * NS_EXIT_ERROR so callers can write `return ns_cli_error(...)`. */
 int ns_cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* Under MPI with more than one rank, errors name the rank ("nimsieve sweep:
+ * rank 2 of 4: ...") and only rank 0 prints them (the ranks check their
+ * arguments alike) until a subcommand that shares work turns on(1) every
+ * rank's errors, where ranks may fail apart. */
+void ns_cli_errors_every_rank(int on);
+
+/* Under MPI, a subcommand that shares work (every_rank in main.c) calls
+ * this once on every rank before the shared part, with its exit status so
+ * far: the largest over all ranks (a rank that failed on its own, a file
+ * or rule file it cannot see, stops them all there instead of leaving them
+ * waiting). A rank that returns before calling it is made to call it by
+ * main. One process: rc. */
+int ns_cli_dist_agree(int rc);
+int ns_cli_dist_agreed(void);
+
 /* Report a getopt_long failure (c is '?' or ':', opterr 0 and the option
  * string starting with ':') as one line; returns NS_EXIT_ERROR. */
 int ns_cli_bad_option(const char *cmd, int c, char **argv);

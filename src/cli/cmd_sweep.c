@@ -15,6 +15,8 @@
 #include "cli/cli.h"
 #include "cli/cli_util.h"
 #include "core/ns_omp.h"
+#include "dist/ns_dist.h"
+#include "dist/ns_dist_sweep.h"
 #include "game/ns_build.h"
 #include "game/ns_table.h"
 #include "store/ns_h5_sweep.h"
@@ -110,6 +112,10 @@ static void usage(void)
            "(the groups of the rows done are rebuilt by solving their first variants\n"
            "again). On a terminal, a progress line on stderr: variants done, the\n"
            "lowest one not finished, the rate and an estimate of the time left.\n"
+           "\n"
+           "Under MPI (an MPI build, mpirun -np R): rank 0 hands out the variants to\n"
+           "the other ranks, collects the rows in variant order and writes FILE\n"
+           "(attribute mpi_ranks); the same catalogue but seconds.\n"
            "\n"
            "examples:\n"
            "  nimsieve sweep a-wythoff -D a=1..10 --size 512 -o sweep-aw.h5\n"
@@ -515,11 +521,13 @@ int ns_cmd_sweep(int argc, char **argv)
     if (resume && force)
         return ns_cli_error(CMD, "--resume and --force exclude each other: --resume continues %s.part, --force "
                             "starts over", out);
-    if (!force && access(out, F_OK) == 0)
+    /* under MPI only rank 0 (the manager) touches the files */
+    const int manager = ns_dist_rank() == 0;
+    if (manager && !force && access(out, F_OK) == 0)
         return resume ? ns_cli_error(CMD, "'%s' is a finished sweep already: nothing to resume (--force starts over)",
                                      out)
                       : ns_cli_error(CMD, "'%s' exists: use --force to overwrite it", out);
-    if (part_check(out, resume, force))
+    if (manager && part_check(out, resume, force))
         return NS_EXIT_ERROR;
     int64_t size, threads = 0;
     if (ns_cli_parse_int(size_s, "--size", 1, MAX_SIZE_1, &size, &err) ||
@@ -575,7 +583,8 @@ int ns_cmd_sweep(int argc, char **argv)
         goto done;
     }
     const size_t n = (size_t)r->nvariants;
-    ns_h5_sweep s = {.piles = piles, .size = size, .threads = (int)threads, .n = n};
+    ns_h5_sweep s = {.piles = piles, .size = size, .threads = (int)threads, .n = n,
+                     .mpi_ranks = ns_dist_is_mpi_build() ? ns_dist_size() : 0};
     snprintf(s.game, sizeof s.game, "%s", spec);
     snprintf(s.ranges, sizeof s.ranges, "%s", ranges);
     snprintf(s.parameters, sizeof s.parameters, "%s", names);
@@ -585,22 +594,35 @@ int ns_cmd_sweep(int argc, char **argv)
         rc = ns_cli_error(CMD, "out of memory");
         goto done;
     }
-    if (resume ? ns_h5_sweep_writer_reopen(out, &s, keep, &run.first, &prior, &run.w, &err)
-               : ns_h5_sweep_writer_create(out, &s, keep, &run.w, &err)) {
-        rc = ns_cli_error(CMD, "%s", err.msg);
-        goto done;
-    }
-    if (resume)
-        printf("resuming from %s.part: %" PRIu64 " of %zu variants done (%.1f s before)\n", out, run.first, n, prior);
-    fflush(stdout);
     /* large variants (LARGE_CELLS cells or more) one at a time with all
      * threads, small ones side by side, one per thread */
     const double cells = piles == 1 ? (double)size : (double)size * (double)size;
     const int serial = mode ? mode == 1 : cells >= LARGE_CELLS;
-    if (resume && run.first && regroup(&bc, &run, serial, (int)threads, &err)) {
-        rc = ns_cli_error(CMD, "%s", err.msg);
-        ns_h5_sweep_writer_close(run.w, prior, &err);
-        run.w = NULL;
+    if (manager) {
+        if (resume ? ns_h5_sweep_writer_reopen(out, &s, keep, &run.first, &prior, &run.w, &err)
+                   : ns_h5_sweep_writer_create(out, &s, keep, &run.w, &err)) {
+            rc = ns_cli_error(CMD, "%s", err.msg);
+        } else {
+            if (resume)
+                printf("resuming from %s.part: %" PRIu64 " of %zu variants done (%.1f s before)\n", out, run.first,
+                       n, prior);
+            fflush(stdout);
+            if (resume && run.first && regroup(&bc, &run, serial, (int)threads, &err)) {
+                rc = ns_cli_error(CMD, "%s", err.msg);
+                ns_error e2 = {0};
+                ns_h5_sweep_writer_close(run.w, prior, &e2);
+                run.w = NULL;
+            }
+        }
+    }
+    /* every rank ready, or every rank stops here (no rank waits for one that left) */
+    if (ns_cli_dist_agree(rc) != NS_EXIT_OK) {
+        if (run.w) {
+            ns_error e2 = {0};
+            ns_h5_sweep_writer_close(run.w, prior, &e2);
+            run.w = NULL;
+        }
+        rc = rc ? rc : NS_EXIT_ERROR;
         goto done;
     }
     run.next = run.first;
@@ -610,8 +632,15 @@ int ns_cmd_sweep(int argc, char **argv)
     const ns_sweep_job job = {.first = run.first, .n = n, .build = build_variant, .user = &bc,
                               .threads = serial ? 1 : (int)threads, .inner_threads = serial ? (int)threads : 1,
                               .each = on_each, .each_user = &run, .progress = on_progress, .progress_user = &run};
-    const ns_err e = ns_sweep_run(&job, NULL, &err);
+    /* one process: ns_sweep_run; under MPI a manager rank and workers */
+    const ns_err e = ns_dist_sweep_run(&job, NULL, &err);
     const double wall = ns_cli_now() - t0;
+    if (!manager) {
+        /* a worker: the manager reports and writes */
+        if (e)
+            rc = ns_cli_error(CMD, "%s", err.msg);
+        goto done;
+    }
     if (run.drawn) {
         draw_progress(&run, 1);
         fputc('\n', stderr);
@@ -649,8 +678,13 @@ int ns_cmd_sweep(int argc, char **argv)
                n - nperiodic);
     else
         printf("slopes:        %zu of %zu variants fitted (P-positions above the diagonal as one sequence)\n", nfit, n);
-    printf("time:          %.2f s on %d thread%s, %s", wall, (int)threads, threads == 1 ? "" : "s",
-           serial ? "variants one at a time, each with all threads" : "variants side by side, one per thread");
+    if (ns_dist_size() > 1)
+        printf("time:          %.2f s on %d ranks (1 manager, %d worker%s) x %d thread%s, %s", wall, ns_dist_size(),
+               ns_dist_size() - 1, ns_dist_size() == 2 ? "" : "s", (int)threads, threads == 1 ? "" : "s",
+               serial ? "variants one at a time on each worker" : "variants side by side, one per thread");
+    else
+        printf("time:          %.2f s on %d thread%s, %s", wall, (int)threads, threads == 1 ? "" : "s",
+               serial ? "variants one at a time, each with all threads" : "variants side by side, one per thread");
     if (resume)
         printf(" (%.2f s in all, with the runs before the resume)", prior + wall);
     printf("\n");

@@ -5,6 +5,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_util.h"
+#include "dist/ns_dist.h"
 #include "store/ns_h5.h"
 #include "core/ns_version.h"
 
@@ -12,24 +13,25 @@ typedef struct subcommand {
     const char *name;
     int (*run)(int argc, char **argv);
     const char *summary;
+    int every_rank; /* under MPI: 1 runs on every rank (it shares its work), 0 on rank 0 only */
 } subcommand;
 
 static const subcommand subcommands[] = {
-    {"solve", ns_cmd_solve, "compute the P/N or Grundy table of a game into an HDF5 file"},
-    {"info", ns_cmd_info, "summarise a table file: game, bounds, counts, histogram, timing"},
-    {"query", ns_cmd_query, "value of one position and all its winning moves"},
-    {"verify", ns_cmd_verify, "recompute cells naively and compare with a table file"},
-    {"rules", ns_cmd_rules, "show how a rule file (or preset) is understood"},
-    {"check", ns_cmd_check, "check a closed form against every cell of a table"},
-    {"patterns", ns_cmd_patterns, "find structure in a table (periods, slopes)"},
-    {"move", ns_cmd_move, "a winning move from a position, or say it is lost"},
-    {"poj1067", ns_cmd_poj1067, "answer POJ 1067 (Wythoff) lines \"a b\" from stdin with 1 or 0"},
-    {"poj1704", ns_cmd_poj1704, "answer POJ 1704 (Georgia and Bob, Staircase Nim) from stdin"},
-    {"monks", ns_cmd_monks, "answer 高僧斗法 (Staircase Nim): the winning move, or -1"},
-    {"plot", ns_cmd_plot, "draw a figure of a table with gnuplot"},
-    {"census", ns_cmd_census, "solve every octal game of D code digits, periods, groups"},
-    {"sweep", ns_cmd_sweep, "solve the variants of a game over parameter ranges, one catalogue"},
-    {NULL, NULL, NULL},
+    {"solve", ns_cmd_solve, "compute the P/N or Grundy table of a game into an HDF5 file", 0},
+    {"info", ns_cmd_info, "summarise a table file: game, bounds, counts, histogram, timing", 0},
+    {"query", ns_cmd_query, "value of one position and all its winning moves", 0},
+    {"verify", ns_cmd_verify, "recompute cells naively and compare with a table file", 0},
+    {"rules", ns_cmd_rules, "show how a rule file (or preset) is understood", 0},
+    {"check", ns_cmd_check, "check a closed form against every cell of a table", 0},
+    {"patterns", ns_cmd_patterns, "find structure in a table (periods, slopes)", 0},
+    {"move", ns_cmd_move, "a winning move from a position, or say it is lost", 0},
+    {"poj1067", ns_cmd_poj1067, "answer POJ 1067 (Wythoff) lines \"a b\" from stdin with 1 or 0", 0},
+    {"poj1704", ns_cmd_poj1704, "answer POJ 1704 (Georgia and Bob, Staircase Nim) from stdin", 0},
+    {"monks", ns_cmd_monks, "answer 高僧斗法 (Staircase Nim): the winning move, or -1", 0},
+    {"plot", ns_cmd_plot, "draw a figure of a table with gnuplot", 0},
+    {"census", ns_cmd_census, "solve every octal game of D code digits, periods, groups", 0},
+    {"sweep", ns_cmd_sweep, "solve the variants of a game over parameter ranges, one catalogue", 1},
+    {NULL, NULL, NULL, 0},
 };
 
 static void usage(FILE *out)
@@ -57,6 +59,9 @@ static void version(void)
 {
     printf("nimsieve %s (git %s)\n", NS_VERSION, NS_GIT_REVISION);
     printf("HDF5 %s, GSL %s, %s, %s\n", ns_h5_library_version(), GSL_VERSION, NS_COMPILER, NS_BUILD_FLAGS);
+    char d[256];
+    ns_dist_describe(d, sizeof d);
+    printf("%s\n", d);
 }
 
 static const subcommand *find(const char *name)
@@ -67,7 +72,38 @@ static const subcommand *find(const char *name)
     return NULL;
 }
 
+static int run(int argc, char **argv);
+static int shared; /* the subcommand run has every_rank */
+
+/* Under MPI (NS_MPI, more than one rank): only rank 0 prints normal output
+ * (stdout of the others goes to /dev/null). A subcommand without
+ * every_rank runs on rank 0 alone (only rank 0 prints errors); one with it
+ * runs on every rank, every rank's errors printed with its rank, and meets
+ * the others once before its shared part (ns_cli_dist_agree; main makes a
+ * rank that returned earlier meet them). Every rank exits with the largest
+ * exit status of all ranks. */
 int main(int argc, char **argv)
+{
+    ns_error err = {0};
+    if (ns_dist_init(&argc, &argv, &err)) {
+        ns_cli_error(NULL, "rank %d: %s", ns_dist_rank(), err.msg);
+        ns_dist_abort(NS_EXIT_ERROR);
+        return NS_EXIT_ERROR;
+    }
+    if (ns_dist_rank() != 0 && !freopen("/dev/null", "w", stdout)) {
+        ns_cli_error(NULL, "rank %d: cannot send stdout to /dev/null", ns_dist_rank());
+        ns_dist_abort(NS_EXIT_ERROR);
+    }
+    int rc = run(argc, argv);
+    if (ns_dist_size() > 1 && shared && !ns_cli_dist_agreed())
+        rc = ns_cli_dist_agree(rc);
+    fflush(stdout);
+    rc = ns_dist_max_code(rc);
+    ns_dist_finalize();
+    return rc;
+}
+
+static int run(int argc, char **argv)
 {
     if (argc < 2) {
         /* one line, like every other error; the list is one --help away */
@@ -99,6 +135,17 @@ int main(int argc, char **argv)
         if (cmd[0] == '-')
             return ns_cli_error(NULL, "unknown option '%s': expected a subcommand (see 'nimsieve --help')", cmd);
         return ns_cli_error(NULL, "unknown subcommand '%s' (see 'nimsieve --help')", cmd);
+    }
+    if (ns_dist_size() > 1 && c->every_rank) {
+        shared = 1;
+        ns_cli_errors_every_rank(1);
+    }
+    if (ns_dist_size() > 1 && !c->every_rank) {
+        if (ns_dist_rank() != 0)
+            return NS_EXIT_OK;
+        /* the other ranks only wait at the end */
+        fprintf(stderr, "nimsieve %s: not distributed yet: runs on rank 0 of %d, the other ranks wait\n", c->name,
+                ns_dist_size());
     }
     return c->run(argc - 1, argv + 1);
 }

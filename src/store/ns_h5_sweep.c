@@ -67,82 +67,6 @@ static hid_t params_str(void)
     return s;
 }
 
-static ns_err write_rows(hid_t f, const char *path, const ns_h5_sweep *s, ns_error *err)
-{
-    ns_err rc = NS_OK;
-    hid_t str = params_str(), ft = H5I_INVALID_HID, mt = H5I_INVALID_HID, sp = H5I_INVALID_HID,
-          d = H5I_INVALID_HID;
-    const hsize_t dim = (hsize_t)s->n;
-    if (str < 0 || (ft = row_type(1, str)) < 0 || (mt = row_type(0, str)) < 0 ||
-        (sp = H5Screate_simple(1, &dim, NULL)) < 0) {
-        rc = ns_h5_fail(err, NS_EIO, "%s: cannot make the row type of /sweep", path);
-        goto done;
-    }
-    if ((d = H5Dcreate2(f, "/sweep", ft, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)) < 0) {
-        rc = ns_h5_fail(err, NS_EIO, "%s: cannot create dataset /sweep", path);
-        goto done;
-    }
-    if (s->n && H5Dwrite(d, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, s->rows) < 0)
-        rc = ns_h5_fail(err, NS_EIO, "%s: cannot write dataset /sweep", path);
-done:
-    if (d >= 0 && H5Dclose(d) < 0 && !rc)
-        rc = ns_h5_fail(err, NS_EIO, "%s: cannot close dataset /sweep", path);
-    if (sp >= 0)
-        H5Sclose(sp);
-    if (mt >= 0)
-        H5Tclose(mt);
-    if (ft >= 0)
-        H5Tclose(ft);
-    if (str >= 0)
-        H5Tclose(str);
-    return rc;
-}
-
-ns_err ns_h5_sweep_write(const char *path, const ns_h5_sweep *s, ns_error *err)
-{
-    ns_h5_quiet();
-    ns_err rc = NS_OK;
-    hid_t f = H5I_INVALID_HID;
-    const size_t len = strlen(path);
-    char *part = malloc(len + sizeof ".part");
-    if (!part)
-        return ns_error_set(err, NS_ENOMEM, "%s: out of memory", path);
-    memcpy(part, path, len);
-    memcpy(part + len, ".part", sizeof ".part");
-    errno = 0;
-    if ((f = H5Fcreate(part, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT)) < 0) {
-        rc = errno ? ns_error_set(err, NS_EIO, "%s: cannot create %s: %s", path, part, strerror(errno))
-                   : ns_h5_fail(err, NS_EIO, "%s: cannot create %s", path, part);
-        goto fail;
-    }
-    if ((rc = write_rows(f, path, s, err)) || (rc = ns_h5_attr_text(f, path, "kind", "sweep", err)) ||
-        (rc = ns_h5_attr_text(f, path, "game", s->game, err)) || (rc = ns_h5_attr_text(f, path, "ranges", s->ranges, err)) ||
-        (rc = ns_h5_attr_text(f, path, "parameters", s->parameters, err)) ||
-        (rc = ns_h5_attr_i64(f, path, "piles", s->piles, err)) || (rc = ns_h5_attr_i64(f, path, "size", s->size, err)) ||
-        (rc = ns_h5_attr_i64(f, path, "variants", (int64_t)s->n, err)) ||
-        (rc = ns_h5_attr_i64(f, path, "threads", s->threads, err)) ||
-        (rc = ns_h5_attr_scalar(f, path, "wall_seconds", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &s->wall_seconds, err)) ||
-        (rc = ns_h5_attr_provenance(f, path, err)))
-        goto fail;
-    const hid_t ff = f;
-    f = H5I_INVALID_HID;
-    if (H5Fclose(ff) < 0) {
-        rc = ns_h5_fail(err, NS_EIO, "%s: cannot close %s", path, part);
-        goto fail;
-    }
-    if (rename(part, path) != 0) {
-        rc = ns_error_set(err, NS_EIO, "%s: cannot rename %s to it: %s", path, part, strerror(errno));
-        goto fail;
-    }
-    free(part);
-    return NS_OK;
-fail:
-    if (f >= 0)
-        H5Fclose(f);
-    remove(part);
-    free(part);
-    return rc;
-}
 
 void ns_h5_sweep_free(ns_h5_sweep *s)
 {
@@ -414,6 +338,7 @@ ns_err ns_h5_sweep_writer_create(const char *path, const ns_h5_sweep *s, int kee
         (rc = ns_h5_attr_i64(w->file, path, "variants", (int64_t)s->n, err)) ||
         (rc = ns_h5_attr_i64(w->file, path, "threads", s->threads, err)) ||
         (rc = ns_h5_attr_i64(w->file, path, "keep_tables", keep_tables != 0, err)) ||
+        (s->mpi_ranks > 0 && (rc = ns_h5_attr_i64(w->file, path, "mpi_ranks", s->mpi_ranks, err))) ||
         (rc = attr_set(w->file, path, "wall_seconds", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &zero, err)) ||
         (rc = ns_h5_attr_provenance(w->file, path, err)) || (rc = writer_flush(w, err)))
         goto fail;

@@ -15,7 +15,8 @@
  *             separated by spaces), parameters (their names, comma
  *             separated), piles, size, variants, threads, wall_seconds,
  *             nimsieve_version, git_revision, hdf5_version, created_utc;
- *             variants_done (rows in /sweep), keep_tables (0 or 1)
+ *             variants_done (rows in /sweep), keep_tables (0 or 1), and in
+ *             an MPI build mpi_ranks (the ranks of the job)
  *   /tables/v0000012  with --keep-tables: variant 12's Grundy values, 1-D
  *             (size) or 2-D (size x size), uint8, uint16 or uint32, the
  *             narrowest that holds its largest value; chunked, shuffle +
@@ -55,13 +56,10 @@ typedef struct ns_h5_sweep {
     int64_t size;
     int threads;
     double wall_seconds;
+    int mpi_ranks;           /* > 0: written as the attribute mpi_ranks (MPI builds) */
     size_t n;
     ns_h5_sweep_row *rows;   /* n rows (borrowed on write, owned on read) */
 } ns_h5_sweep;
-
-/* Write to path through path.part, renamed at the end (a failed write
- * leaves no half file under path). */
-ns_err ns_h5_sweep_write(const char *path, const ns_h5_sweep *s, ns_error *err);
 
 /* ---- the catalogue written row by row ---- */
 

@@ -3,11 +3,13 @@
 
   rooms.py SRC_DIR [LIBRARY.a]
 
-1. Every C file of src/ lives in one room: core game engine store analysis cli.
+1. Every C file of src/ lives in one room: core game engine store analysis
+   dist cli.
 2. A room includes only the rooms below it (ALLOWED), naming them:
    #include "room/file.h".
-3. Only store/ includes hdf5.h; only cli/ prints (printf, puts, stdout,
-   stderr) or exits.
+3. Only store/ includes hdf5.h; only dist/ includes mpi.h, and store/
+   only inside #ifdef NS_MPI (parallel HDF5 file access); only cli/ prints
+   (printf, puts, stdout, stderr) or exits.
 4. The quoted includes between files form no cycle.
 5. With the library archive: the calls between its object files form no
    cycle, and no object calls into a room it may not include.
@@ -21,13 +23,16 @@ import re
 import subprocess
 import sys
 
-ROOMS = ["core", "game", "engine", "store", "analysis", "cli"]
+ROOMS = ["core", "game", "engine", "store", "analysis", "dist", "cli"]
 ALLOWED = {
     "core": {"core"},
     "game": {"core", "game"},
     "engine": {"core", "game", "engine"},
     "store": {"core", "game", "store"},
     "analysis": {"core", "game", "engine", "analysis"},
+    # the ranks of an MPI job: drivers that share the analysis' and the
+    # engines' work across ranks; never store/ (the CLI writes the files)
+    "dist": {"core", "game", "engine", "analysis", "dist"},
     "cli": set(ROOMS),
 }
 PRINTS = re.compile(r"\b(printf|puts|fputs|putchar|exit|_Exit|abort|perror|stdout|stderr)\b")
@@ -38,6 +43,28 @@ def strip_comments_and_strings(text):
     text = re.sub(r"/\*.*?\*/", lambda m: "\n" * m.group(0).count("\n"), text, flags=re.S)
     text = re.sub(r"//[^\n]*", "", text)
     return re.sub(r'"(\\.|[^"\\\n])*"', '""', text)
+
+
+def under_ns_mpi(text, header):
+    """Whether every #include <header> of text sits inside #ifdef NS_MPI /
+    #if NS_MPI / #if defined(NS_MPI) (conditionals tracked by depth)."""
+    stack = []
+    for line in text.splitlines():
+        m = re.match(r"\s*#\s*(ifdef|ifndef|if|elif|else|endif)\b(.*)", line)
+        if m:
+            d, rest = m.group(1), m.group(2)
+            if d in ("ifdef", "if"):
+                stack.append(d != "ifndef" and "NS_MPI" in rest and "!" not in rest)
+            elif d == "ifndef":
+                stack.append(False)
+            elif d in ("else", "elif") and stack:
+                stack[-1] = False
+            elif d == "endif" and stack:
+                stack.pop()
+            continue
+        if re.match(r"\s*#\s*include\s*<" + re.escape(header) + ">", line) and not any(stack):
+            return False
+    return True
 
 
 def find_cycle(graph):
@@ -89,6 +116,10 @@ def main():
             if kind == "<":
                 if name == "hdf5.h" and room != "store":
                     bad.append(f"{rel}: includes hdf5.h (only store/ may)")
+                if name == "mpi.h" and room not in ("dist", "store"):
+                    bad.append(f"{rel}: includes mpi.h (only dist/ may, and store/ under NS_MPI)")
+                if name == "mpi.h" and room == "store" and not under_ns_mpi(text, "mpi.h"):
+                    bad.append(f"{rel}: includes mpi.h outside #ifdef NS_MPI (store/ may only under NS_MPI)")
                 continue
             target = name.split("/")
             if len(target) != 2 or target[0] not in ROOMS:

@@ -1,0 +1,147 @@
+/* ns_dist.c - the ranks of an MPI job, or one process (ns_dist.h). */
+#include "dist/ns_dist.h"
+
+#include <stdio.h>
+
+#ifdef NS_MPI
+#include <mpi.h>
+
+static int started; /* ns_dist_init ran and MPI was not already up */
+
+ns_err ns_dist_init(int *argc, char ***argv, ns_error *err)
+{
+    int up = 0, provided = 0;
+    MPI_Initialized(&up);
+    if (up)
+        return NS_OK;
+    if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS)
+        return ns_error_set(err, NS_EINTERNAL, "MPI_Init_thread failed");
+    started = 1;
+    if (provided < MPI_THREAD_FUNNELED)
+        return ns_error_set(err, NS_EINTERNAL,
+                            "MPI gives thread level %d: expected MPI_THREAD_FUNNELED or more (OpenMP inside ranks)",
+                            provided);
+    return NS_OK;
+}
+
+void ns_dist_finalize(void)
+{
+    int up = 0, down = 0;
+    MPI_Initialized(&up);
+    MPI_Finalized(&down);
+    if (started && up && !down)
+        MPI_Finalize();
+}
+
+int ns_dist_is_mpi_build(void)
+{
+    return 1;
+}
+
+static int world_up(void)
+{
+    int up = 0, down = 0;
+    MPI_Initialized(&up);
+    MPI_Finalized(&down);
+    return up && !down;
+}
+
+int ns_dist_rank(void)
+{
+    int r = 0;
+    if (world_up())
+        MPI_Comm_rank(MPI_COMM_WORLD, &r);
+    return r;
+}
+
+int ns_dist_size(void)
+{
+    int n = 1;
+    if (world_up())
+        MPI_Comm_size(MPI_COMM_WORLD, &n);
+    return n;
+}
+
+ns_err ns_dist_barrier(ns_error *err)
+{
+    if (world_up() && MPI_Barrier(MPI_COMM_WORLD) != MPI_SUCCESS)
+        return ns_error_set(err, NS_EINTERNAL, "rank %d: MPI_Barrier failed", ns_dist_rank());
+    return NS_OK;
+}
+
+int ns_dist_max_code(int code)
+{
+    int out = code;
+    if (world_up() && ns_dist_size() > 1)
+        MPI_Allreduce(&code, &out, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    return out;
+}
+
+void ns_dist_abort(int code)
+{
+    if (world_up())
+        MPI_Abort(MPI_COMM_WORLD, code);
+}
+
+void ns_dist_describe(char *buf, size_t len)
+{
+    char lib[MPI_MAX_LIBRARY_VERSION_STRING] = "";
+    int l = 0;
+    MPI_Get_library_version(lib, &l);
+    /* the first line's first words: "Open MPI v4.1.4, package: ..." */
+    size_t cut = 0;
+    while (lib[cut] && lib[cut] != ',' && lib[cut] != '\n')
+        cut++;
+    const int n = ns_dist_size();
+    snprintf(buf, len, "MPI build (%.*s), %d rank%s", (int)cut, lib, n, n == 1 ? "" : "s");
+}
+
+#else /* one process */
+
+ns_err ns_dist_init(int *argc, char ***argv, ns_error *err)
+{
+    (void)argc;
+    (void)argv;
+    (void)err;
+    return NS_OK;
+}
+
+void ns_dist_finalize(void) {}
+
+int ns_dist_is_mpi_build(void)
+{
+    return 0;
+}
+
+int ns_dist_rank(void)
+{
+    return 0;
+}
+
+int ns_dist_size(void)
+{
+    return 1;
+}
+
+ns_err ns_dist_barrier(ns_error *err)
+{
+    (void)err;
+    return NS_OK;
+}
+
+int ns_dist_max_code(int code)
+{
+    return code;
+}
+
+void ns_dist_abort(int code)
+{
+    (void)code;
+}
+
+void ns_dist_describe(char *buf, size_t len)
+{
+    snprintf(buf, len, "no MPI (single-process build)");
+}
+
+#endif

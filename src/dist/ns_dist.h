@@ -1,0 +1,51 @@
+/* ns_dist.h - the ranks of an MPI job (issue 21), and the same calls as
+ * no-ops in a single process, so that callers need no #ifdef.
+ *
+ * Built with -DNS_MPI=ON (NS_MPI=1): ns_dist_init starts MPI
+ * (MPI_Init_thread, MPI_THREAD_FUNNELED: only the thread that called it
+ * talks MPI; OpenMP threads inside a rank compute only); rank and size are
+ * MPI_COMM_WORLD's. Otherwise: one process, rank 0 of 1, and every call
+ * below succeeds at once.
+ *
+ * This header is the room's stable interface: the distributed drivers
+ * (ns_dist_sweep.h, later the two-pile tile kernel) build on it. Only
+ * src/dist/ (and src/store/ under NS_MPI, for parallel HDF5 file access)
+ * includes mpi.h. */
+#ifndef NS_DIST_H
+#define NS_DIST_H
+
+#include <stddef.h>
+
+#include "core/ns_error.h"
+
+/* Start the job (once, before any other call; argc/argv may be NULL).
+ * Fails (NS_EINTERNAL) when MPI cannot give MPI_THREAD_FUNNELED. */
+ns_err ns_dist_init(int *argc, char ***argv, ns_error *err);
+
+/* End the job (once, after the last call). Without ns_dist_init: nothing. */
+void ns_dist_finalize(void);
+
+/* 1 in an MPI build (NS_MPI), 0 otherwise. */
+int ns_dist_is_mpi_build(void);
+
+/* This process's rank (0 .. size-1) and the number of ranks (1 without MPI
+ * or before ns_dist_init). */
+int ns_dist_rank(void);
+int ns_dist_size(void);
+
+/* Wait for every rank. NS_EINTERNAL if MPI reports a failure. */
+ns_err ns_dist_barrier(ns_error *err);
+
+/* The largest of every rank's code (an exit status): every rank must call
+ * it; returns code itself in a single process. */
+int ns_dist_max_code(int code);
+
+/* End every rank of the job now with exit status code (MPI_Abort); in a
+ * single process: returns, the caller exits. The caller prints the cause,
+ * naming the rank, before (only cli/ prints). */
+void ns_dist_abort(int code);
+
+/* "Open MPI v4.1.4, 3 ranks" / "no MPI (single process)" into buf. */
+void ns_dist_describe(char *buf, size_t len);
+
+#endif

@@ -1,0 +1,48 @@
+# mpi_lib.sh - helpers sourced by tests/mpi/test_*.sh (after cli_lib.sh).
+# mpirun from NS_MPIEXEC (CMake's MPIEXEC_EXECUTABLE), every run bounded by
+# `timeout` so that a hung job fails the test instead of the suite.
+MPIEXEC=${NS_MPIEXEC:-mpirun}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+# one OpenMP thread a rank unless a test says otherwise: the ranks share 2 cores
+export OMP_NUM_THREADS=${OMP_NUM_THREADS:-1} OMP_WAIT_POLICY=PASSIVE
+MPI_TIMEOUT=${MPI_TIMEOUT:-60}
+
+# mpi R CMD...: run CMD under mpirun with R ranks (stdout $OUT, stderr $ERR, $RC)
+mpi() {
+    local r=$1
+    shift
+    run timeout -k 5 "$MPI_TIMEOUT" "$MPIEXEC" --oversubscribe -np "$r" "$@"
+}
+
+# compare REF.h5 GOT.h5 RANKS: two sweep catalogues equal in every column but
+# seconds and every attribute but threads, wall_seconds, created_utc and
+# mpi_ranks, which must be RANKS (h5py); prints what differs, exit 1
+compare() { # compare REF.h5 GOT.h5 RANKS
+    /usr/bin/python3 - "$@" <<'PYEOF'
+import sys, h5py, numpy as np
+ref, got, ranks = h5py.File(sys.argv[1], "r"), h5py.File(sys.argv[2], "r"), int(sys.argv[3])
+a, b = ref["sweep"][...], got["sweep"][...]
+bad = []
+if a.dtype.names != b.dtype.names or a.shape != b.shape:
+    bad.append(f"rows {a.shape} {a.dtype.names} vs {b.shape} {b.dtype.names}")
+else:
+    for c in a.dtype.names:
+        if c == "seconds":
+            continue
+        x, y = a[c], b[c]
+        same = np.array_equal(x, y, equal_nan=True) if x.dtype.kind == "f" else np.array_equal(x, y)
+        if not same:
+            bad.append(f"column {c} differs")
+skip = {"threads", "wall_seconds", "created_utc", "mpi_ranks"}
+for k in set(ref.attrs) | set(got.attrs):
+    if k in skip:
+        continue
+    if k not in ref.attrs or k not in got.attrs or ref.attrs[k] != got.attrs[k]:
+        bad.append(f"attribute {k}: {ref.attrs.get(k)!r} vs {got.attrs.get(k)!r}")
+if int(got.attrs.get("mpi_ranks", -1)) != ranks:
+    bad.append(f"mpi_ranks {got.attrs.get('mpi_ranks')!r}, expected {ranks}")
+for b_ in bad:
+    print(b_)
+sys.exit(1 if bad else 0)
+PYEOF
+}

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# test_mpi_base.sh - the MPI build (issue 21, item 1): --version says MPI and
+# the rank count, only rank 0 prints, a subcommand not distributed runs on
+# rank 0 alone, errors name the rank and the exit status comes through.
+NS=$1 SRC=$2 WORK=$3
+. "$SRC/tests/cli/cli_lib.sh"
+. "$SRC/tests/mpi/mpi_lib.sh"
+
+for r in 1 3; do
+    mpi "$r" "$NS" --version
+    CHECKS=$((CHECKS + 1))
+    [ "$RC" -eq 0 ] || { fail "--version under $r ranks: exit $RC"; show; }
+    n=$(grep -c '^nimsieve ' "$OUT")
+    [ "$n" -eq 1 ] || { fail "--version under $r ranks printed $n times: expected once (rank 0)"; show; }
+    want="$r rank"
+    grep -q "^MPI build (.*), $want" "$OUT" || { fail "--version: expected 'MPI build (...), $want'"; show; }
+done
+
+# a subcommand not distributed: rank 0 writes the table once, the others wait
+rm -f "$WORK/nim.h5"
+mpi 3 "$NS" solve nim -D piles=2 --size 16 -o "$WORK/nim.h5"
+CHECKS=$((CHECKS + 1))
+[ "$RC" -eq 0 ] || { fail "solve under 3 ranks: exit $RC"; show; }
+[ "$(grep -c '^output:' "$OUT")" -eq 1 ] || { fail "solve under 3 ranks: expected one report (rank 0)"; show; }
+grep -q 'not distributed yet: runs on rank 0 of 3' "$ERR" || { fail "solve: expected the rank-0-only note"; show; }
+# the table: Bouton, G(a,b) = a xor b, read with h5py
+/usr/bin/python3 - "$WORK/nim.h5" <<'PY' || fail "nim.h5 written under 3 ranks is not a xor b"
+import sys, h5py, numpy as np
+g = h5py.File(sys.argv[1], "r")["grundy"][...]
+a, b = np.indices(g.shape)
+sys.exit(0 if (g == (a ^ b)).all() else 1)
+PY
+
+# an error: exit 2 through mpirun, one message from rank 0 naming the rank
+mpi 2 "$NS" solve nim --size 10
+CHECKS=$((CHECKS + 1))
+[ "$RC" -eq 2 ] || { fail "a bad solve under 2 ranks: expected exit 2, got $RC"; show; }
+grep -q '^nimsieve solve: rank 0 of 2: missing -o' "$ERR" || { fail "expected the error naming rank 0"; show; }
+[ "$(grep -c '^nimsieve solve: rank' "$ERR")" -eq 1 ] || { fail "expected the error once"; show; }
+
+finish
