@@ -447,6 +447,19 @@ ns_err ns_h5_sweep_writer_reopen(const char *path, const ns_h5_sweep *s, int kee
         goto fail;
     }
     w->rows = dim;
+    /* mpi_ranks: the ranks of the run that finishes the file (none in a
+     * single-process build) */
+    if (s->mpi_ranks > 0) {
+        const int64_t r = s->mpi_ranks;
+        if ((rc = attr_set(w->file, w->part, "mpi_ranks", H5T_STD_I64LE, H5T_NATIVE_INT64, &r, err)))
+            goto fail;
+    } else {
+        const htri_t ex = H5Aexists(w->file, "mpi_ranks");
+        if (ex < 0 || (ex > 0 && H5Adelete(w->file, "mpi_ranks") < 0)) {
+            rc = ns_h5_fail(err, NS_EIO, "%s: cannot remove the attribute mpi_ranks", w->part);
+            goto fail;
+        }
+    }
     if (keep_tables) {
         char name[32];
         snprintf(name, sizeof name, "v%07llu", (unsigned long long)w->rows);
