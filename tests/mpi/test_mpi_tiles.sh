@@ -15,7 +15,7 @@ MPI_TIMEOUT=30
 PY=/usr/bin/python3
 SAME="$SRC/tests/cli/h5same.py"
 # the run's own attributes, and the build's (MPI build: its flags, parallel HDF5)
-SKIP="mpi_ranks,build_flags,hdf5_version"
+SKIP="mpi_ranks,build_flags,hdf5_version,git_revision"
 # the single-process reference: the default (OpenMP) build when there is one, else this binary without mpirun
 REF_NS=$NS
 [ -x "$SRC/build/nimsieve" ] && REF_NS="$SRC/build/nimsieve"
