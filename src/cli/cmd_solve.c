@@ -18,6 +18,8 @@
 #include "game/ns_presets.h"
 #include "engine/ns_engine.h"
 #include "analysis/ns_period.h"
+#include "dist/ns_dist.h"
+#include "dist/ns_dist_tiles.h"
 
 static const char *const CMD = "solve";
 
@@ -117,6 +119,12 @@ static void usage(void)
            "follow (Smith; Fraenkel): /grundy holds each finite value or the infinity\n"
            "code, the sets K of inf(K) are beside it; 'query' prints them and decides\n"
            "sums of two tables (query A.h5 x y --plus B.h5 u v).\n"
+           "\n"
+           "Across MPI ranks (an MPI build: mpirun -np R nimsieve solve ...): two-pile Grundy\n"
+           "tables of the tile kernel (tiles2d: Wythoff, two-pile Nim, rule files of rays) are\n"
+           "shared by the ranks, rows of tiles dealt cyclically, in memory or --stream;\n"
+           "rank 0 writes the same file as one process, with the attribute mpi_ranks. No\n"
+           "checkpoints or --resume there yet (refused). Other games run on rank 0 alone.\n"
            "\n"
            "examples:\n"
            "  nimsieve solve wythoff --size 4096 -o wythoff.h5\n"
@@ -300,7 +308,69 @@ typedef struct solve_ctx {
     const ns_octal *octal;  /* --until-periodic: the heap game, else NULL */
     int64_t next_check;     /* heap sizes at which the period is next looked for */
     int64_t periodic_at;    /* heap sizes done when a period was proven, else 0 */
+    int dist;               /* the tile kernel across the MPI ranks (more than one) */
 } solve_ctx;
+
+/* Under MPI: the tile exchange of a solve across the ranks into *x and
+ * opts (no checkpoints; progress from rank 0 only). NULL after printing
+ * the error. */
+static ns_dist_tiles *dist_start(const ns_game *g, const ns_engine_plan *plan, ns_engine_opts *opts,
+                                 ns_tile_exchange *x, ns_meta *meta)
+{
+    ns_error err = {0};
+    /* every rank has checked the paths before rank 0 writes any */
+    if (ns_dist_barrier(&err)) {
+        ns_cli_error(CMD, "%s", err.msg);
+        return NULL;
+    }
+    const int64_t unit = plan->engine->stream_unit();
+    ns_dist_tiles *d = ns_dist_tiles_new((g->bounds[0] + unit - 1) / unit, unit, x, &err);
+    if (!d) {
+        ns_cli_error(CMD, "%s", err.msg);
+        return NULL;
+    }
+    opts->tile_exchange = x;
+    opts->checkpoint = NULL;
+    if (ns_dist_rank() != 0)
+        opts->progress = NULL;
+    meta->mpi_ranks = ns_dist_size();
+    /* a rank that fails now ends the job: the others would wait for its tiles */
+    ns_cli_errors_every_rank(1);
+    return d;
+}
+
+/* Under MPI: after the engine ran across the ranks. A failure (rc, already
+ * printed) ends every rank; else this rank's sends are finished and the
+ * bytes exchanged said (rank 0's, on stdout unless quiet). */
+static int dist_end(ns_dist_tiles *d, int rc, int quiet)
+{
+    ns_error err = {0};
+    if (!rc && ns_dist_tiles_finish(d, &err))
+        rc = ns_cli_error(CMD, "%s", err.msg);
+    if (rc) {
+        fflush(stderr);
+        ns_dist_abort(rc);
+        return rc;
+    }
+    uint64_t sent, got;
+    ns_dist_tiles_bytes(d, &sent, &got);
+    if (!quiet)
+        printf("mpi:           %d ranks, tile rows dealt cyclically; rank 0 sent %.1f MB and received %.1f MB of tiles\n",
+               ns_dist_size(), (double)sent / 1e6, (double)got / 1e6);
+    return NS_EXIT_OK;
+}
+
+/* a rank other than 0 writes nothing: its sink drops the tiles */
+static int on_tile_drop(void *user, int64_t x0, int64_t y0, int64_t nx, int64_t ny, const uint32_t *vals)
+{
+    (void)user;
+    (void)x0;
+    (void)y0;
+    (void)nx;
+    (void)ny;
+    (void)vals;
+    return 0;
+}
 
 /* --until-periodic: is a period of G(0 .. n-1) proven (ns_period.h)?
  * Looked for after every unit while n < 2^20, then when n has grown by an
@@ -561,6 +631,10 @@ static int solve_streaming(const solve_args *a, const ns_game *g, ns_meta *meta,
     ns_error err = {0};
     const int elem = a->pn_only ? 1 : plan->max_value <= 0xFFFFu ? 2 : 4;
     stream_sink sink = {0};
+    /* across MPI ranks: rank 0 alone writes the file */
+    const int writer = !ctx->dist || ns_dist_rank() == 0;
+    ns_dist_tiles *dt = NULL;
+    ns_tile_exchange xch;
     char dims[256], lb[32], tb[32];
     ns_cli_format_dims(g->k, g->bounds, dims, sizeof dims);
     ns_cli_format_bytes(line_bytes, lb, sizeof lb);
@@ -569,11 +643,20 @@ static int solve_streaming(const solve_args *a, const ns_game *g, ns_meta *meta,
         return ns_cli_error(CMD, "%s is a checkpoint of another solve (%d-byte values in units of %" PRId64 ", this one "
                             "%d in units of %" PRId64 "); use --force to start over", ctx->ckpt_path, ci->elem,
                             ci->stream_tile, elem, tile);
-    if (ci)
+    /* across ranks the engine runs threads x ranks threads (ns_tile_exchange),
+     * each of which may hand tiles to the sink */
+    const int sink_threads = ctx->dist ? threads * ns_dist_size() : threads;
+    /* every rank has looked at the paths (a .part left over) before rank 0
+     * makes its own */
+    if (ctx->dist && ns_dist_barrier(&err))
+        return ns_cli_error(CMD, "%s", err.msg);
+    if (!writer)
+        sink.s = NULL;
+    else if (ci)
         sink.s = ns_h5_stream_resume(a->out, ctx->ckpt_path, g->bounds, elem, tile, threads, ci->ckpt.units_done, &err);
     else
-        sink.s = ns_h5_stream_open(a->out, g->bounds, elem, tile, threads, a->force ? NS_H5_FORCE : 0, &err);
-    if (!sink.s)
+        sink.s = ns_h5_stream_open(a->out, g->bounds, elem, tile, sink_threads, a->force ? NS_H5_FORCE : 0, &err);
+    if (writer && !sink.s)
         return ns_cli_error(CMD, "%s%s", err.msg, ci ? "; use --force to start over" : "");
     ctx->stream = sink.s;
     if (!a->quiet) {
@@ -603,9 +686,13 @@ static int solve_streaming(const solve_args *a, const ns_game *g, ns_meta *meta,
         opts.rows_user = &sink;
         opts.resume_p = ns_h5_stream_p_positions(sink.s, &opts.resume_np);
     } else {
-        opts.tile_sink = on_tile;
+        opts.tile_sink = writer ? on_tile : on_tile_drop;
         opts.tile_source = on_tile_source;
         opts.tile_user = &sink;
+    }
+    if (ctx->dist && !(dt = dist_start(g, plan, &opts, &xch, meta))) {
+        ns_h5_stream_abort(sink.s);
+        return NS_EXIT_ERROR;
     }
     const uint64_t resume_units = ci ? ci->ckpt.units_done : 0;
     if (ci) {
@@ -637,6 +724,16 @@ static int solve_streaming(const solve_args *a, const ns_game *g, ns_meta *meta,
     ns_err src = ns_engine_resume_with(choice.engine, g, NULL, &opts, resume_units, &err);
     const double wall = ns_cli_now() - ctx->t0;
     ns_cli_progress_finish(&ctx->prog);
+    if (dt) {
+        if (src)
+            ns_cli_error(CMD, "%s", sink.failed ? sink.err.msg : err.msg);
+        const int drc = dist_end(dt, src ? NS_EXIT_ERROR : NS_EXIT_OK, a->quiet);
+        ns_dist_tiles_free(dt);
+        if (drc || !writer) {
+            ns_h5_stream_abort(sink.s);
+            return drc;
+        }
+    }
     if (src) {
         /* with a checkpoint (written now or resumed from), the .part stays */
         const int keep = ctx->units_saved > 0;
@@ -788,13 +885,34 @@ int ns_cmd_solve(int argc, char **argv)
                           a.resume ? "--resume" : "--checkpoint-every (or with --checkpoint-every 0)");
         goto fail;
     }
+    /* under MPI (more than one rank): the tile kernel is shared by every
+     * rank (ns_dist_tiles.h); any other engine runs on rank 0 alone */
+    const int ranks = ns_dist_size();
+    ctx.dist = ranks > 1 && strcmp(plan.engine->name, "tiles2d") == 0;
+    if (ranks > 1 && !ctx.dist) {
+        if (ns_dist_rank() != 0) {
+            rc = NS_EXIT_OK;
+            goto fail;
+        }
+        fprintf(stderr, "nimsieve solve: not distributed yet (the %s engine): runs on rank 0 of %d, the other ranks "
+                "wait\n", plan.engine->name, ranks);
+    }
+    if (ctx.dist && (a.resume || (a.ckpt_given && a.ckpt_every > 0))) {
+        rc = ns_cli_error(CMD, "%s: a solve across %d MPI ranks has no checkpoints yet, so it cannot be resumed; "
+                          "solve without %s", a.resume ? "--resume" : "--checkpoint-every", ranks,
+                          a.resume ? "--resume" : "--checkpoint-every (or with --checkpoint-every 0)");
+        goto fail;
+    }
+    if (ctx.dist)
+        a.ckpt_every = 0;
     const int threads = a.threads > 0 ? a.threads : ns_omp_max_threads();
     char dims[256], tb[32], lb[32], nb[32], avb[32];
     ns_cli_format_dims(g->k, g->bounds, dims, sizeof dims);
     ns_cli_format_bytes(plan.table_bytes, tb, sizeof tb);
     ns_cli_format_bytes(plan.line_bytes, lb, sizeof lb);
     const uint64_t need = sat_add(plan.table_bytes, plan.line_bytes);
-    const uint64_t avail = ns_cli_mem_available();
+    /* across ranks, rank 0's figure: every rank takes the same road */
+    const uint64_t avail = ctx.dist ? ns_dist_bcast_u64(ns_cli_mem_available()) : ns_cli_mem_available();
     const uint64_t budget = a.memory ? a.memory : avail;
     const int over = plan.table_bytes == 0 || (budget && need > budget) || (a.memory && avail && need > avail);
     /* the generalized Sprague-Grundy values list every option (ns_retro_gsg.c):
@@ -921,7 +1039,7 @@ int ns_cmd_solve(int argc, char **argv)
                 goto fail;
             }
             /* --force: a record of an earlier run must not pair with the new .part */
-            if (!ci_streamed && have_ckpt && remove(ckpt_path) != 0) {
+            if (!ci_streamed && have_ckpt && ns_dist_rank() == 0 && remove(ckpt_path) != 0) {
                 rc = ns_cli_error(CMD, "cannot remove the old checkpoint %s: %s", ckpt_path, strerror(errno));
                 goto fail;
             }
@@ -985,6 +1103,12 @@ int ns_cmd_solve(int argc, char **argv)
         opts.gsg = want_gsg ? &gsg : NULL;
     }
     ctx.t = t;
+    ns_tile_exchange xch;
+    ns_dist_tiles *dt = NULL;
+    if (ctx.dist && !(dt = dist_start(g, &plan, &opts, &xch, &meta))) {
+        rc = NS_EXIT_ERROR;
+        goto fail;
+    }
     if (a.until_periodic)
         ctx.octal = g->octal;
     if (a.resume && have_ckpt) {
@@ -1081,6 +1205,14 @@ int ns_cmd_solve(int argc, char **argv)
     ns_err src = ns_engine_resume_with(plan.engine, g, t, &opts, resume_units, &err);
     const double wall = ns_cli_now() - ctx.t0;
     ns_cli_progress_finish(&ctx.prog);
+    if (dt) {
+        if (src)
+            ns_cli_error(CMD, "%s", err.msg);
+        rc = dist_end(dt, src ? NS_EXIT_ERROR : NS_EXIT_OK, a.quiet);
+        ns_dist_tiles_free(dt);
+        if (rc || ns_dist_rank() != 0)
+            goto fail; /* rank 0 alone writes the table */
+    }
     if (src == NS_EINTR && ctx.periodic_at) {
         /* --until-periodic: keep the prefix that proves the period */
         int64_t n = ctx.periodic_at;

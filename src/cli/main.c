@@ -17,7 +17,7 @@ typedef struct subcommand {
 } subcommand;
 
 static const subcommand subcommands[] = {
-    {"solve", ns_cmd_solve, "compute the P/N or Grundy table of a game into an HDF5 file", 0},
+    {"solve", ns_cmd_solve, "compute the P/N or Grundy table of a game into an HDF5 file", 1},
     {"info", ns_cmd_info, "summarise a table file: game, bounds, counts, histogram, timing", 0},
     {"query", ns_cmd_query, "value of one position and all its winning moves", 0},
     {"verify", ns_cmd_verify, "recompute cells naively and compare with a table file", 0},

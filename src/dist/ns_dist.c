@@ -14,7 +14,7 @@ ns_err ns_dist_init(int *argc, char ***argv, ns_error *err)
     MPI_Initialized(&up);
     if (up)
         return NS_OK;
-    if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS)
+    if (MPI_Init_thread(argc, argv, MPI_THREAD_SERIALIZED, &provided) != MPI_SUCCESS)
         return ns_error_set(err, NS_EINTERNAL, "MPI_Init_thread failed");
     started = 1;
     if (provided < MPI_THREAD_FUNNELED)
@@ -77,6 +77,13 @@ int ns_dist_max_code(int code)
     return out;
 }
 
+uint64_t ns_dist_bcast_u64(uint64_t v)
+{
+    if (world_up() && ns_dist_size() > 1)
+        MPI_Bcast(&v, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+    return v;
+}
+
 void ns_dist_abort(int code)
 {
     if (world_up())
@@ -132,6 +139,11 @@ ns_err ns_dist_barrier(ns_error *err)
 int ns_dist_max_code(int code)
 {
     return code;
+}
+
+uint64_t ns_dist_bcast_u64(uint64_t v)
+{
+    return v;
 }
 
 void ns_dist_abort(int code)

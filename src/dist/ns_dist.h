@@ -2,8 +2,9 @@
  * no-ops in a single process, so that callers need no #ifdef.
  *
  * Built with -DNS_MPI=ON (NS_MPI=1): ns_dist_init starts MPI
- * (MPI_Init_thread, MPI_THREAD_FUNNELED: only the thread that called it
- * talks MPI; OpenMP threads inside a rank compute only); rank and size are
+ * (MPI_Init_thread, MPI_THREAD_SERIALIZED: any thread may talk MPI, one at
+ * a time; the tile exchange, ns_dist_tiles.h, calls it from OpenMP worker
+ * threads under a lock); rank and size are
  * MPI_COMM_WORLD's. Otherwise: one process, rank 0 of 1, and every call
  * below succeeds at once.
  *
@@ -15,11 +16,13 @@
 #define NS_DIST_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "core/ns_error.h"
 
 /* Start the job (once, before any other call; argc/argv may be NULL).
- * Fails (NS_EINTERNAL) when MPI cannot give MPI_THREAD_FUNNELED. */
+ * Asks for MPI_THREAD_SERIALIZED; fails (NS_EINTERNAL) when MPI cannot give
+ * MPI_THREAD_FUNNELED (the tile exchange checks for SERIALIZED itself). */
 ns_err ns_dist_init(int *argc, char ***argv, ns_error *err);
 
 /* End the job (once, after the last call). Without ns_dist_init: nothing. */
@@ -35,6 +38,10 @@ int ns_dist_size(void);
 
 /* Wait for every rank. NS_EINTERNAL if MPI reports a failure. */
 ns_err ns_dist_barrier(ns_error *err);
+
+/* Rank 0's v on every rank (every rank must call it); v in a single
+ * process. */
+uint64_t ns_dist_bcast_u64(uint64_t v);
 
 /* The largest of every rank's code (an exit status): every rank must call
  * it; returns code itself in a single process. */

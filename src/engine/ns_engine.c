@@ -183,7 +183,7 @@ ns_err ns_engine_resume_with(const ns_engine *e, const ns_game *g, ns_table *t, 
             return rc;
     }
     rc = units_done ? e->resume(g, t, &plan, o, units_done, err) : e->run(g, t, &plan, o, err);
-    if (rc != NS_ERANGE || !plan.bound_checked || !t)
+    if (rc != NS_ERANGE || !plan.bound_checked || !t || o->tile_exchange)
         return rc;
     /* a value above the checked bound (the engine stopped, nothing
      * wrapped): in memory, redo with the proven bound; the units done

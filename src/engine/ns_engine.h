@@ -69,6 +69,33 @@ typedef int (*ns_checkpoint_fn)(void *user, uint64_t units_done, uint64_t units_
 typedef int (*ns_tile_fn)(void *user, int64_t x0, int64_t y0, int64_t nx, int64_t ny, const uint32_t *vals);
 typedef int (*ns_tile_src_fn)(void *user, int64_t x0, int64_t y0, int64_t nx, int64_t ny, uint32_t *vals);
 
+/* Distribution of the tile kernel (tiles2d) over the processes of a job
+ * (src/dist/ implements it with MPI; the engine sees only these hooks).
+ * Every process runs the same wavefront over all tile rows, but computes
+ * only the tiles of its own rows (mine(user, i) != 0 for tile row i); a
+ * tile of another row it receives as values (recv, blocking) and replays
+ * into its line sets in its wavefront place, so the line sets stay exactly
+ * those of a single-process run. After computing a tile it hands its values
+ * to send (in the symmetric case only the tiles i <= j travel; the mirror
+ * is filled where they arrive). vals as in ns_tile_fn (the tile's nx * ny
+ * values, borrowed for the call). Called on the worker threads, several at
+ * once; send and recv for one tile row come from one thread at a time, in
+ * column order. Non-zero from a hook stops the kernel with NS_EIO.
+ *
+ * With an exchange the sink (streaming) or the table (in memory) gets every
+ * tile, computed here or received; each process runs threads x ranks
+ * OpenMP threads, so that its threads compute while the others, waiting on
+ * rows of other processes, replay. Not with resume or checkpoints
+ * (NS_EINVAL); a value over a checked bound is not redone with the loose
+ * bound (NS_ERANGE: the other processes cannot follow). */
+typedef struct ns_tile_exchange {
+    int (*mine)(void *user, int64_t tile_row);  /* REQUIRED */
+    int (*send)(void *user, int64_t x0, int64_t y0, int64_t nx, int64_t ny, const uint32_t *vals); /* REQUIRED */
+    int (*recv)(void *user, int64_t x0, int64_t y0, int64_t nx, int64_t ny, uint32_t *vals);       /* REQUIRED */
+    void *user;
+    int ranks;              /* the processes (>= 1) */
+} ns_tile_exchange;
+
 /* Streaming P/N tables (the rows-pn engine only, see ns_engine_can_stream):
  * with rows_sink set, ns_engine_run takes t == NULL and hands every finished
  * block of rows to rows_sink(user, x0, nrows, words, p): the P-positions of
@@ -158,6 +185,8 @@ typedef struct ns_engine_opts {
     int loose_bound;        /* 1: size cells and line sets by the proven
                                bound (the number of options), never by an
                                engine's checked bound */
+    const ns_tile_exchange *tile_exchange; /* OPTIONAL (tiles2d): across
+                               processes, see ns_tile_exchange */
     uint64_t max_value;     /* 0, or a checked bound below the plan's:
                                a test hook that forces the engines'
                                overflow check (tiles2d checks) */

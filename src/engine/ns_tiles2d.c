@@ -103,7 +103,13 @@ typedef struct tiles {
     int ng;
     lines g[MAXG];
     volatile int overflow;
+    const ns_tile_exchange *x; /* across processes (ns_tile_exchange), or NULL */
+    volatile int xfailed;   /* a hook of x failed */
 } tiles;
+
+/* how a tile is done: computed, replayed from the table or the tile
+ * source (a resume), or received from another process (x) and replayed */
+enum { COMPUTE = 0, REPLAY = 1, REMOTE = 2 };
 
 enum { TAIL = 32 };
 
@@ -316,12 +322,18 @@ static inline uint32_t cell_mex(const tiles *T, const uint64_t *const *ptr, cons
     return scan_mex(ptr, np, T->words, T->cap, (uint32_t)(w0 << 6), T->scan == 1);
 }
 
-/* replay: the tile's cells are final in the table (a resume); only put
- * them into their lines. */
+/* replay (REPLAY): the tile's cells are final in the table (a resume);
+ * only put them into their lines. REMOTE: received from the process that
+ * computed it, then put into the lines and the table or the sink. */
 static void do_tile(tiles *T, int64_t x0, int64_t x1, int64_t y0, int64_t y1, int replay)
 {
-    uint32_t *tb = T->t ? NULL : T->tbuf + (size_t)2 * TILE * TILE * (size_t)ns_omp_thread_num();
-    if (tb && replay && T->source(T->sink_user, x0, y0, x1 - x0, y1 - y0, tb)) {
+    /* the thread's buffer: streaming, or an exchange's values */
+    uint32_t *tb = T->tbuf ? T->tbuf + (size_t)2 * TILE * TILE * (size_t)ns_omp_thread_num() : NULL;
+    if (replay == REMOTE && T->x->recv(T->x->user, x0, y0, x1 - x0, y1 - y0, tb)) {
+        T->xfailed = 1;
+        return;
+    }
+    if (tb && replay == REPLAY && T->source(T->sink_user, x0, y0, x1 - x0, y1 - y0, tb)) {
         T->sink_failed = 1;
         return;
     }
@@ -354,6 +366,8 @@ static void do_tile(tiles *T, int64_t x0, int64_t x1, int64_t y0, int64_t y1, in
             if (replay) {
                 m = tb ? tb[(x - x0) * (y1 - y0) + (y - y0)]
                        : ns_table_get(T->t, (uint64_t)x * (uint64_t)T->n1 + (uint64_t)y);
+                if (replay == REMOTE && T->t)
+                    ns_table_set(T->t, (uint64_t)x * (uint64_t)T->n1 + (uint64_t)y, m);
             } else {
                 m = cell_mex(T, ptr, fp, np, w0);
                 if (T->misere && !any)
@@ -364,7 +378,7 @@ static void do_tile(tiles *T, int64_t x0, int64_t x1, int64_t y0, int64_t y1, in
                 }
                 if (tb)
                     tb[(x - x0) * (y1 - y0) + (y - y0)] = m;
-                else
+                if (T->t)
                     ns_table_set(T->t, (uint64_t)x * (uint64_t)T->n1 + (uint64_t)y, m);
             }
             if (T->row_ray)
@@ -373,8 +387,12 @@ static void do_tile(tiles *T, int64_t x0, int64_t x1, int64_t y0, int64_t y1, in
                 put(&T->g[i], stride, fstride, cap, cidx[i], m);
         }
     }
-    if (tb && !replay && T->sink(T->sink_user, x0, y0, x1 - x0, y1 - y0, tb))
-        T->sink_failed = 1;
+    if (tb && replay != REPLAY) {
+        if (T->sink && T->sink(T->sink_user, x0, y0, x1 - x0, y1 - y0, tb))
+            T->sink_failed = 1;
+        if (replay == COMPUTE && T->x && T->x->send(T->x->user, x0, y0, x1 - x0, y1 - y0, tb))
+            T->xfailed = 1;
+    }
 }
 
 /* The symmetric case (see tiles2d_resume): only cells x <= y are computed;
@@ -387,10 +405,15 @@ static void do_tile_sym(tiles *T, lines *diag, int64_t x0, int64_t x1, int64_t y
     const uint32_t cap = T->cap;
     const uint64_t n = (uint64_t)T->n1;
     lines *S = &T->rows;
-    /* streaming: the tile, and its mirror (the same buffer on the diagonal) */
-    uint32_t *tb = T->t ? NULL : T->tbuf + (size_t)2 * TILE * TILE * (size_t)ns_omp_thread_num();
+    /* streaming or an exchange: the tile, and its mirror (the same buffer
+     * on the diagonal) */
+    uint32_t *tb = T->tbuf ? T->tbuf + (size_t)2 * TILE * TILE * (size_t)ns_omp_thread_num() : NULL;
     uint32_t *mb = tb && x0 != y0 ? tb + TILE * TILE : tb;
-    if (tb && replay && T->source(T->sink_user, x0, y0, x1 - x0, y1 - y0, tb)) {
+    if (replay == REMOTE && T->x->recv(T->x->user, x0, y0, x1 - x0, y1 - y0, tb)) {
+        T->xfailed = 1;
+        return;
+    }
+    if (tb && replay == REPLAY && T->source(T->sink_user, x0, y0, x1 - x0, y1 - y0, tb)) {
         T->sink_failed = 1;
         return;
     }
@@ -413,6 +436,14 @@ static void do_tile_sym(tiles *T, lines *diag, int64_t x0, int64_t x1, int64_t y
             uint32_t m;
             if (replay) {
                 m = tb ? tb[(x - x0) * (y1 - y0) + (y - y0)] : ns_table_get(T->t, (uint64_t)x * n + (uint64_t)y);
+                if (replay == REMOTE) {
+                    if (T->t) {
+                        ns_table_set(T->t, (uint64_t)x * n + (uint64_t)y, m);
+                        ns_table_set(T->t, (uint64_t)y * n + (uint64_t)x, m);
+                    }
+                    if (mb != tb)
+                        mb[(y - y0) * (x1 - x0) + (x - x0)] = m;
+                }
             } else {
                 m = cell_mex(T, ptr, fp, 3, w0);
                 if (T->misere && x == 0 && y == 0)
@@ -424,7 +455,8 @@ static void do_tile_sym(tiles *T, lines *diag, int64_t x0, int64_t x1, int64_t y
                 if (tb) {
                     tb[(x - x0) * (y1 - y0) + (y - y0)] = m;
                     mb[(y - y0) * (x1 - x0) + (x - x0)] = m;
-                } else {
+                }
+                if (T->t) {
                     ns_table_set(T->t, (uint64_t)x * n + (uint64_t)y, m);
                     ns_table_set(T->t, (uint64_t)y * n + (uint64_t)x, m);
                 }
@@ -436,11 +468,16 @@ static void do_tile_sym(tiles *T, lines *diag, int64_t x0, int64_t x1, int64_t y
                 put(diag, stride, fstride, cap, c, m);
         }
     }
-    if (tb && !replay) {
-        if (T->sink(T->sink_user, x0, y0, x1 - x0, y1 - y0, tb))
+    if (tb && replay != REPLAY) {
+        if (!T->sink)
+            ;
+        else if (T->sink(T->sink_user, x0, y0, x1 - x0, y1 - y0, tb))
             T->sink_failed = 1;
         else if (mb != tb && T->sink(T->sink_user, y0, x0, y1 - y0, x1 - x0, mb))
             T->sink_failed = 1;
+        /* only the tile i <= j travels: the mirror is filled where it arrives */
+        if (replay == COMPUTE && T->x && T->x->send(T->x->user, x0, y0, x1 - x0, y1 - y0, tb))
+            T->xfailed = 1;
     }
 }
 
@@ -589,17 +626,22 @@ static void run_rows(tiles *T, lines *diag, int sym, int64_t s0, int64_t s1, int
             break;
         const int64_t jmin = sym ? i : 0;
         const int64_t j0 = s0 - i > jmin ? s0 - i : jmin, j1 = s1 - 1 - i < tj - 1 ? s1 - 1 - i : tj - 1;
+        /* a row of another process: received, not computed */
+        const int mode = replay ? REPLAY : T->x && j0 <= j1 && !T->x->mine(T->x->user, i) ? REMOTE : COMPUTE;
         for (int64_t j = j0; j <= j1; j++) {
-            for (int spin = 0; i > 0 && __atomic_load_n(&ncol[i - 1], __ATOMIC_ACQUIRE) <= j; spin++)
-                if (spin > 64)
+            for (int spin = 0; i > 0 && __atomic_load_n(&ncol[i - 1], __ATOMIC_ACQUIRE) <= j; spin++) {
+                if (T->x && spin > 4096)
+                    nanosleep(&(struct timespec){0, 20000}, NULL); /* threads x ranks threads: mostly waiting */
+                else if (spin > 64)
                     sched_yield();   /* more threads than cores: let the others run */
+            }
             const int64_t x0 = i * TILE, y0 = j * TILE;
             const int64_t x1 = x0 + TILE < T->n0 ? x0 + TILE : T->n0;
             const int64_t y1 = y0 + TILE < T->n1 ? y0 + TILE : T->n1;
             if (sym)
-                do_tile_sym(T, diag, x0, x1, y0, y1, replay);
+                do_tile_sym(T, diag, x0, x1, y0, y1, mode);
             else
-                do_tile(T, x0, x1, y0, y1, replay);
+                do_tile(T, x0, x1, y0, y1, mode);
             __atomic_store_n(&ncol[i], j + 1, __ATOMIC_RELEASE);
         }
     }
@@ -639,7 +681,18 @@ static ns_err tiles2d_resume(const ns_game *g, ns_table *t, const ns_engine_plan
     for (int i = 0; i < T.ng; i++)
         if (T.g[i].n && !alloc_lines(&T.g[i], T.stride, T.fstride))
             goto oom;
-    const int nthreads = o->threads > 0 ? o->threads : ns_omp_max_threads();
+    int nthreads = o->threads > 0 ? o->threads : ns_omp_max_threads();
+    T.x = o->tile_exchange;
+    if (T.x && (resume_units || o->checkpoint)) {
+        rc = ns_error_set(err, NS_EINVAL, "tiles2d: a solve across %d processes has no checkpoints and cannot resume "
+                          "yet", T.x->ranks);
+        goto done;
+    }
+    /* across processes: threads x ranks threads, of which about threads
+     * compute (rows are dealt cyclically) and the others replay received
+     * rows, mostly waiting */
+    if (T.x && T.x->ranks > 1)
+        nthreads *= T.x->ranks;
     if (!t) {
         T.sink = o->tile_sink;
         T.source = o->tile_source;
@@ -650,6 +703,8 @@ static ns_err tiles2d_resume(const ns_game *g, ns_table *t, const ns_engine_plan
         }
         if (!T.sink || !(T.tbuf = malloc((size_t)2 * TILE * TILE * sizeof *T.tbuf * (size_t)nthreads)))
             goto oom;
+    } else if (T.x && !(T.tbuf = malloc((size_t)2 * TILE * TILE * sizeof *T.tbuf * (size_t)nthreads))) {
+        goto oom;
     }
     const int64_t ti = (T.n0 + TILE - 1) / TILE, tj = (T.n1 + TILE - 1) / TILE;
     tiles *PT = &T;
@@ -682,6 +737,10 @@ static ns_err tiles2d_resume(const ns_game *g, ns_table *t, const ns_engine_plan
      * often enough while the rows stay long; without callbacks, one range. */
     const int callbacks = o->progress || o->checkpoint;
     int64_t seg = callbacks ? 1 : ndiag;
+    /* across processes: the same ranges on every process (32 of them), so
+     * that their wavefronts meet only at the same joins */
+    if (T.x)
+        seg = (ndiag + 31) / 32;
     for (int64_t s = 0, s1; s < ndiag; s = s1) {
         const int replay = (uint64_t)s < resume_units;
         s1 = s + seg < ndiag ? s + seg : ndiag;
@@ -689,7 +748,7 @@ static ns_err tiles2d_resume(const ns_game *g, ns_table *t, const ns_engine_plan
             s1 = (int64_t)resume_units;
         const double t0 = now_s();
         run_rows(PT, diag, sym, s, s1, ti, tj, ncol, nthreads, replay);
-        if (callbacks) {
+        if (callbacks && !T.x) {
             /* tiles a half second took, spread over the next anti-diagonals */
             const double dt = now_s() - t0, per_tile = dt / (double)(first[s1] - first[s] ? first[s1] - first[s] : 1);
             const double want = per_tile > 0 ? 0.5 / per_tile : 1e18;
@@ -706,6 +765,10 @@ static ns_err tiles2d_resume(const ns_game *g, ns_table *t, const ns_engine_plan
                                     max_value, plan->max_value_loose)
                      : ns_error_set(err, NS_EINTERNAL, "tiles2d: a value exceeded the bound %" PRIu64
                                     " (the number of options); the game's option bound is wrong", max_value);
+            goto done;
+        }
+        if (T.xfailed) {
+            rc = ns_error_set(err, NS_EIO, "tiles2d: the tile exchange between processes failed");
             goto done;
         }
         if (T.sink_failed) {

@@ -38,6 +38,8 @@ typedef struct ns_meta {
     ns_play play;
     int pn_only;
     int threads;
+    int mpi_ranks;            /* > 0: a solve across that many MPI ranks
+                                 (root attribute mpi_ranks; not read back) */
     double wall_seconds;
     int complete;             /* 1 when the solve finished */
     char engine[32];          /* the engine that solved it (ns_engine.name);

@@ -22,7 +22,15 @@ mpi 3 "$NS" solve nim -D piles=2 --size 16 -o "$WORK/nim.h5"
 CHECKS=$((CHECKS + 1))
 [ "$RC" -eq 0 ] || { fail "solve under 3 ranks: exit $RC"; show; }
 [ "$(grep -c '^output:' "$OUT")" -eq 1 ] || { fail "solve under 3 ranks: expected one report (rank 0)"; show; }
-grep -q 'not distributed yet: runs on rank 0 of 3' "$ERR" || { fail "solve: expected the rank-0-only note"; show; }
+# two-pile Nim takes the tile kernel, which every rank shares (test_mpi_tiles.sh)
+grep -q 'not distributed yet' "$ERR" && { fail "solve nim (tiles2d): expected no rank-0-only note"; show; }
+# a P/N table (the rows-pn engine) is not distributed yet: rank 0 alone
+rm -f "$WORK/nimpn.h5"
+mpi 3 "$NS" solve nim -D piles=2 --size 16 --pn-only -o "$WORK/nimpn.h5"
+CHECKS=$((CHECKS + 1))
+[ "$RC" -eq 0 ] || { fail "solve --pn-only under 3 ranks: exit $RC"; show; }
+grep -q 'not distributed yet (the rows-pn engine): runs on rank 0 of 3' "$ERR" ||
+    { fail "solve --pn-only: expected the rank-0-only note"; show; }
 # the table: Bouton, G(a,b) = a xor b, read with h5py
 /usr/bin/python3 - "$WORK/nim.h5" <<'PY' || fail "nim.h5 written under 3 ranks is not a xor b"
 import sys, h5py, numpy as np

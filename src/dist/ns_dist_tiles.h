@@ -1,0 +1,43 @@
+/* ns_dist_tiles.h - the two-pile tile kernel (tiles2d) across the ranks of
+ * an MPI job: the hooks of engine/ns_engine.h's ns_tile_exchange, with MPI.
+ *
+ * Tile rows are dealt to ranks cyclically: rank r computes the tile rows
+ * i with i % size == r. Every rank runs the whole wavefront, receiving the
+ * other ranks' tiles and replaying them into its line sets; each computed
+ * tile goes to every other rank (non-blocking sends of a copy, tag = its
+ * tile row, on a communicator of its own). Every rank so receives every
+ * tile it did not compute: about (R-1)/R of the tiles computed (the
+ * symmetric case: only tiles i <= j), 4 bytes a cell plus 16 bytes a tile,
+ * and sends its own to R - 1 ranks. All MPI calls from the worker threads
+ * go through one lock (MPI_THREAD_SERIALIZED is enough); a waiting receive
+ * polls (MPI_Iprobe) and sleeps 20 us between polls. */
+#ifndef NS_DIST_TILES_H
+#define NS_DIST_TILES_H
+
+#include <stdint.h>
+
+#include "core/ns_error.h"
+#include "engine/ns_engine.h"
+
+typedef struct ns_dist_tiles ns_dist_tiles;
+
+/* A tile exchange over all ranks (collective: every rank calls it) for a
+ * table of tile_rows rows of tiles of side tile (x0 / tile is a tile row, as
+ * the engine's stream_unit() says); *x gets its hooks (x->user is the
+ * returned object, borrowed by x). NULL with err set when MPI cannot give
+ * MPI_THREAD_SERIALIZED, the rows do not fit MPI's tags, or out of memory;
+ * in a build without MPI: NULL (NS_EINVAL). Free with ns_dist_tiles_free. */
+ns_dist_tiles *ns_dist_tiles_new(int64_t tile_rows, int64_t tile, ns_tile_exchange *x, ns_error *err);
+
+/* Wait until every send of this rank is done (after the engine returned
+ * with success; every rank received what it needed by then). */
+ns_err ns_dist_tiles_finish(ns_dist_tiles *d, ns_error *err);
+
+/* Bytes of tile values this rank sent (counted once per receiver) and
+ * received, headers included. */
+void ns_dist_tiles_bytes(const ns_dist_tiles *d, uint64_t *sent, uint64_t *received);
+
+/* Free d (sends not finished are cancelled). NULL: nothing. */
+void ns_dist_tiles_free(ns_dist_tiles *d);
+
+#endif

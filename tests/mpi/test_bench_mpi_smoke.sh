@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# test_bench_mpi_smoke.sh - tools/bench/mpi.sh keeps working (no timing is
+# asserted): at N = 300, one row per ranks x threads, the 2-rank file the
+# 1x1 file; and it skips with one line when the build is not an MPI one.
+NS=$1 SRC=$2 WORK=$3
+. "$SRC/tests/cli/cli_lib.sh"
+. "$SRC/tests/mpi/mpi_lib.sh"
+build=$(dirname "$NS")
+NS_BENCH_REPS=1 run timeout 120 bash "$SRC/tools/bench/mpi.sh" --build "$build" 300
+CHECKS=$((CHECKS + 1))
+[ "$RC" -eq 0 ] || { fail "mpi.sh: exit $RC"; show; }
+[ "$(grep -c '^300 ' "$OUT")" -eq 3 ] || { fail "mpi.sh: expected 3 rows for N = 300"; show; }
+grep -q '^300 *2x1 .* yes$' "$OUT" || { fail "mpi.sh: expected the 2x1 file equal to 1x1"; show; }
+mkdir -p "$WORK/nompi"
+printf '#!/bin/sh\necho "no MPI (single-process build)"\n' >"$WORK/nompi/nimsieve"
+chmod +x "$WORK/nompi/nimsieve"
+run bash "$SRC/tools/bench/mpi.sh" --build "$WORK/nompi" 300
+CHECKS=$((CHECKS + 1))
+[ "$RC" -eq 0 ] && grep -q '^mpi.sh: skipped: .* is not an MPI build' "$OUT" || { fail "mpi.sh: expected the skip line"; show; }
+finish
