@@ -18,6 +18,11 @@
 
 /* under MPI: whether ranks other than 0 print their errors (ns_cli_errors_every_rank) */
 static int errors_every_rank;
+/* under MPI, a rank other than 0 before the ranks meet (ns_cli_dist_agree):
+ * its last error, printed there only if rank 0 did not fail (then it is
+ * this rank's own, not the argument error every rank shares) */
+static char held_error[1200];
+static int holding;
 
 int ns_cli_error(const char *cmd, const char *fmt, ...)
 {
@@ -32,8 +37,12 @@ int ns_cli_error(const char *cmd, const char *fmt, ...)
             *p = ' ';
     fflush(stdout);
     const int rank = ns_dist_rank(), ranks = ns_dist_size();
-    if (ranks > 1 && rank != 0 && !errors_every_rank)
+    if (ranks > 1 && rank != 0 && !errors_every_rank) {
+        if (holding)
+            snprintf(held_error, sizeof held_error, "nimsieve%s%s: rank %d of %d: %s\n", cmd ? " " : "", cmd ? cmd : "",
+                     rank, ranks, msg);
         return NS_EXIT_ERROR; /* rank 0 says the same */
+    }
     if (ranks > 1)
         fprintf(stderr, "nimsieve%s%s: rank %d of %d: %s\n", cmd ? " " : "", cmd ? cmd : "", rank, ranks, msg);
     else
@@ -48,10 +57,28 @@ void ns_cli_errors_every_rank(int on)
 
 static int dist_agreed;
 
+void ns_cli_dist_hold_errors(void)
+{
+    holding = 1;
+    held_error[0] = '\0';
+}
+
 int ns_cli_dist_agree(int rc)
 {
     dist_agreed = 1;
-    return ns_dist_max_code(rc);
+    const int any = ns_dist_max_code(rc);
+    if (holding) {
+        /* rank 0's own status: when it failed too, its message stands for all */
+        const int zero = ns_dist_max_code(ns_dist_rank() == 0 ? rc : 0);
+        if (rc && !zero && held_error[0]) {
+            fputs(held_error, stderr);
+            fflush(stderr);
+        }
+        holding = 0;
+        /* from here on the ranks work apart: each one's errors are its own */
+        errors_every_rank = 1;
+    }
+    return any;
 }
 
 int ns_cli_dist_agreed(void)

@@ -33,6 +33,13 @@ void ns_cli_errors_every_rank(int on);
 int ns_cli_dist_agree(int rc);
 int ns_cli_dist_agreed(void);
 
+/* Under MPI, for a subcommand that shares work (main calls it): until the
+ * ranks meet, a rank other than 0 keeps its last error instead of printing
+ * it, and prints it at the meeting only when rank 0 did not fail (an error
+ * of its own: a file it cannot see, memory), so an argument error every
+ * rank finds is said once; after the meeting every rank's errors print. */
+void ns_cli_dist_hold_errors(void);
+
 /* Report a getopt_long failure (c is '?' or ':', opterr 0 and the option
  * string starting with ':') as one line; returns NS_EXIT_ERROR. */
 int ns_cli_bad_option(const char *cmd, int c, char **argv);

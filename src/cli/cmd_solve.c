@@ -318,15 +318,18 @@ static ns_dist_tiles *dist_start(const ns_game *g, const ns_engine_plan *plan, n
                                  ns_tile_exchange *x, ns_meta *meta)
 {
     ns_error err = {0};
-    /* every rank has checked the paths before rank 0 writes any */
-    if (ns_dist_barrier(&err)) {
-        ns_cli_error(CMD, "%s", err.msg);
+    /* every rank has checked the paths and allocated its table before rank 0
+     * writes any: the ranks meet (a rank that failed before meets them in
+     * main with its error, and all stop), unless they met already (the
+     * streamed path, before its writer) */
+    if (!ns_cli_dist_agreed() && ns_cli_dist_agree(NS_EXIT_OK) != NS_EXIT_OK)
         return NULL;
-    }
     const int64_t unit = plan->engine->stream_unit();
     ns_dist_tiles *d = ns_dist_tiles_new((g->bounds[0] + unit - 1) / unit, unit, x, &err);
     if (!d) {
-        ns_cli_error(CMD, "%s", err.msg);
+        ns_cli_error(CMD, "rank %d: %s", ns_dist_rank(), err.msg);
+        /* the others met this rank already and go on to the kernel */
+        ns_dist_abort(NS_EXIT_ERROR);
         return NULL;
     }
     opts->tile_exchange = x;
@@ -648,16 +651,21 @@ static int solve_streaming(const solve_args *a, const ns_game *g, ns_meta *meta,
     const int sink_threads = ctx->dist ? threads * ns_dist_size() : threads;
     /* every rank has looked at the paths (a .part left over) before rank 0
      * makes its own */
-    if (ctx->dist && ns_dist_barrier(&err))
-        return ns_cli_error(CMD, "%s", err.msg);
+    if (ctx->dist && ns_cli_dist_agree(NS_EXIT_OK) != NS_EXIT_OK)
+        return NS_EXIT_ERROR;
     if (!writer)
         sink.s = NULL;
     else if (ci)
         sink.s = ns_h5_stream_resume(a->out, ctx->ckpt_path, g->bounds, elem, tile, threads, ci->ckpt.units_done, &err);
     else
         sink.s = ns_h5_stream_open(a->out, g->bounds, elem, tile, sink_threads, a->force ? NS_H5_FORCE : 0, &err);
-    if (writer && !sink.s)
-        return ns_cli_error(CMD, "%s%s", err.msg, ci ? "; use --force to start over" : "");
+    if (writer && !sink.s) {
+        ns_cli_error(CMD, "%s%s", err.msg, ci ? "; use --force to start over" : "");
+        /* the other ranks met this one already and go on to the kernel */
+        if (ctx->dist)
+            ns_dist_abort(NS_EXIT_ERROR);
+        return NS_EXIT_ERROR;
+    }
     ctx->stream = sink.s;
     if (!a->quiet) {
         char what[96];

@@ -618,9 +618,14 @@ int ns_cmd_sweep(int argc, char **argv)
     /* every rank ready, or every rank stops here (no rank waits for one that left) */
     if (ns_cli_dist_agree(rc) != NS_EXIT_OK) {
         if (run.w) {
+            /* another rank failed before any work: a new .part goes, a
+             * resumed one stays as it was */
             ns_error e2 = {0};
             ns_h5_sweep_writer_close(run.w, prior, &e2);
             run.w = NULL;
+            char part[4096];
+            if (!resume && (size_t)snprintf(part, sizeof part, "%s.part", out) < sizeof part)
+                remove(part);
         }
         rc = rc ? rc : NS_EXIT_ERROR;
         goto done;

@@ -138,7 +138,7 @@ static int run(int argc, char **argv)
     }
     if (ns_dist_size() > 1 && c->every_rank) {
         shared = 1;
-        ns_cli_errors_every_rank(1);
+        ns_cli_dist_hold_errors();
     }
     if (ns_dist_size() > 1 && !c->every_rank) {
         if (ns_dist_rank() != 0)

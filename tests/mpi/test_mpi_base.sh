@@ -46,4 +46,22 @@ CHECKS=$((CHECKS + 1))
 grep -q '^nimsieve solve: rank 0 of 2: missing -o' "$ERR" || { fail "expected the error naming rank 0"; show; }
 [ "$(grep -c '^nimsieve solve: rank' "$ERR")" -eq 1 ] || { fail "expected the error once"; show; }
 
+# an error of one rank alone before the ranks meet (MPMD: rank 1 is given a
+# rule file that does not exist): that rank's message, no hang, exit 2, no
+# table written; the same for a sweep
+for sub in solve sweep; do
+    if [ $sub = solve ]; then args=(--size 300 -o "$WORK/one.h5"); else args=(-D a=1..3 --size 64 -o "$WORK/one.h5"); fi
+    g0=wythoff
+    [ $sub = sweep ] && g0=a-wythoff
+    rm -f "$WORK/one.h5" "$WORK/one.h5.part"
+    run timeout -k 5 "$MPI_TIMEOUT" "$MPIEXEC" --oversubscribe -np 1 "$NS" $sub $g0 "${args[@]}" : \
+        -np 1 "$NS" $sub "$WORK/no-such.rules" "${args[@]}"
+    CHECKS=$((CHECKS + 1))
+    if [ "$RC" -ne 2 ] || ! grep -q "^nimsieve $sub: rank 1 of 2: .*no-such\.rules" "$ERR" ||
+       grep -q "^nimsieve $sub: rank 0" "$ERR" || [ -e "$WORK/one.h5" ] || [ -e "$WORK/one.h5.part" ]; then
+        fail "$sub: an error of rank 1 alone: expected exit 2 and rank 1's message only, got $RC"
+        show
+    fi
+done
+
 finish

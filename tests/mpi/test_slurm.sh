@@ -18,7 +18,7 @@ done
 
 S="$WORK/slurm"
 "$SRC/tools/slurm/local-slurm.sh" stop "$S" 2>/dev/null
-rm -rf "$S" "$WORK"/*.h5 "$WORK"/job-*.txt
+rm -rf "$S" "$WORK"/*.h5 "$WORK"/*.part "$WORK"/job-*.txt
 # the jobs left (a timeout) cancelled, the daemons stopped, whatever happens
 # (scancel only on this test's own cluster, never a system SLURM's jobs)
 trap '[ "${SLURM_CONF:-}" = "$S/slurm.conf" ] && scancel --quiet -u "$(id -un)" 2>/dev/null
