@@ -73,8 +73,8 @@ static int on_progress(void *user, uint64_t done, uint64_t total)
     return r->progress(r->user, (size_t)done, (size_t)total);
 }
 
-ns_census *ns_census_run(int digits, int64_t size, int threads, ns_census_progress_fn progress, void *user,
-                         ns_error *err)
+ns_census *ns_census_run(int digits, int64_t size, int threads, ns_census_driver_fn driver,
+                         ns_census_progress_fn progress, void *user, ns_error *err)
 {
     const size_t n = ns_census_count(digits);
     if (!n) {
@@ -104,7 +104,7 @@ ns_census *ns_census_run(int digits, int64_t size, int threads, ns_census_progre
     const ns_sweep_job job = {.n = n, .build = build_code, .user = &r, .threads = threads, .each = take_code,
                               .each_user = &r, .progress = progress ? on_progress : NULL, .progress_user = &r};
     ns_error e = {0};
-    const ns_err rc = ns_sweep_run(&job, NULL, &e);
+    const ns_err rc = (driver ? driver : ns_sweep_run)(&job, NULL, &e);
     if (rc) {
         if (r.gerr.code)
             ns_error_set(err, r.gerr.code, "census: %s", r.gerr.msg);

@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analysis/ns_sweep.h"
 #include "core/ns_error.h"
 
 enum { NS_CENSUS_MAX_DIGITS = 4, NS_CENSUS_CODE_LEN = 16 };
@@ -53,11 +54,18 @@ size_t ns_census_count(int digits);
 /* The i-th code (0 <= i < ns_census_count(digits)) into buf. */
 void ns_census_code(int digits, size_t i, char buf[NS_CENSUS_CODE_LEN]);
 
+/* The driver that runs the codes: ns_sweep_run (analysis/ns_sweep.h) or
+ * one with its contract (dist/ns_dist_sweep.h: across MPI ranks, where only
+ * rank 0 gets the columns; on the other ranks the census returned is
+ * empty but for its code list). */
+typedef ns_err (*ns_census_driver_fn)(const ns_sweep_job *job, ns_sweep_row *rows, ns_error *err);
+
 /* Run the census: digits 1..NS_CENSUS_MAX_DIGITS, size >= 1, threads
- * games at once (<= 0: OpenMP's default), progress OPTIONAL. Returns a new
- * census (caller frees with ns_census_free) or NULL with err set. */
-ns_census *ns_census_run(int digits, int64_t size, int threads, ns_census_progress_fn progress, void *user,
-                         ns_error *err);
+ * games at once (<= 0: OpenMP's default), driver OPTIONAL (NULL:
+ * ns_sweep_run), progress OPTIONAL. Returns a new census (caller frees
+ * with ns_census_free) or NULL with err set. */
+ns_census *ns_census_run(int digits, int64_t size, int threads, ns_census_driver_fn driver,
+                         ns_census_progress_fn progress, void *user, ns_error *err);
 void ns_census_free(ns_census *c);
 
 #endif

@@ -11,6 +11,8 @@
 #include "cli/cli.h"
 #include "cli/cli_util.h"
 #include "core/ns_omp.h"
+#include "dist/ns_dist.h"
+#include "dist/ns_dist_sweep.h"
 #include "store/ns_h5_census.h"
 
 #define CMD "census"
@@ -138,17 +140,25 @@ int ns_cmd_census(int argc, char **argv)
     ns_cli_catch_sigint();
     ns_cli_progress_start(&pc.bar, 1);
     const double t0 = ns_cli_now();
-    ns_census *cs = ns_census_run((int)digits, size, (int)threads, on_progress, &pc, &err);
+    /* every rank ready (a rank that failed above stops them all), then
+     * under MPI rank 0 hands out the codes and the others solve them */
+    if (ns_cli_dist_agree(NS_EXIT_OK) != NS_EXIT_OK)
+        return NS_EXIT_ERROR;
+    ns_census *cs = ns_census_run((int)digits, size, (int)threads, ns_dist_sweep_run, on_progress, &pc, &err);
     ns_cli_progress_finish(&pc.bar);
     if (!cs)
         return ns_cli_error(CMD, "%s", err.msg);
+    if (ns_dist_rank() != 0) {
+        ns_census_free(cs);   /* rank 0 writes the files */
+        return NS_EXIT_OK;
+    }
     const double wall = ns_cli_now() - t0;
     int rc = NS_EXIT_OK;
     ns_h5_census_cols cols = {
         .digits = cs->digits, .size = cs->size, .n = cs->ncodes, .ngroups = cs->ngroups, .nproven = cs->nproven,
         .code = (const char (*)[NS_H5_CENSUS_CODE_LEN])cs->code, .period = cs->period, .preperiod = cs->preperiod, .saltus = cs->saltus,
         .group = cs->group, .proven = cs->proven, .max_value = cs->max_value, .threads = (int)threads,
-        .wall_seconds = wall};
+        .wall_seconds = wall, .mpi_ranks = ns_dist_is_mpi_build() ? ns_dist_size() : 0};
     if (ns_h5_census_write(out, &cols, &err)) {
         rc = ns_cli_error(CMD, "%s", err.msg);
         goto done;
@@ -163,7 +173,11 @@ int ns_cmd_census(int argc, char **argv)
     printf("groups:        %zu distinct sequences\n", cs->ngroups);
     printf("periods:       %zu proven, %zu observed, not proven, %zu none observed\n", cs->nproven,
            nperiodic - cs->nproven, cs->ncodes - nperiodic);
-    printf("time:          %.2f s on %d thread%s\n", wall, (int)threads, threads == 1 ? "" : "s");
+    if (ns_dist_size() > 1)
+        printf("time:          %.2f s on %d ranks (1 manager, %d worker%s) x %d thread%s\n", wall, ns_dist_size(),
+               ns_dist_size() - 1, ns_dist_size() == 2 ? "" : "s", (int)threads, threads == 1 ? "" : "s");
+    else
+        printf("time:          %.2f s on %d thread%s\n", wall, (int)threads, threads == 1 ? "" : "s");
     printf("file:          %s%s%s\n", out, csv ? ", " : "", csv ? csv : "");
 done:
     ns_census_free(cs);

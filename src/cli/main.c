@@ -29,7 +29,7 @@ static const subcommand subcommands[] = {
     {"poj1704", ns_cmd_poj1704, "answer POJ 1704 (Georgia and Bob, Staircase Nim) from stdin", 0},
     {"monks", ns_cmd_monks, "answer 高僧斗法 (Staircase Nim): the winning move, or -1", 0},
     {"plot", ns_cmd_plot, "draw a figure of a table with gnuplot", 0},
-    {"census", ns_cmd_census, "solve every octal game of D code digits, periods, groups", 0},
+    {"census", ns_cmd_census, "solve every octal game of D code digits, periods, groups", 1},
     {"sweep", ns_cmd_sweep, "solve the variants of a game over parameter ranges, one catalogue", 1},
     {NULL, NULL, NULL, 0},
 };

@@ -116,6 +116,7 @@ ns_err ns_h5_census_write(const char *path, const ns_h5_census_cols *c, ns_error
         (rc = ns_h5_attr_i64(fa, path, "proven", (int64_t)c->nproven, err)) ||
         (rc = ns_h5_attr_i64(fa, path, "threads", c->threads, err)) ||
         (rc = ns_h5_attr_scalar(fa, path, "wall_seconds", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &c->wall_seconds, err)) ||
+        (c->mpi_ranks > 0 && (rc = ns_h5_attr_i64(fa, path, "mpi_ranks", c->mpi_ranks, err))) ||
         (rc = ns_h5_attr_provenance(fa, path, err)))
         goto fail;
     const hid_t f = w.file;

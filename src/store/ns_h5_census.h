@@ -7,7 +7,8 @@
  *             with the same sequence), saltus (int64: s > 0 when the
  *             period is arithmetic, G(n+p) = G(n) + s, observed only)
  *   root attributes: digits, size (heap sizes 0 .. size-1), codes, groups,
- *             proven, threads, wall_seconds, nimsieve_version,
+ *             proven, threads, wall_seconds, (MPI builds) mpi_ranks,
+ *             nimsieve_version,
  *             git_revision, hdf5_version, created_utc, kind = "census" */
 #ifndef NS_H5_CENSUS_H
 #define NS_H5_CENSUS_H
@@ -31,6 +32,7 @@ typedef struct ns_h5_census_cols {
     const uint32_t *max_value;
     int threads;
     double wall_seconds;
+    int mpi_ranks;          /* > 0: the attribute mpi_ranks (MPI builds) */
 } ns_h5_census_cols;
 
 /* Write the census to path (through path.part, renamed at the end, so a
