@@ -12,6 +12,7 @@
 #include "analysis/ns_patterns.h"
 #include "core/ns_omp.h"
 #include "engine/ns_engine.h"
+#include "game/ns_build.h"
 
 ns_sweep_ranges *ns_sweep_ranges_new(void)
 {
@@ -294,6 +295,22 @@ ns_err ns_sweep_ranges_variant(const ns_sweep_ranges *r, uint64_t i, ns_params *
             return rc;
     }
     return NS_OK;
+}
+
+ns_err ns_sweep_build_variant(void *user, uint64_t i, ns_game **g, ns_error *err)
+{
+    const ns_sweep_spec *b = user;
+    ns_params ps;
+    ns_err rc;
+    *g = NULL;
+    if ((rc = ns_sweep_ranges_variant(b->r, i, &ps, err)) || (rc = ns_game_build(b->spec, &ps, 0, g, err)))
+        return rc;
+    const int64_t bounds[2] = {b->size, b->size};
+    if ((*g)->k <= 2 && (rc = ns_game_set_bounds(*g, bounds, err))) {
+        ns_game_free(*g);
+        *g = NULL;
+    }
+    return rc;
 }
 
 /* ---- the driver ---- */

@@ -81,6 +81,17 @@ ns_err ns_sweep_ranges_variant(const ns_sweep_ranges *r, uint64_t i, ns_params *
  * it with ns_game_free). Called from worker threads, several at once. */
 typedef ns_err (*ns_sweep_build_fn)(void *user, uint64_t i, ns_game **g, ns_error *err);
 
+/* A builder over ranges (ns_sweep_build_fn with user = ns_sweep_spec *):
+ * variant i is the game spec (a preset or rule file, ns_game_build) with
+ * variant i's parameters, bounds size per pile for one- and two-pile
+ * games. */
+typedef struct ns_sweep_spec {
+    const char *spec;
+    const ns_sweep_ranges *r;
+    int64_t size;
+} ns_sweep_spec;
+ns_err ns_sweep_build_variant(void *user, uint64_t i, ns_game **g, ns_error *err);
+
 /* OPTIONAL: called after each variant (one call at a time) with the
  * variants done; non-zero stops the sweep (NS_EINTR). */
 typedef int (*ns_sweep_progress_fn)(void *user, uint64_t done, uint64_t total);

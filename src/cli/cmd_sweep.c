@@ -125,28 +125,6 @@ static void usage(void)
           stdout);
 }
 
-typedef struct build_ctx {
-    const char *spec;
-    const ns_sweep_ranges *r;
-    int64_t size;
-} build_ctx;
-
-static ns_err build_variant(void *user, uint64_t i, ns_game **g, ns_error *err)
-{
-    const build_ctx *b = user;
-    ns_params ps;
-    ns_err rc;
-    *g = NULL;
-    if ((rc = ns_sweep_ranges_variant(b->r, i, &ps, err)) || (rc = ns_game_build(b->spec, &ps, 0, g, err)))
-        return rc;
-    const int64_t bounds[2] = {b->size, b->size};
-    if ((*g)->k <= 2 && (rc = ns_game_set_bounds(*g, bounds, err))) {
-        ns_game_free(*g);
-        *g = NULL;
-    }
-    return rc;
-}
-
 /* the value of parameter name in text ("a=3;set=1,3,4") as CSV: sets quoted */
 static void param_field(const char *params, const char *name, char *buf, size_t len)
 {
@@ -397,7 +375,7 @@ static int stopped(run_ctx *c, ns_err e, const ns_error *err, const char *out, d
  * grouper, in variant order, so later variants join the groups of the rows
  * before the interruption as in an uninterrupted run. */
 typedef struct regroup_ctx {
-    const build_ctx *bc;
+    const ns_sweep_spec *bc;
     const uint64_t *first;     /* the variants to solve again */
     run_ctx *run;
 } regroup_ctx;
@@ -405,7 +383,7 @@ typedef struct regroup_ctx {
 static ns_err regroup_build(void *user, uint64_t k, ns_game **g, ns_error *err)
 {
     const regroup_ctx *x = user;
-    return build_variant((void *)x->bc, x->first[k], g, err);
+    return ns_sweep_build_variant((void *)x->bc, x->first[k], g, err);
 }
 
 static int regroup_each(void *user, uint64_t k, const ns_sweep_row *row, const ns_game *g, const ns_table *t)
@@ -423,7 +401,7 @@ static int regroup_each(void *user, uint64_t k, const ns_sweep_row *row, const n
     return 0;
 }
 
-static ns_err regroup(build_ctx *bc, run_ctx *run, int serial, int threads, ns_error *err)
+static ns_err regroup(ns_sweep_spec *bc, run_ctx *run, int serial, int threads, ns_error *err)
 {
     const uint64_t n = run->first;
     int64_t *group = malloc(n * sizeof *group);
@@ -554,7 +532,7 @@ int ns_cmd_sweep(int argc, char **argv)
     }
     /* every variant's game built (not solved) before any work: unknown
      * parameters, values the game refuses, the number of piles */
-    build_ctx bc = {.spec = spec, .r = r, .size = size};
+    ns_sweep_spec bc = {.spec = spec, .r = r, .size = size};
     int piles = 0;
     for (uint64_t i = 0; i < r->nvariants; i++) {
         ns_game *g = NULL;
@@ -634,7 +612,7 @@ int ns_cmd_sweep(int argc, char **argv)
     ns_cli_catch_sigint();
     run.tty = isatty(STDERR_FILENO);
     const double t0 = run.start = ns_cli_now();
-    const ns_sweep_job job = {.first = run.first, .n = n, .build = build_variant, .user = &bc,
+    const ns_sweep_job job = {.first = run.first, .n = n, .build = ns_sweep_build_variant, .user = &bc,
                               .threads = serial ? 1 : (int)threads, .inner_threads = serial ? (int)threads : 1,
                               .each = on_each, .each_user = &run, .progress = on_progress, .progress_user = &run};
     /* one process: ns_sweep_run; under MPI a manager rank and workers */

@@ -96,15 +96,22 @@ static ns_err read_attr_str(hid_t f, const char *path, const char *name, char *b
     return rc;
 }
 
-static ns_err read_attr_i64(hid_t f, const char *path, const char *name, int64_t *v, ns_error *err)
+/* a numeric root attribute read as mtype; what names the type expected */
+static ns_err read_attr_num(hid_t f, const char *path, const char *name, hid_t mtype, void *v, const char *what,
+                            ns_error *err)
 {
     hid_t a = H5Aopen(f, name, H5P_DEFAULT);
     if (a < 0)
         return ns_h5_fail(err, NS_EFORMAT, "%s: not a sweep file: no attribute %s", path, name);
-    const herr_t s = H5Aread(a, H5T_NATIVE_INT64, v);
+    const herr_t s = H5Aread(a, mtype, v);
     if (H5Aclose(a) < 0 || s < 0)
-        return ns_h5_fail(err, NS_EFORMAT, "%s: cannot read attribute %s (expected an integer)", path, name);
+        return ns_h5_fail(err, NS_EFORMAT, "%s: cannot read attribute %s (expected %s)", path, name, what);
     return NS_OK;
+}
+
+static ns_err read_attr_i64(hid_t f, const char *path, const char *name, int64_t *v, ns_error *err)
+{
+    return read_attr_num(f, path, name, H5T_NATIVE_INT64, v, "an integer", err);
 }
 
 ns_err ns_h5_sweep_read(const char *path, ns_h5_sweep **out, ns_error *err)
@@ -219,13 +226,7 @@ static ns_err attr_set(hid_t obj, const char *path, const char *name, hid_t ftyp
 
 static ns_err read_attr_f64(hid_t f, const char *path, const char *name, double *v, ns_error *err)
 {
-    hid_t a = H5Aopen(f, name, H5P_DEFAULT);
-    if (a < 0)
-        return ns_h5_fail(err, NS_EFORMAT, "%s: not a sweep file: no attribute %s", path, name);
-    const herr_t s = H5Aread(a, H5T_NATIVE_DOUBLE, v);
-    if (H5Aclose(a) < 0 || s < 0)
-        return ns_h5_fail(err, NS_EFORMAT, "%s: cannot read attribute %s (expected a number)", path, name);
-    return NS_OK;
+    return read_attr_num(f, path, name, H5T_NATIVE_DOUBLE, v, "a number", err);
 }
 
 static void writer_free(ns_h5_sweep_writer *w)

@@ -24,7 +24,6 @@
 #include "analysis/ns_sweep.h"
 #include "core/ns_omp.h"
 #include "engine/ns_engine.h"
-#include "game/ns_build.h"
 
 static double now(void)
 {
@@ -33,31 +32,8 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-typedef struct bctx {
-    const char *spec;
-    const ns_sweep_ranges *r;
-    int64_t size;
-} bctx;
-
-/* the i-th variant's game, bounds set (as `nimsieve sweep` builds it) */
-static ns_err build(void *user, uint64_t i, ns_game **g, ns_error *err)
-{
-    const bctx *b = user;
-    ns_params ps;
-    ns_err rc;
-    *g = NULL;
-    if ((rc = ns_sweep_ranges_variant(b->r, i, &ps, err)) || (rc = ns_game_build(b->spec, &ps, 0, g, err)))
-        return rc;
-    const int64_t bounds[2] = {b->size, b->size};
-    if ((rc = ns_game_set_bounds(*g, bounds, err))) {
-        ns_game_free(*g);
-        *g = NULL;
-    }
-    return rc;
-}
-
 /* the bare solves; returns the number that failed */
-static int bare(const bctx *b, int threads)
+static int bare(const ns_sweep_spec *b, int threads)
 {
     int bad = 0;
     const long long n = (long long)b->r->nvariants;
@@ -67,7 +43,7 @@ static int bare(const bctx *b, int threads)
         ns_game *g = NULL;
         ns_table *t = NULL;
         const ns_engine_opts opts = {.threads = 1};
-        int ok = build((void *)b, (uint64_t)i, &g, &e) == NS_OK && (t = ns_engine_table_new(g, 0, &e)) &&
+        int ok = ns_sweep_build_variant((void *)b, (uint64_t)i, &g, &e) == NS_OK && (t = ns_engine_table_new(g, 0, &e)) &&
                  ns_engine_run(g, t, &opts, &e) == NS_OK;
         ns_table_free(t);
         ns_game_free(g);
@@ -123,7 +99,7 @@ int main(int argc, char **argv)
     }
     if (!threads)
         threads = ns_omp_max_threads();
-    const bctx b = {.spec = argv[optind], .r = r, .size = size};
+    const ns_sweep_spec b = {.spec = argv[optind], .r = r, .size = size};
     const uint64_t n = r->nvariants;
     double tb = 1e300, td = 1e300;
     for (int k = 0; k < reps; k++) {
@@ -135,7 +111,7 @@ int main(int argc, char **argv)
         }
         double dt = now() - t0;
         tb = dt < tb ? dt : tb;
-        const ns_sweep_job job = {.n = n, .build = build, .user = (void *)&b, .threads = threads};
+        const ns_sweep_job job = {.n = n, .build = ns_sweep_build_variant, .user = (void *)&b, .threads = threads};
         t0 = now();
         if (ns_sweep_run(&job, NULL, &err)) {
             fprintf(stderr, "nimsieve-bench-sweep: %s\n", err.msg);
