@@ -71,6 +71,12 @@ typedef struct ns_conj {
     int all_proven;              /* period laws: every covered period proven */
     double max_dev, tol;         /* closed: largest |slope - form| and the tol there */
     size_t others;               /* closed: other forms of the search that also match */
+    size_t forms;                /* closed over groups: different forms (0: one group) */
+    char by[NS_PARAM_NAME_LEN];  /* coefficient law: the other parameter y ("" else) */
+    unsigned coef_linear;        /* coefficient law: bit j set when coefficient j of (p, q, r,
+                                  * s, t, u) is exactly coef_m[j] y + coef_c[j] over all groups */
+    int64_t coef_m[6], coef_c[6];
+    int64_t y_lo, y_hi;          /* coefficient law: the y seen */
     int complexity;              /* smaller is simpler */
     char text[1024];              /* the statement, one line */
 } ns_conj;
