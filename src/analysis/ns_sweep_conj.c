@@ -895,7 +895,7 @@ static ns_err closed_for(const ns_conj_data *d, const char *x, const char *field
             snprintf(c->field, sizeof c->field, "%s", field);
             snprintf(c->param, sizeof c->param, "%.*s", NS_PARAM_NAME_LEN - 1, x);
             snprintf(c->by, sizeof c->by, "%s", y);
-            char lin[400] = "", non[400] = "";
+            char lin[200] = "", non[200] = "";
             size_t ul = 0, un = 0;
             for (int j = 0; j < 6; j++) {
                 char ct[80];
