@@ -10,7 +10,7 @@
 enum { MAX_FIELDS = 3, MAX_LAWS_PER_PAIR = 5, MIN_LINEAR_X = 3, MIN_CLOSED_X = 4 };
 
 /* The closed forms searched (ns_sweep_conj.h). */
-enum { P_MAX = 4, Q_MAX = 4, U_MAX = 4, R_MAX = 4, S_MAX = 8, T_MAX = 8 };
+enum { P_MAX = 4, Q_MAX = 4, U_MAX = 4, R_MAX = 4, S_MAX = 8, T_MAX = 16 };
 
 /* the statements found so far (a growing array) */
 typedef struct list {
@@ -46,7 +46,7 @@ double ns_conj_slope_tol(int64_t K)
 double ns_conj_closed_eval(const ns_conj *c, double x)
 {
     const double rad = (double)c->r * x * x + (double)c->s * x + (double)c->t;
-    if (rad < 0)
+    if (rad < 0 || c->u == 0)
         return NAN;
     return ((double)c->p + (double)c->q * x + sqrt(rad)) / (double)c->u;
 }
@@ -308,8 +308,12 @@ static int cmp_law(const void *a, const void *b)
     return (p->covered < q->covered) - (p->covered > q->covered);
 }
 
-static ns_err linear_for(const ns_conj_data *d, const char *xname, const ifield *f, const keyed *k, list *l,
-                         ns_error *err)
+static void other_param(const ns_conj_data *d, const char *x, char names[][NS_PARAM_NAME_LEN], int np, char *y);
+static int exact_line(const int64_t *y, const int64_t *v, size_t ng, int64_t *m, int64_t *c);
+static void coef_text(int64_t m, int64_t c, const char *y, char *buf, size_t len);
+
+static ns_err linear_for(const ns_conj_data *d, const char *xname, const ifield *f, const keyed *k,
+                         char names[][NS_PARAM_NAME_LEN], int np, list *l, ns_error *err)
 {
     char x[NS_PARAM_NAME_LEN];
     snprintf(x, sizeof x, "%.*s", NS_PARAM_NAME_LEN - 1, xname);
@@ -373,6 +377,66 @@ static ns_err linear_for(const ns_conj_data *d, const char *xname, const ifield 
                  "%s is an exact linear function of %s for each value of %s (%zu groups, %zu different laws, "
                  "each group >= %d values of %s): observed for all %zu variants %s%s",
                  f->name, x, others, ngroups, nlaws, MIN_LINEAR_X, x, d->n, at, allp ? "; each period proven" : "");
+        /* the laws' m and c exactly linear in the one other integer
+         * parameter y over every group (>= 3 groups): one law in x and y */
+        char y[NS_PARAM_NAME_LEN];
+        other_param(d, x, names, np, y);
+        if (y[0] && ngroups >= MIN_LINEAR_X) {
+            int64_t *ys = malloc(3 * ngroups * sizeof *ys);
+            if (!ys) {
+                rc = ns_error_set(err, NS_ENOMEM, "conjectures: out of memory");
+                goto done;
+            }
+            int64_t *ms = ys + ngroups, *cs = ms + ngroups, mm, mc, cm, cc;
+            size_t g = 0;
+            int ok = 1;
+            for (size_t g0 = 0; g0 < d->n && ok; g++) {
+                size_t g1 = g0;
+                while (g1 < d->n && strcmp(k[g1].key, k[g0].key) == 0)
+                    g1++;
+                size_t dist;
+                fit_group(k + g0, g1 - g0, f, d, &ms[g], &cs[g], &dist, &ok);
+                ys[g] = ns_params_get(&d->params[k[g0].i], y)->v[0];
+                g0 = g1;
+            }
+            if (ok && exact_line(ys, ms, ngroups, &mm, &mc) && exact_line(ys, cs, ngroups, &cm, &cc)) {
+                int64_t y_lo = ys[0], y_hi = ys[0];
+                for (g = 1; g < ngroups; g++) {
+                    y_lo = ys[g] < y_lo ? ys[g] : y_lo;
+                    y_hi = ys[g] > y_hi ? ys[g] : y_hi;
+                }
+                ns_conj *e = push(l, err);
+                if (!e) {
+                    free(ys);
+                    rc = err->code;
+                    goto done;
+                }
+                *e = (ns_conj){.kind = NS_CONJ_LINEAR, .covered = d->n, .groups = ngroups, .all_proven = allp,
+                               .complexity = 10, .x_lo = k[0].x, .x_hi = k[d->n - 1].x, .coef_linear = 3u,
+                               .y_lo = y_lo, .y_hi = y_hi};
+                e->coef_m[0] = mm;
+                e->coef_c[0] = mc;
+                e->coef_m[1] = cm;
+                e->coef_c[1] = cc;
+                for (size_t t = 0; t < d->n; t++) {
+                    e->x_lo = k[t].x < e->x_lo ? k[t].x : e->x_lo;
+                    e->x_hi = k[t].x > e->x_hi ? k[t].x : e->x_hi;
+                }
+                snprintf(e->field, sizeof e->field, "%s", f->name);
+                snprintf(e->param, sizeof e->param, "%.*s", NS_PARAM_NAME_LEN - 1, x);
+                snprintf(e->by, sizeof e->by, "%s", y);
+                char mt[80], ct[80];
+                coef_text(mm, mc, y, mt, sizeof mt);
+                coef_text(cm, cc, y, ct, sizeof ct);
+                snprintf(e->text, sizeof e->text,
+                         "%s = m %s + c with m = %s, c = %s for %s = %" PRId64 "..%" PRId64 " and every %s = %" PRId64
+                         "..%" PRId64 " (the law in %s of each of the %zu groups; m and c exactly linear in %s): "
+                         "observed for all %zu variants %s%s",
+                         f->name, x, mt, ct, x, e->x_lo, e->x_hi, y, y_lo, y_hi, x, ngroups, y, d->n, at,
+                         allp ? "; each period proven" : "");
+            }
+            free(ys);
+        }
     }
     for (size_t j = 0; j < nlaws && j < MAX_LAWS_PER_PAIR; j++) {
         const law *w = &laws[j];
@@ -451,35 +515,53 @@ typedef struct cand {
     int p, q, r, s, t, u, cx;
 } cand;
 
-static ns_err closed_for(const ns_conj_data *d, const char *x, const char *field, const double *slope, list *l,
-                         ns_error *err)
+/* the best closed form of one group of variants (keyed rows), or none */
+typedef struct fit {
+    int found;
+    cand best;
+    double max_dev, tol;    /* largest |slope - form|, the smallest tol */
+    size_t others;          /* other matching forms, other functions on these x */
+    int64_t x_lo, x_hi;
+} fit;
+
+static void cand_conj(const cand *m, ns_conj *c)
 {
-    const size_t n = d->n;
+    c->p = m->p;
+    c->q = m->q;
+    c->r = m->r;
+    c->s = m->s;
+    c->t = m->t;
+    c->u = m->u;
+}
+
+/* Search the forms that match every row of k[0..nk) (scratch xs, tol,
+ * root: nk entries each). f->found 0 when a slope is not finite, a row has
+ * too few P-pairs, or no form matches. */
+static ns_err closed_fit(const ns_conj_data *d, const double *slope, const keyed *k, size_t nk, double *xs,
+                         double *tol, double *root, fit *f, ns_error *err)
+{
     ns_err rc = NS_OK;
-    double *xs = malloc(n * sizeof *xs), *tol = malloc(n * sizeof *tol), *root = malloc(n * sizeof *root);
     cand *m = NULL;
     size_t nm = 0, capm = 0;
-    if (!xs || !tol || !root) {
-        rc = ns_error_set(err, NS_ENOMEM, "conjectures: out of memory");
-        goto done;
-    }
-    int64_t x_lo = INT64_MAX, x_hi = INT64_MIN;
-    for (size_t i = 0; i < n; i++) {
-        const int64_t xv = ns_params_get(&d->params[i], x)->v[0];
-        if (!isfinite(slope[i]))
-            goto done;
-        xs[i] = (double)xv;
-        tol[i] = ns_conj_slope_tol((d->p_positions[i] - 1) / 2) + 1e-12;
+    memset(f, 0, sizeof *f);
+    f->x_lo = INT64_MAX;
+    f->x_hi = INT64_MIN;
+    for (size_t i = 0; i < nk; i++) {
+        const size_t v = k[i].i;
+        if (!isfinite(slope[v]))
+            return NS_OK;
+        xs[i] = (double)k[i].x;
+        tol[i] = ns_conj_slope_tol((d->p_positions[v] - 1) / 2) + 1e-12;
         if (!isfinite(tol[i]))
-            goto done;
-        x_lo = xv < x_lo ? xv : x_lo;
-        x_hi = xv > x_hi ? xv : x_hi;
+            return NS_OK;
+        f->x_lo = k[i].x < f->x_lo ? k[i].x : f->x_lo;
+        f->x_hi = k[i].x > f->x_hi ? k[i].x : f->x_hi;
     }
     for (int r = 0; r <= R_MAX; r++)
         for (int s = r ? -S_MAX : 0; s <= (r ? S_MAX : 0); s++)
             for (int t = r ? -T_MAX : 0; t <= (r ? T_MAX : 0); t++) {
                 int neg = 0;
-                for (size_t i = 0; i < n && !neg; i++) {
+                for (size_t i = 0; i < nk && !neg; i++) {
                     const double rad = (double)r * xs[i] * xs[i] + (double)s * xs[i] + (double)t;
                     neg = rad < 0;
                     root[i] = neg ? 0 : sqrt(rad);
@@ -490,9 +572,10 @@ static ns_err closed_for(const ns_conj_data *d, const char *x, const char *field
                     for (int q = -Q_MAX; q <= Q_MAX; q++)
                         for (int p = -P_MAX; p <= P_MAX; p++) {
                             size_t i = 0;
-                            while (i < n && fabs(((double)p + (double)q * xs[i] + root[i]) / (double)u - slope[i]) <= tol[i])
+                            while (i < nk &&
+                                   fabs(((double)p + (double)q * xs[i] + root[i]) / (double)u - slope[k[i].i]) <= tol[i])
                                 i++;
-                            if (i < n)
+                            if (i < nk)
                                 continue;
                             if (nm == capm) {
                                 capm = capm ? 2 * capm : 64;
@@ -512,43 +595,346 @@ static ns_err closed_for(const ns_conj_data *d, const char *x, const char *field
     for (size_t j = 1; j < nm; j++)
         if (m[j].cx < m[best].cx)
             best = j;
-    ns_conj *c = push(l, err);
-    if (!c) {
-        rc = err->code;
-        goto done;
-    }
-    *c = (ns_conj){.kind = NS_CONJ_CLOSED, .p = m[best].p, .q = m[best].q, .r = m[best].r, .s = m[best].s,
-                   .t = m[best].t, .u = m[best].u, .x_lo = x_lo, .x_hi = x_hi, .covered = n,
-                   .complexity = m[best].cx, .tol = INFINITY};
-    snprintf(c->field, sizeof c->field, "%s", field);
-    snprintf(c->param, sizeof c->param, "%.*s", NS_PARAM_NAME_LEN - 1, x);
-    for (size_t i = 0; i < n; i++) {
-        const double dev = fabs(ns_conj_closed_eval(c, xs[i]) - slope[i]);
-        c->max_dev = dev > c->max_dev ? dev : c->max_dev;
-        c->tol = tol[i] < c->tol ? tol[i] : c->tol;
+    f->found = 1;
+    f->best = m[best];
+    f->tol = INFINITY;
+    ns_conj c = {0};
+    cand_conj(&m[best], &c);
+    for (size_t i = 0; i < nk; i++) {
+        const double dev = fabs(ns_conj_closed_eval(&c, xs[i]) - slope[k[i].i]);
+        f->max_dev = dev > f->max_dev ? dev : f->max_dev;
+        f->tol = tol[i] < f->tol ? tol[i] : f->tol;
     }
     /* other matching forms that are other functions on these x */
     for (size_t j = 0; j < nm; j++) {
         if (j == best)
             continue;
-        const ns_conj o = {.p = m[j].p, .q = m[j].q, .r = m[j].r, .s = m[j].s, .t = m[j].t, .u = m[j].u};
+        ns_conj o = {0};
+        cand_conj(&m[j], &o);
         int same = 1;
-        for (size_t i = 0; i < n && same; i++)
-            same = fabs(ns_conj_closed_eval(&o, xs[i]) - ns_conj_closed_eval(c, xs[i])) < 1e-9;
-        c->others += !same;
+        for (size_t i = 0; i < nk && same; i++)
+            same = fabs(ns_conj_closed_eval(&o, xs[i]) - ns_conj_closed_eval(&c, xs[i])) < 1e-9;
+        f->others += !same;
     }
-    char ft[240], at[80], oth[120] = "";
-    closed_text(c, ft, sizeof ft);
-    size_label(d, at, sizeof at);
-    if (c->others)
-        snprintf(oth, sizeof oth, "; %zu other form%s of the search also match%s", c->others,
-                 c->others == 1 ? "" : "s", c->others == 1 ? "es" : "");
-    snprintf(c->text, sizeof c->text,
-             "%s = %s for %s = %" PRId64 "..%" PRId64 ": observed for all %zu variants %s, max |deviation| %.2g "
-             "(each within its tolerance 1.5K/(K^2-1), K its P-pairs; the smallest %.2g)%s",
-             field, ft, x, x_lo, x_hi, n, at, c->max_dev, c->tol, oth);
 done:
     free(m);
+    return rc;
+}
+
+static int same_cand(const cand *a, const cand *b)
+{
+    return a->p == b->p && a->q == b->q && a->r == b->r && a->s == b->s && a->t == b->t && a->u == b->u;
+}
+
+/* one form shared by some groups */
+typedef struct form {
+    cand c;
+    size_t covered, groups, others;
+    int64_t x_lo, x_hi;
+    double max_dev, tol;
+    size_t first_group;     /* the first group (in key order) that has it */
+} form;
+
+static int cmp_form(const void *a, const void *b)
+{
+    const form *p = a, *q = b;
+    if (p->covered != q->covered)
+        return (p->covered < q->covered) - (p->covered > q->covered);
+    return (p->first_group > q->first_group) - (p->first_group < q->first_group);
+}
+
+/* The name of the one other parameter of the groups, when there is exactly
+ * one and it is an integer parameter (names: np of them); else "". */
+static void other_param(const ns_conj_data *d, const char *x, char names[][NS_PARAM_NAME_LEN], int np, char *y)
+{
+    y[0] = '\0';
+    if (d->params[0].n != 2)
+        return;
+    const char *o = strcmp(d->params[0].p[0].name, x) == 0 ? d->params[0].p[1].name : d->params[0].p[0].name;
+    for (int j = 0; j < np; j++)
+        if (strcmp(names[j], o) == 0 && strcmp(o, x) != 0) {
+            snprintf(y, NS_PARAM_NAME_LEN, "%s", o);
+            return;
+        }
+}
+
+/* Is v[g] = m y[g] + c exactly for every g (integer m, c)? ng >= 3 */
+static int exact_line(const int64_t *y, const int64_t *v, size_t ng, int64_t *m, int64_t *c)
+{
+    size_t j = 1;
+    while (j < ng && y[j] == y[0])
+        j++;
+    if (j == ng)
+        return 0;
+    const int64_t dy = y[j] - y[0], dv = v[j] - v[0];
+    if (dv % dy)
+        return 0;
+    *m = dv / dy;
+    int64_t my;
+    if (__builtin_mul_overflow(*m, y[0], &my) || __builtin_sub_overflow(v[0], my, c))
+        return 0;
+    for (size_t g = 0; g < ng; g++) {
+        int64_t w;
+        if (__builtin_mul_overflow(*m, y[g], &w) || __builtin_add_overflow(w, *c, &w) || w != v[g])
+            return 0;
+    }
+    return 1;
+}
+
+/* "2 - c", "2c", "-1", "c + 3" */
+static void coef_text(int64_t m, int64_t c, const char *y, char *buf, size_t len)
+{
+    if (m == 0)
+        snprintf(buf, len, "%" PRId64, c);
+    else
+        linear_text(m, c, y, buf, len);
+}
+
+static const char coef_names[6] = {'p', 'q', 'r', 's', 't', 'u'};
+
+static int64_t cand_coef(const cand *c, int j)
+{
+    const int v[6] = {c->p, c->q, c->r, c->s, c->t, c->u};
+    return v[j];
+}
+
+static ns_err closed_for(const ns_conj_data *d, const char *x, const char *field, const double *slope,
+                         const keyed *k, char names[][NS_PARAM_NAME_LEN], int np, list *l, ns_error *err)
+{
+    const size_t n = d->n;
+    ns_err rc = NS_OK;
+    double *xs = malloc(n * sizeof *xs), *tol = malloc(n * sizeof *tol), *root = malloc(n * sizeof *root);
+    fit *fits = malloc(n * sizeof *fits);
+    size_t *g0s = malloc((n + 1) * sizeof *g0s);
+    form *forms = NULL;
+    int64_t *ys = malloc(n * sizeof *ys), *vs = malloc(n * sizeof *vs);
+    size_t nforms = 0, ngroups = 0, fitted = 0;
+    if (!xs || !tol || !root || !fits || !g0s || !ys || !vs) {
+        rc = ns_error_set(err, NS_ENOMEM, "conjectures: out of memory");
+        goto done;
+    }
+    char at[80];
+    size_label(d, at, sizeof at);
+    /* the groups: each needs >= MIN_CLOSED_X variants, one per value of x */
+    for (size_t g0 = 0; g0 < n;) {
+        size_t g1 = g0 + 1, dup = 0;
+        while (g1 < n && strcmp(k[g1].key, k[g0].key) == 0) {
+            dup += k[g1].x == k[g1 - 1].x;
+            g1++;
+        }
+        g0s[ngroups] = g0;
+        fits[ngroups].found = 0;
+        if (!dup && g1 - g0 >= MIN_CLOSED_X &&
+            (rc = closed_fit(d, slope, k + g0, g1 - g0, xs, tol, root, &fits[ngroups], err)))
+            goto done;
+        fitted += fits[ngroups].found;
+        ngroups++;
+        g0 = g1;
+    }
+    g0s[ngroups] = n;
+    if (fitted == 0)
+        goto done;
+    if (ngroups == 1) {
+        const fit *f = &fits[0];
+        ns_conj *c = push(l, err);
+        if (!c) {
+            rc = err->code;
+            goto done;
+        }
+        *c = (ns_conj){.kind = NS_CONJ_CLOSED, .x_lo = f->x_lo, .x_hi = f->x_hi, .covered = n, .groups = 1,
+                       .complexity = f->best.cx, .max_dev = f->max_dev, .tol = f->tol, .others = f->others};
+        cand_conj(&f->best, c);
+        snprintf(c->field, sizeof c->field, "%s", field);
+        snprintf(c->param, sizeof c->param, "%.*s", NS_PARAM_NAME_LEN - 1, x);
+        char ft[240], oth[120] = "";
+        closed_text(c, ft, sizeof ft);
+        if (c->others)
+            snprintf(oth, sizeof oth, "; %zu other form%s of the search also match%s", c->others,
+                     c->others == 1 ? "" : "s", c->others == 1 ? "es" : "");
+        snprintf(c->text, sizeof c->text,
+                 "%s = %s for %s = %" PRId64 "..%" PRId64 ": observed for all %zu variants %s, max |deviation| %.2g "
+                 "(each within its tolerance 1.5K/(K^2-1), K its P-pairs; the smallest %.2g)%s",
+                 field, ft, x, c->x_lo, c->x_hi, n, at, c->max_dev, c->tol, oth);
+        goto done;
+    }
+    /* several groups: the distinct forms, with the groups that have them */
+    forms = malloc(ngroups * sizeof *forms);
+    if (!forms) {
+        rc = ns_error_set(err, NS_ENOMEM, "conjectures: out of memory");
+        goto done;
+    }
+    for (size_t g = 0; g < ngroups; g++) {
+        const fit *f = &fits[g];
+        if (!f->found)
+            continue;
+        size_t j = 0;
+        while (j < nforms && !same_cand(&forms[j].c, &f->best))
+            j++;
+        if (j == nforms)
+            forms[nforms++] = (form){.c = f->best, .x_lo = f->x_lo, .x_hi = f->x_hi, .tol = INFINITY,
+                                     .first_group = g};
+        form *w = &forms[j];
+        w->covered += g0s[g + 1] - g0s[g];
+        w->groups++;
+        w->others = f->others > w->others ? f->others : w->others;
+        w->x_lo = f->x_lo < w->x_lo ? f->x_lo : w->x_lo;
+        w->x_hi = f->x_hi > w->x_hi ? f->x_hi : w->x_hi;
+        w->max_dev = f->max_dev > w->max_dev ? f->max_dev : w->max_dev;
+        w->tol = f->tol < w->tol ? f->tol : w->tol;
+    }
+    qsort(forms, nforms, sizeof *forms, cmp_form);
+    const char *others = "the other parameters";
+    char y[NS_PARAM_NAME_LEN];
+    other_param(d, x, names, np, y);
+    if (y[0])
+        others = y;
+    /* every group has a form and the forms differ: one statement for all,
+     * the first groups' forms listed */
+    if (fitted == ngroups && nforms > 1) {
+        ns_conj *c = push(l, err);
+        if (!c) {
+            rc = err->code;
+            goto done;
+        }
+        *c = (ns_conj){.kind = NS_CONJ_CLOSED, .covered = n, .groups = ngroups, .forms = nforms, .complexity = 60,
+                       .x_lo = k[0].x, .x_hi = k[0].x, .tol = INFINITY};
+        for (size_t g = 0; g < ngroups; g++) {
+            c->x_lo = fits[g].x_lo < c->x_lo ? fits[g].x_lo : c->x_lo;
+            c->x_hi = fits[g].x_hi > c->x_hi ? fits[g].x_hi : c->x_hi;
+            c->max_dev = fits[g].max_dev > c->max_dev ? fits[g].max_dev : c->max_dev;
+            c->tol = fits[g].tol < c->tol ? fits[g].tol : c->tol;
+        }
+        snprintf(c->field, sizeof c->field, "%s", field);
+        snprintf(c->param, sizeof c->param, "%.*s", NS_PARAM_NAME_LEN - 1, x);
+        char list_txt[640] = "";
+        size_t u = 0;
+        enum { LISTED = 4 };
+        for (size_t g = 0; g < ngroups && g < LISTED && u < sizeof list_txt; g++) {
+            ns_conj o = {.u = 1};
+            cand_conj(&fits[g].best, &o);
+            snprintf(o.param, sizeof o.param, "%s", c->param);
+            char ft[240];
+            closed_text(&o, ft, sizeof ft);
+            const int w = snprintf(list_txt + u, sizeof list_txt - u, "%s%s: %s", g ? "; " : "", k[g0s[g]].key, ft);
+            u += w > 0 ? (size_t)w : 0;
+        }
+        if (ngroups > LISTED && u < sizeof list_txt)
+            snprintf(list_txt + u, sizeof list_txt - u, "; ... (%zu more groups)", ngroups - LISTED);
+        snprintf(c->text, sizeof c->text,
+                 "%s is a closed form in %s for each value of %s, the forms differ (%zu groups, %zu different "
+                 "forms; %s): observed for all %zu variants %s, max |deviation| %.2g (the smallest tolerance %.2g)",
+                 field, x, others, ngroups, nforms, list_txt, n, at, c->max_dev, c->tol);
+    }
+    /* each form with the groups that share it */
+    for (size_t j = 0; j < nforms && j < MAX_LAWS_PER_PAIR; j++) {
+        const form *w = &forms[j];
+        ns_conj *c = push(l, err);
+        if (!c) {
+            rc = err->code;
+            goto done;
+        }
+        *c = (ns_conj){.kind = NS_CONJ_CLOSED, .x_lo = w->x_lo, .x_hi = w->x_hi, .covered = w->covered,
+                       .groups = w->groups, .forms = 1, .complexity = w->c.cx, .max_dev = w->max_dev,
+                       .tol = w->tol, .others = w->others};
+        cand_conj(&w->c, c);
+        snprintf(c->field, sizeof c->field, "%s", field);
+        snprintf(c->param, sizeof c->param, "%.*s", NS_PARAM_NAME_LEN - 1, x);
+        char ft[240], oth[160] = "", scope[160];
+        closed_text(c, ft, sizeof ft);
+        if (w->groups == ngroups)
+            snprintf(scope, sizeof scope, ", the same form for each value of %s (%zu groups)", others, ngroups);
+        else
+            snprintf(scope, sizeof scope, " in %zu of %zu groups of %s", w->groups, ngroups, others);
+        if (c->others)
+            snprintf(oth, sizeof oth, "; in some group %zu other form%s of the search also match%s", c->others,
+                     c->others == 1 ? "" : "s", c->others == 1 ? "es" : "");
+        snprintf(c->text, sizeof c->text,
+                 "%s = %s for %s = %" PRId64 "..%" PRId64 "%s: observed for %s%zu variants %s, max |deviation| %.2g "
+                 "(each within its tolerance 1.5K/(K^2-1), K its P-pairs; the smallest %.2g)%s",
+                 field, ft, x, c->x_lo, c->x_hi, scope, c->covered == n ? "all " : "", c->covered, at, c->max_dev,
+                 c->tol, oth);
+    }
+    /* the coefficients of the groups' forms as exact linear functions of
+     * the one other integer parameter y (every group has a form, >= 3 groups) */
+    if (y[0] && fitted == ngroups && nforms > 1 && ngroups >= MIN_LINEAR_X) {
+        for (size_t g = 0; g < ngroups; g++)
+            ys[g] = ns_params_get(&d->params[k[g0s[g]].i], y)->v[0];
+        int64_t cm[6] = {0}, cc[6] = {0};
+        unsigned mask = 0;
+        int varies = 0;
+        for (int j = 0; j < 6; j++) {
+            for (size_t g = 0; g < ngroups; g++)
+                vs[g] = cand_coef(&fits[g].best, j);
+            if (exact_line(ys, vs, ngroups, &cm[j], &cc[j])) {
+                mask |= 1u << j;
+                varies |= cm[j] != 0;
+            }
+        }
+        if (varies) {
+            ns_conj *c = push(l, err);
+            if (!c) {
+                rc = err->code;
+                goto done;
+            }
+            int64_t y_lo = ys[0], y_hi = ys[0];
+            for (size_t g = 1; g < ngroups; g++) {
+                y_lo = ys[g] < y_lo ? ys[g] : y_lo;
+                y_hi = ys[g] > y_hi ? ys[g] : y_hi;
+            }
+            *c = (ns_conj){.kind = NS_CONJ_CLOSED, .covered = n, .groups = ngroups, .forms = nforms,
+                           .coef_linear = mask, .complexity = mask == 0x3fu ? 50 : 70,
+                           .y_lo = y_lo, .y_hi = y_hi};
+            memcpy(c->coef_m, cm, sizeof cm);
+            memcpy(c->coef_c, cc, sizeof cc);
+            c->x_lo = forms[0].x_lo;
+            c->x_hi = forms[0].x_hi;
+            for (size_t j = 0; j < nforms; j++) {
+                c->x_lo = forms[j].x_lo < c->x_lo ? forms[j].x_lo : c->x_lo;
+                c->x_hi = forms[j].x_hi > c->x_hi ? forms[j].x_hi : c->x_hi;
+            }
+            snprintf(c->field, sizeof c->field, "%s", field);
+            snprintf(c->param, sizeof c->param, "%.*s", NS_PARAM_NAME_LEN - 1, x);
+            snprintf(c->by, sizeof c->by, "%s", y);
+            char lin[200] = "", non[200] = "";
+            size_t ul = 0, un = 0;
+            for (int j = 0; j < 6; j++) {
+                char ct[80];
+                if (mask >> j & 1u) {
+                    coef_text(cm[j], cc[j], y, ct, sizeof ct);
+                    const int w = snprintf(lin + ul, sizeof lin - ul, "%s%c = %s", ul ? ", " : "", coef_names[j], ct);
+                    ul += w > 0 && (size_t)w < sizeof lin - ul ? (size_t)w : 0;
+                } else {
+                    size_t uv = 0;
+                    for (size_t g = 0; g < ngroups && g < 6 && uv < sizeof ct; g++) {
+                        const int w = snprintf(ct + uv, sizeof ct - uv, "%s%d", g ? ", " : "",
+                                               (int)cand_coef(&fits[g].best, j));
+                        uv += w > 0 ? (size_t)w : 0;
+                    }
+                    const int w = snprintf(non + un, sizeof non - un, "%s%c (%s%s)", un ? ", " : "", coef_names[j],
+                                           ct, ngroups > 6 ? ", ..." : "");
+                    un += w > 0 && (size_t)w < sizeof non - un ? (size_t)w : 0;
+                }
+            }
+            if (mask == 0x3fu)
+                snprintf(c->text, sizeof c->text,
+                         "%s = (p + q %s + sqrt(r %s^2 + s %s + t))/u with %s for every %s = %" PRId64 "..%" PRId64
+                         " (the form found in %s in each of the %zu groups; each coefficient exactly linear in %s): "
+                         "observed for all %zu variants %s",
+                         field, x, x, x, lin, y, y_lo, y_hi, x, ngroups, y, n, at);
+            else
+                snprintf(c->text, sizeof c->text,
+                         "%s's closed forms in %s (one per %s = %" PRId64 "..%" PRId64 ", %zu groups): coefficients "
+                         "exactly linear in %s over all groups: %s; not linear in %s: %s (in group order): observed "
+                         "for all %zu variants %s",
+                         field, x, y, y_lo, y_hi, ngroups, y, lin, y, non, n, at);
+        }
+    }
+done:
+    free(vs);
+    free(ys);
+    free(forms);
+    free(g0s);
+    free(fits);
     free(root);
     free(tol);
     free(xs);
@@ -600,17 +986,13 @@ ns_err ns_sweep_conj_find(const ns_conj_data *d, ns_conj **out, size_t *n, ns_er
         if ((rc = sort_by_groups(d, names[j], &k, err)))
             goto fail;
         for (int t = 0; t < nf; t++)
-            if ((rc = linear_for(d, names[j], &f[t], k, &l, err)))
+            if ((rc = linear_for(d, names[j], &f[t], k, names, np, &l, err)))
                 goto fail;
-        /* closed forms: x the only parameter that varies (one group) */
-        size_t distinct = 1;
-        for (size_t i = 1; i < d->n; i++)
-            distinct += k[i].x != k[i - 1].x;
-        if (d->piles == 2 && d->p_positions && strcmp(k[0].key, k[d->n - 1].key) == 0 && distinct == d->n &&
-            distinct >= MIN_CLOSED_X) {
-            if (d->slope_a && (rc = closed_for(d, names[j], "slope_a", d->slope_a, &l, err)))
+        /* closed forms of the slopes in x, within each group of the other parameters */
+        if (d->piles == 2 && d->p_positions) {
+            if (d->slope_a && (rc = closed_for(d, names[j], "slope_a", d->slope_a, k, names, np, &l, err)))
                 goto fail;
-            if (d->slope_b && (rc = closed_for(d, names[j], "slope_b", d->slope_b, &l, err)))
+            if (d->slope_b && (rc = closed_for(d, names[j], "slope_b", d->slope_b, k, names, np, &l, err)))
                 goto fail;
         }
         free(k);

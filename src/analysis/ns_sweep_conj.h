@@ -16,9 +16,10 @@
  *              the same law are one statement
  *   closed     two piles: slope_a (slope_b) = (p + q x + sqrt(r x^2 + s x
  *              + t)) / u, searched over |p|, |q| <= 4, 1 <= u <= 4,
- *              0 <= r <= 4, |s|, |t| <= 8 (r = s = t = 0: no root), the
- *              simplest form that matches every variant (at least 4
- *              distinct x, x the only parameter that varies) within
+ *              0 <= r <= 4, |s| <= 8, |t| <= 16 (r = s = t = 0: no root),
+ *              the simplest form that matches every variant of a group
+ *              (the variants sharing the other parameters, at least 4
+ *              distinct x, one variant each) within
  *
  *                  tol(K) = 1.5 K / (K^2 - 1),   K = (p_positions - 1) / 2,
  *
@@ -30,6 +31,17 @@
  *              a_i < b_i when only (0, 0) lies on the diagonal; more
  *              diagonal P-positions make the true K smaller and this tol
  *              stricter (a law may be missed, not invented).
+ *
+ * Over the other parameters (groups): groups sharing one closed form are
+ * one statement (groups > 1, forms 1); when every group has a form and
+ * they differ, one statement "a closed form in x for each value of y"
+ * (u = 0: no single form; forms = how many), then one per form. With
+ * exactly one other integer parameter y, >= 3 groups, each with a form
+ * (closed) or a linear law (linear, m != 0): `by` = y and bit j of
+ * coef_linear set when coefficient j of (p, q, r, s, t, u) (linear: (m, c))
+ * is exactly coef_m[j] y + coef_c[j] over every group; stated when one
+ * such coefficient varies (closed) or both are linear (linear). These are
+ * about the forms found, observed on the catalogue.
  *
  * Ranking: variants covered (more first), then simplicity (a constant
  * before a linear law before a closed form; fewer and smaller
@@ -71,6 +83,12 @@ typedef struct ns_conj {
     int all_proven;              /* period laws: every covered period proven */
     double max_dev, tol;         /* closed: largest |slope - form| and the tol there */
     size_t others;               /* closed: other forms of the search that also match */
+    size_t forms;                /* closed over groups: different forms (0: one group) */
+    char by[NS_PARAM_NAME_LEN];  /* coefficient law: the other parameter y ("" else) */
+    unsigned coef_linear;        /* coefficient law: bit j set when coefficient j of (p, q, r,
+                                  * s, t, u) is exactly coef_m[j] y + coef_c[j] over all groups */
+    int64_t coef_m[6], coef_c[6];
+    int64_t y_lo, y_hi;          /* coefficient law: the y seen */
     int complexity;              /* smaller is simpler */
     char text[1024];              /* the statement, one line */
 } ns_conj;

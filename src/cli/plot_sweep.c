@@ -160,7 +160,8 @@ static const ns_conj *pick_law(const ns_conj *cj, size_t nc, const char *field, 
         const ns_conj *q = &cj[i];
         if (q->covered != n || strcmp(q->field, field) != 0)
             continue;
-        if ((q->kind == NS_CONJ_CLOSED || (q->kind == NS_CONJ_LINEAR && q->m != 0 && q->groups == 1)) &&
+        if (((q->kind == NS_CONJ_CLOSED && q->u != 0 && !q->by[0]) ||
+             (q->kind == NS_CONJ_LINEAR && q->m != 0 && q->groups == 1)) &&
             strcmp(q->param, x) == 0) {
             *rank = i + 1;
             return q;

@@ -164,6 +164,20 @@ ns_err ns_sweep_print_json(FILE *out, const ns_h5_sweep *s, ns_error *err)
             ns_json_double(out, q->tol);
             fprintf(out, ", \"others\": %zu", q->others);
         }
+        if (q->kind != NS_CONJ_CONSTANT)
+            fprintf(out, ", \"forms\": %zu", q->forms);
+        if (q->by[0]) {   /* coefficients exactly linear in the other parameter */
+            static const char *const cn[6] = {"p", "q", "r", "s", "t", "u"};
+            const int nco = q->kind == NS_CONJ_LINEAR ? 2 : 6;
+            fputs(", \"by\": ", out);
+            ns_json_string(out, q->by);
+            fprintf(out, ", \"y_lo\": %" PRId64 ", \"y_hi\": %" PRId64 ", \"coef\": {", q->y_lo, q->y_hi);
+            for (int j = 0, w = 0; j < nco; j++)
+                if (q->coef_linear >> j & 1u)
+                    fprintf(out, "%s\"%s\": [%" PRId64 ", %" PRId64 "]", w++ ? ", " : "",
+                            q->kind == NS_CONJ_LINEAR ? (j ? "c" : "m") : cn[j], q->coef_m[j], q->coef_c[j]);
+            fputc('}', out);
+        }
         fprintf(out, ", \"all_proven\": %s, \"text\": ", q->all_proven ? "true" : "false");
         ns_json_string(out, q->text);
         fputc('}', out);

@@ -99,6 +99,105 @@ PYEOF
     fail "Bash JSON against a naive period finder"
 fi
 
+# Two parameters, two piles: a-Wythoff with a = b + c - 1 (diagonal
+# offsets |d| <= b + c - 2). Fraenkel: alpha(a) = (2 - a + sqrt(a^2+4))/2;
+# with a = b + (c-1): a^2 + 4 = b^2 + 2(c-1) b + (c-1)^2 + 4, so in b for
+# each c: p = 3 - c, q = -1, r = 1, s = 2c - 2, t = (c-1)^2 + 4, u = 2
+# (t not linear in c), and beta = alpha + a: p = c + 1, q = 1.
+cat > "$WORK/bc.rules" <<'EOF'
+game bc-wythoff
+param b = 1
+param c = 1
+require b >= 1
+require c >= 1
+piles x y
+move x -> x - t                       for t in 1..x
+move y -> y - t                       for t in 1..y
+move (x, y) -> (x - k, y - k - d)     for d in 2-b-c..b+c-2, k in max(1, 1-d)..min(x, y-d)
+EOF
+expect_ok "$NS" sweep "$WORK/bc.rules" -D b=1..5 -D c=1..3 --size 1024 -o "$WORK/bc.h5"
+expect_ok "$NS" sweep --report "$WORK/bc.h5"
+expect_out 'slope_a is a closed form in b for each value of c, the forms differ \(3 groups, 3 different forms; c=1: \(2 - b \+ sqrt\(b\^2 \+ 4\)\)/2; c=2: \(1 - b \+ sqrt\(b\^2 \+ 2b \+ 5\)\)/2; c=3: \(-b \+ sqrt\(b\^2 \+ 4b \+ 8\)\)/2\): observed'
+expect_out "slope_a's closed forms in b .*: p = -c \+ 3, q = -1, r = 1, s = 2c - 2, u = 2; not linear in c: t \(4, 5, 8\)"
+expect_ok "$NS" sweep --report "$WORK/bc.h5" --json
+cp "$OUT" "$WORK/bc.json"
+CHECKS=$((CHECKS + 1))
+if ! $PY - "$WORK/bc.json" <<'PYEOF'; then
+import json, math, sys
+d = json.load(open(sys.argv[1]))
+cj = d["conjectures"]
+def K_of(a, N=1024):   # pairs a_n < b_n < N, a_n = floor(n alpha) in exact integers
+    K, n = 0, 1
+    while (n * (2 - a) + math.isqrt(n * n * (a * a + 4))) // 2 + a * n < N:
+        K, n = K + 1, n + 1
+    return K
+for field, p_of in (("slope_a", lambda c: 3 - c), ("slope_b", lambda c: c + 1)):
+    q1 = 1 if field == "slope_b" else -1
+    for c in (1, 2, 3):
+        want = (p_of(c), q1, 1, 2 * c - 2, (c - 1) ** 2 + 4, 2)
+        f = [x for x in cj if x["kind"] == "closed" and x["field"] == field and x["param"] == "b"
+             and x.get("forms") == 1 and "by" not in x
+             and (x["p"], x["q"], x["r"], x["s"], x["t"], x["u"]) == want]
+        assert len(f) == 1 and f[0]["covered"] == 5, (field, c, f)
+        for v in d["variants"]:
+            if v["params"]["c"] != c:
+                continue
+            b = v["params"]["b"]; a = b + c - 1
+            K = K_of(a)
+            assert v["p_positions"] == 2 * K + 1, (v, K)
+            val = (want[0] + want[1] * b + math.sqrt(b * b + want[3] * b + want[4])) / 2
+            assert abs(val - v[field]) <= 1.5 * K / (K * K - 1), (field, v, val)
+    co = [x for x in cj if x["field"] == field and x.get("by") == "c" and x["param"] == "b"]
+    assert len(co) == 1, co
+    assert co[0]["coef"] == {"p": [1 if field == "slope_b" else -1, 1 if field == "slope_b" else 3],
+                             "q": [0, q1], "r": [0, 1], "s": [2, -2], "u": [0, 2]}, co[0]
+PYEOF
+    fail "two-parameter a-Wythoff (a = b + c - 1) against Fraenkel's form"
+fi
+
+# Two parameters, one pile: take t with a <= t <= b. P-positions are the
+# n with n mod (a+b) < a (from r < a every move lands in [a, a+b) mod a+b;
+# from r >= a the move t = max(a, r-a+1) <= min(b, r) lands in [0, a)), so
+# the period is a + b, preperiod 0: in b for each a, m = 1 and c = a.
+cat > "$WORK/ab.rules" <<'EOF'
+game take-a-to-b
+param a = 1
+param b = 2
+require a >= 1
+require b >= a
+piles n
+move n -> n - t    for t in a..min(b, n)
+EOF
+expect_ok "$NS" sweep "$WORK/ab.rules" -D a=1..4 -D b=4..9 --size 400 -o "$WORK/ab.h5"
+expect_ok "$NS" sweep --report "$WORK/ab.h5"
+expect_out '^  [0-9]+\. period = m b \+ c with m = 1, c = a for b = 4\.\.9 and every a = 1\.\.4 .*: observed for all 24 variants'
+expect_ok "$NS" sweep --report "$WORK/ab.h5" --json
+cp "$OUT" "$WORK/ab.json"
+CHECKS=$((CHECKS + 1))
+if ! $PY - "$WORK/ab.json" <<'PYEOF'; then
+import json, sys
+d = json.load(open(sys.argv[1]))
+def period(a, b, N=400):
+    g = []
+    for h in range(N):
+        s = {g[h - t] for t in range(a, b + 1) if h - t >= 0}
+        x = 0
+        while x in s:
+            x += 1
+        g.append(x)
+    for p in range(1, N // 3):
+        if all(g[i] == g[i + p] for i in range(N - p)):
+            return p
+    return 0
+for v in d["variants"]:
+    a, b = v["params"]["a"], v["params"]["b"]
+    assert v["period"] == period(a, b) == a + b and v["preperiod"] == 0, v
+law = [c for c in d["conjectures"] if c["kind"] == "linear" and c.get("by") == "a" and c["param"] == "b"]
+assert len(law) == 1 and law[0]["coef"] == {"m": [0, 1], "c": [1, 0]} and law[0]["covered"] == 24, law
+PYEOF
+    fail "take a..b against a naive mex: period a + b"
+fi
+
 # NaN slopes: null in JSON
 expect_ok "$NS" sweep moore -D piles=2 -D k=1..2 --size 40 -o "$WORK/moore.h5"
 expect_ok "$NS" sweep --report "$WORK/moore.h5" --json

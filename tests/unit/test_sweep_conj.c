@@ -147,17 +147,26 @@ static void test_linear_groups(void)
     size_t nc = 0;
     ns_error err = {0};
     CHECK(ns_sweep_conj_find(&d, &c, &nc, &err) == NS_OK);
-    int each = 0, law[3] = {0, 0, 0};
+    int each = 0, bylaw = 0, law[3] = {0, 0, 0};
     for (size_t i = 0; i < nc; i++) {
         if (c[i].kind != NS_CONJ_LINEAR || strcmp(c[i].field, "period") != 0 || strcmp(c[i].param, "a") != 0)
             continue;
-        if (c[i].m == 0 && c[i].covered == n && c[i].groups == 3)
+        if (c[i].m == 0 && c[i].covered == n && c[i].groups == 3 && !c[i].by[0])
             each++;
+        /* the laws' slope m and intercept 1 are exactly linear in m: period = m a + 1 */
+        if (c[i].by[0]) {
+            bylaw++;
+            CHECKF(strcmp(c[i].by, "m") == 0 && c[i].coef_linear == 3u && c[i].coef_m[0] == 1 &&
+                       c[i].coef_c[0] == 0 && c[i].coef_m[1] == 0 && c[i].coef_c[1] == 1 && c[i].covered == n,
+                   "%s", c[i].text);
+            CHECKF(strstr(c[i].text, "period = m a + c with m = m, c = 1 for a = 1..6 and every m = 2..5"), "%s",
+                   c[i].text);
+        }
         for (int j = 0; j < 3; j++)
             law[j] += c[i].m == ms[j] && c[i].c == 1 && c[i].covered == 6 && c[i].groups == 1;
         CHECKF(strstr(c[i].text, "proven") == NULL, "%s", c[i].text);
     }
-    CHECK(each == 1 && law[0] == 1 && law[1] == 1 && law[2] == 1);
+    CHECK(each == 1 && bylaw == 1 && law[0] == 1 && law[1] == 1 && law[2] == 1);
     /* period in m for fixed a: m a + 1 with m = 2, 3, 5 is linear in m with slope a */
     size_t in_m = 0;
     for (size_t i = 0; i < nc; i++)
@@ -222,6 +231,85 @@ static void test_closed_synthetic(void)
         CHECK(count(c, nc, NS_CONJ_CLOSED, "slope_a") == 0 && count(c, nc, NS_CONJ_CLOSED, "slope_b") == 0);
         free(c);
     }
+}
+
+/* two piles, two parameters (synthetic, exact forms): per group of y a
+ * closed form in x.
+ *   shared: slope_a = (2 - x + sqrt(x^2 + 4))/2 whatever y is -> one
+ *           statement over all groups;
+ *   linear coefficients: slope_b = (y + x + sqrt(x^2 + 4))/2, y = 1..3 ->
+ *           p = y, q = 1, r = 1, s = 0, t = 4, u = 2 for every y;
+ *   one group off by twice the tolerance -> that group has no such form,
+ *           so no statement claims all groups. */
+static void test_closed_groups(void)
+{
+    ns_params ps[MAXN];
+    int64_t pp[MAXN];
+    double sa[MAXN], sb[MAXN];
+    const int64_t K = 2000;
+    size_t n = 0;
+    for (int64_t y = 1; y <= 3; y++)
+        for (int64_t x = 1; x <= 6; x++, n++) {
+            memset(&ps[n], 0, sizeof ps[n]);
+            set_int(&ps[n], "y", y);
+            set_int(&ps[n], "x", x);
+            pp[n] = 2 * K + 1;
+            const double off = (n % 2 ? 0.5 : -0.5) * ns_conj_slope_tol(K), xd = (double)x;
+            sa[n] = fraenkel_alpha(xd) + off;
+            sb[n] = ((double)y + xd + sqrt(xd * xd + 4.0)) / 2.0 - off;
+        }
+    ns_conj_data d = {.n = n, .piles = 2, .size = 100000, .params = ps, .p_positions = pp, .slope_a = sa,
+                      .slope_b = sb};
+    ns_conj *c = NULL;
+    size_t nc = 0;
+    ns_error err = {0};
+    CHECK(ns_sweep_conj_find(&d, &c, &nc, &err) == NS_OK);
+    int shared = 0, full = 0, differ = 0;
+    for (size_t i = 0; i < nc; i++) {
+        const ns_conj *q = &c[i];
+        if (q->kind != NS_CONJ_CLOSED || strcmp(q->param, "x") != 0)
+            continue;
+        if (strcmp(q->field, "slope_a") == 0) {
+            /* no statement of slope_a in x depends on y */
+            CHECKF(!q->by[0] && q->forms <= 1, "%s", q->text);
+            if (q->covered == n && q->groups == 3 && q->p == 2 && q->q == -1 && q->r == 1 && q->s == 0 &&
+                q->t == 4 && q->u == 2) {
+                shared++;
+                CHECKF(strstr(q->text, "slope_a = (2 - x + sqrt(x^2 + 4))/2 for x = 1..6, the same form for each "
+                                       "value of y (3 groups): observed for all 18 variants"),
+                       "%s", q->text);
+            }
+        } else {
+            if (q->forms == 3 && !q->by[0] && q->covered == n) {
+                differ++;
+                CHECKF(strstr(q->text, "y=1: (1 + x + sqrt(x^2 + 4))/2; y=2: (2 + x + sqrt(x^2 + 4))/2; "
+                                       "y=3: (3 + x + sqrt(x^2 + 4))/2") && strstr(q->text, "observed"),
+                       "%s", q->text);
+            }
+            if (q->by[0]) {
+                full++;
+                CHECK(strcmp(q->by, "y") == 0 && q->coef_linear == 0x3fu && q->y_lo == 1 && q->y_hi == 3);
+                const int64_t m[6] = {1, 0, 0, 0, 0, 0}, cc[6] = {0, 1, 1, 0, 4, 2};
+                for (int j = 0; j < 6; j++)
+                    CHECKF(q->coef_m[j] == m[j] && q->coef_c[j] == cc[j], "coef %d: %lld y + %lld", j,
+                           (long long)q->coef_m[j], (long long)q->coef_c[j]);
+                CHECKF(strstr(q->text, "with p = y, q = 1, r = 1, s = 0, t = 4, u = 2 for every y = 1..3"), "%s",
+                       q->text);
+            }
+        }
+    }
+    CHECK(shared == 1 && full == 1 && differ == 1);
+    free(c);
+
+    /* y = 2, x = 4: slope_b off by twice the tolerance */
+    sb[6 + 3] += 2.0 * ns_conj_slope_tol(K);
+    CHECK(ns_sweep_conj_find(&d, &c, &nc, &err) == NS_OK);
+    for (size_t i = 0; i < nc; i++)
+        if (c[i].kind == NS_CONJ_CLOSED && strcmp(c[i].field, "slope_b") == 0 && strcmp(c[i].param, "x") == 0) {
+            CHECKF(!c[i].by[0] && c[i].covered < n, "%s", c[i].text);
+            CHECKF(c[i].groups < 3, "%s", c[i].text);
+        }
+    free(c);
 }
 
 /* tol(K): the bound 1.5 K / (K^2 - 1) is reached by the worst e_i in
@@ -308,6 +396,7 @@ int main(void)
     test_linear_one_param();
     test_linear_groups();
     test_closed_synthetic();
+    test_closed_groups();
     test_awythoff();
     return TEST_REPORT();
 }
