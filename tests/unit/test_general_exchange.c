@@ -7,7 +7,12 @@
  * also 200 x 8 x 8, whose values pass 127 so the sets widen and a level is
  * redone on every process), its P/N table (P iff a ^ b ^ c = 0), Moore's
  * Nim_2 on 3 piles (P iff every binary column sums to 0 mod 3, Moore 1910)
- * and a-Wythoff a = 2 (a naive mex over the moves, written here), at 1 to
+ * and a-Wythoff a = 2 (a naive mex over the moves, written here); and
+ * against tests/common/naive.h's solver from the rules: Staircase Nim
+ * (cells outside the game), Fibonacci Nim (a prefix family along the
+ * rank-0 axis) and Euclid's game (options listed per cell); and a game of
+ * a prefix family along an axis of positive rank weight (its running sets
+ * span levels: "pw" below, with a naive mex written here); at 1 to
  * 4 processes and 1 or 2 threads each, every level shared (solo_cells 1)
  * and the default small levels. Also: a process that fails makes every
  * other fail with NS_EIO naming it (no hang); resume and checkpoints with
@@ -20,6 +25,7 @@
 #include "game/ns_params.h"
 #include "game/ns_presets.h"
 #include "engine/ns_engine.h"
+#include "naive.h"
 #include "testutil.h"
 
 enum { MAXR = 4 };
@@ -145,6 +151,14 @@ static void run_case(const char *what, const ns_game *g, int pn_only, int ranks,
                    (int)q[r].rc, q[r].err.msg, fail_rank);
             continue;
         }
+        if (!want) { /* ctx: the naive solver's values */
+            char w[160];
+            snprintf(w, sizeof w, "%s, process %d of %d, %d threads, solo %llu", what, r, ranks, threads,
+                     (unsigned long long)solo);
+            CHECKF(q[r].rc == NS_OK && ns_ref_compare(w, q[r].t, ctx) == 0, "%s: rc %d (%s), or differs from the "
+                   "naive solver", w, (int)q[r].rc, q[r].err.msg);
+            continue;
+        }
         uint64_t diff = 0, first = UINT64_MAX;
         int64_t s[NS_MAX_DIM] = {0};
         for (uint64_t i = 0; i < t0->ncells; i++) {
@@ -234,6 +248,63 @@ static uint32_t want_aw(const int64_t *s, void *ctx)
     return AWG[s[0]][s[1]];
 }
 
+/* pw: w = (1, 1); take any amount from pile 2, or a prefix family along
+ * axis 0 adding (x - 1, y / 2) at (x, y): the options (j, y / 2), j < x */
+enum { PW0 = 40, PW1 = 50 };
+static uint32_t PWG[PW0][PW1];
+
+static int pw_add(const void *ctx, const int64_t *s, ns_emit_fn emit, void *user, ns_error *err)
+{
+    (void)ctx;
+    (void)err;
+    if (s[0] < 1)
+        return 0;
+    const int64_t o[2] = {s[0] - 1, s[1] / 2};
+    return emit(user, o);
+}
+
+static uint64_t pw_maxopt(const void *ctx, int k, const int64_t *b)
+{
+    (void)ctx;
+    uint64_t m = 0;
+    for (int i = 0; i < k; i++)
+        m += (uint64_t)b[i];
+    return m;
+}
+
+static ns_game *pw_build(void)
+{
+    ns_error err = {0};
+    ns_game *g = ns_game_new("pw", 2);
+    const int64_t d[2] = {0, -1}, b[2] = {PW0, PW1};
+    if (!g || ns_game_add_ray(g, "take from pile 2", d, NULL, &err) ||
+        ns_game_add_prefix(g, "pw", 0, pw_add, pw_maxopt, NULL, &err) || ns_game_set_bounds(g, b, &err)) {
+        fprintf(stderr, "pw: %s\n", err.msg);
+        ns_game_free(g);
+        return NULL;
+    }
+    /* the naive mex, row by row: every option has a smaller x, or the same x and a smaller y */
+    for (int x = 0; x < PW0; x++)
+        for (int y = 0; y < PW1; y++) {
+            unsigned char seen[PW0 + PW1 + 2] = {0};
+            for (int t = 1; t <= y; t++)
+                seen[PWG[x][y - t]] = 1;
+            for (int j = 0; j < x; j++)
+                seen[PWG[j][y / 2]] = 1;
+            uint32_t m = 0;
+            while (seen[m])
+                m++;
+            PWG[x][y] = m;
+        }
+    return g;
+}
+
+static uint32_t want_pw(const int64_t *s, void *ctx)
+{
+    const int pn = *(const int *)ctx;
+    return pn ? PWG[s[0]][s[1]] != 0 : PWG[s[0]][s[1]];
+}
+
 int main(void)
 {
     ns_error err = {0};
@@ -272,6 +343,40 @@ int main(void)
                     run_case("moore k=2", moore, 0, ranks, threads, solo, want_moore, &mc, -1, 0);
                 run_case("a-wythoff a=2", aw, 0, ranks, threads, solo, want_aw, NULL, -1, 0);
             }
+    /* games the naive solver knows from their rules */
+    {
+        const struct {
+            const char *name, *params;
+            ns_ref_game rg;
+            int64_t b[3];
+        } nv[] = {
+            {"staircase", "piles=3", {.kind = NS_REF_STAIRCASE, .k = 3}, {14, 12, 10}},
+            {"fibonacci-nim", "", {.kind = NS_REF_FIBNIM, .k = 2}, {60, 50}},
+            {"euclid", "", {.kind = NS_REF_EUCLID, .k = 2}, {50, 45}},
+        };
+        for (size_t i = 0; i < sizeof nv / sizeof nv[0]; i++) {
+            ns_game *g = build(nv[i].name, nv[i].params, nv[i].rg.k, nv[i].b);
+            uint32_t *ref = ns_ref_solve(&nv[i].rg, nv[i].b, 0);
+            CHECKF(g && ref, "%s: game or naive values", nv[i].name);
+            for (int ranks = 1; g && ref && ranks <= MAXR; ranks++)
+                for (int pnv = 0; pnv <= 1; pnv++) {
+                    run_case(nv[i].name, g, pnv, ranks, 2, 1, NULL, ref, -1, 0);
+                    run_case(nv[i].name, g, pnv, ranks, 1, 0, NULL, ref, -1, 0);
+                }
+            free(ref);
+            ns_game_free(g);
+        }
+    }
+    {
+        ns_game *pw = pw_build();
+        CHECK(pw != NULL);
+        for (int ranks = 1; pw && ranks <= MAXR; ranks++)
+            for (int threads = 1; threads <= 2; threads++) {
+                run_case("pw (prefix along a weighted axis)", pw, 0, ranks, threads, 1, want_pw, &grundy, -1, 0);
+                run_case("pw (prefix along a weighted axis), P/N", pw, 1, ranks, threads, 1, want_pw, &pn, -1, 0);
+            }
+        ns_game_free(pw);
+    }
     /* a process that fails: all fail, none hangs */
     run_case("nim, process 1 fails", nim, 0, 3, 2, 1, want_nim, &grundy, 1, 20);
     run_case("nim, process 0 fails", nim, 0, 2, 1, 1, want_nim, &grundy, 0, 5);
