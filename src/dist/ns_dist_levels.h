@@ -3,12 +3,13 @@
  *
  * Every rank keeps the whole table and all line and running sets; of each
  * shared level it computes a contiguous block (the engine's rank_block),
- * then the ranks meet once: an MPI_Allreduce of (status, level, failing
- * rank) and, when every rank did its block, an MPI_Allgatherv of the
- * blocks' values (4 bytes a cell, in place, on a communicator of its own).
- * Every rank so receives (R-1)/R of each shared level's cells and sends its
- * 1/R to R - 1 ranks. Called by the engine's thread 0 (the thread that
- * started MPI: MPI_THREAD_FUNNELED suffices). */
+ * then the ranks meet once: one MPI_Allgatherv (in place, on a
+ * communicator of its own) of every rank's header (its status and the
+ * level: 12 bytes) and its block's values (4 bytes a cell), copied into the
+ * engine's array only when every rank did its block and all are at the
+ * same level. Every rank so receives (R-1)/R of each shared level's cells
+ * and sends its 1/R to R - 1 ranks. Called by the engine's thread 0 (the
+ * thread that started MPI: MPI_THREAD_FUNNELED suffices). */
 #ifndef NS_DIST_LEVELS_H
 #define NS_DIST_LEVELS_H
 

@@ -9,7 +9,8 @@
 # The values against independent sources: Nim's a ^ b ^ c (Bouton), Moore's
 # theorem (P iff every binary column sums to 0 mod k + 1) and a naive mex
 # of a-Wythoff written here. Also --resume and --checkpoint-every refused
-# across ranks.
+# across ranks, and a failure mid-run (a widening past --memory) ends the
+# job with its cause, not a hang.
 NS=$1 SRC=$2 WORK=$3
 . "$SRC/tests/cli/cli_lib.sh"
 . "$SRC/tests/mpi/mpi_lib.sh"
@@ -114,5 +115,14 @@ CHECKS=$((CHECKS + 1))
 [ "$RC" -eq 2 ] && grep -q -- '--checkpoint-every: a solve across 2 MPI ranks has no checkpoints yet' "$ERR" ||
     { fail "--checkpoint-every across 2 ranks (general): expected the refusal"; show; }
 [ ! -e "$WORK/r.h5" ] || fail "a refused solve wrote r.h5"
+
+# a failure on every rank mid-run (the sets must widen past --memory at
+# level 128): the job ends with exit 2 and the cause, no hang, no file
+rm -f "$WORK/m.h5"
+OMP_NUM_THREADS=1 mpi 3 "$NS" solve nim -D piles=3 --bounds 400,20,20 --memory 800K -o "$WORK/m.h5"
+CHECKS=$((CHECKS + 1))
+[ "$RC" -eq 2 ] && grep -q 'rank [0-2] of 3: the line sets and running sets need .* (at level 128 of 438' "$ERR" ||
+    { fail "a widening past --memory across 3 ranks: expected exit 2 and the cause"; show; }
+[ ! -e "$WORK/m.h5" ] || fail "a failed solve across ranks wrote m.h5"
 
 finish
