@@ -19,6 +19,7 @@
 #include "engine/ns_engine.h"
 #include "analysis/ns_period.h"
 #include "dist/ns_dist.h"
+#include "dist/ns_dist_levels.h"
 #include "dist/ns_dist_tiles.h"
 
 static const char *const CMD = "solve";
@@ -123,8 +124,11 @@ static void usage(void)
            "Across MPI ranks (an MPI build: mpirun -np R nimsieve solve ...): two-pile Grundy\n"
            "tables of the tile kernel (tiles2d: Wythoff, two-pile Nim, rule files of rays) are\n"
            "shared by the ranks, rows of tiles dealt cyclically, in memory or --stream;\n"
-           "rank 0 writes the same file as one process, with the attribute mpi_ranks. No\n"
-           "checkpoints or --resume there yet (refused). Other games run on rank 0 alone.\n"
+           "rank 0 writes the same file as one process, with the attribute mpi_ranks. The\n"
+           "general engine (three or more piles, Moore's Nim, a-Wythoff, other moves) too:\n"
+           "each rank computes a block of every level, the ranks swap the blocks' values\n"
+           "after each level and every rank keeps the whole table. No checkpoints or\n"
+           "--resume there yet (refused). Other games run on rank 0 alone.\n"
            "\n"
            "examples:\n"
            "  nimsieve solve wythoff --size 4096 -o wythoff.h5\n"
@@ -360,6 +364,50 @@ static int dist_end(ns_dist_tiles *d, int rc, int quiet)
     if (!quiet)
         printf("mpi:           %d ranks, tile rows dealt cyclically; rank 0 sent %.1f MB and received %.1f MB of tiles\n",
                ns_dist_size(), (double)sent / 1e6, (double)got / 1e6);
+    return NS_EXIT_OK;
+}
+
+/* Under MPI: the general engine's level exchange across the ranks into *x
+ * and opts (no checkpoints; progress from rank 0 only). NULL after
+ * printing the error. */
+static ns_dist_levels *dist_levels_start(ns_engine_opts *opts, ns_level_exchange *x, ns_meta *meta)
+{
+    ns_error err = {0};
+    /* every rank has checked the paths and allocated its table before rank 0
+     * writes any: the ranks meet (see dist_start) */
+    if (!ns_cli_dist_agreed() && ns_cli_dist_agree(NS_EXIT_OK) != NS_EXIT_OK)
+        return NULL;
+    ns_dist_levels *d = ns_dist_levels_new(x, &err);
+    if (!d) {
+        ns_cli_error(CMD, "rank %d: %s", ns_dist_rank(), err.msg);
+        ns_dist_abort(NS_EXIT_ERROR);
+        return NULL;
+    }
+    opts->level_exchange = x;
+    opts->checkpoint = NULL;
+    if (ns_dist_rank() != 0)
+        opts->progress = NULL;
+    meta->mpi_ranks = ns_dist_size();
+    /* a rank that fails now ends the job: the others would wait for its levels */
+    ns_cli_errors_every_rank(1);
+    return d;
+}
+
+/* Under MPI: after the general engine ran across the ranks. A failure (rc,
+ * already printed) ends every rank; else the bytes exchanged are said
+ * (rank 0's, on stdout unless quiet). */
+static int dist_levels_end(ns_dist_levels *d, int rc, int quiet)
+{
+    if (rc) {
+        fflush(stderr);
+        ns_dist_abort(rc);
+        return rc;
+    }
+    uint64_t sent, got, levels;
+    ns_dist_levels_bytes(d, &sent, &got, &levels);
+    if (!quiet)
+        printf("mpi:           %d ranks, a block of each of %" PRIu64 " shared levels a rank; rank 0 sent %.1f MB and "
+               "received %.1f MB of values\n", ns_dist_size(), levels, (double)sent / 1e6, (double)got / 1e6);
     return NS_EXIT_OK;
 }
 
@@ -893,10 +941,12 @@ int ns_cmd_solve(int argc, char **argv)
                           a.resume ? "--resume" : "--checkpoint-every (or with --checkpoint-every 0)");
         goto fail;
     }
-    /* under MPI (more than one rank): the tile kernel is shared by every
-     * rank (ns_dist_tiles.h); any other engine runs on rank 0 alone */
+    /* under MPI (more than one rank): the tile kernel (ns_dist_tiles.h) and
+     * the general engine (ns_dist_levels.h) are shared by every rank; any
+     * other engine runs on rank 0 alone */
     const int ranks = ns_dist_size();
-    ctx.dist = ranks > 1 && strcmp(plan.engine->name, "tiles2d") == 0;
+    const int dist_general = strcmp(plan.engine->name, "general") == 0;
+    ctx.dist = ranks > 1 && (strcmp(plan.engine->name, "tiles2d") == 0 || dist_general);
     if (ranks > 1 && !ctx.dist) {
         if (ns_dist_rank() != 0) {
             rc = NS_EXIT_OK;
@@ -1113,7 +1163,14 @@ int ns_cmd_solve(int argc, char **argv)
     ctx.t = t;
     ns_tile_exchange xch;
     ns_dist_tiles *dt = NULL;
-    if (ctx.dist && !(dt = dist_start(g, &plan, &opts, &xch, &meta))) {
+    ns_level_exchange lxch;
+    ns_dist_levels *dl = NULL;
+    if (ctx.dist && dist_general) {
+        if (!(dl = dist_levels_start(&opts, &lxch, &meta))) {
+            rc = NS_EXIT_ERROR;
+            goto fail;
+        }
+    } else if (ctx.dist && !(dt = dist_start(g, &plan, &opts, &xch, &meta))) {
         rc = NS_EXIT_ERROR;
         goto fail;
     }
@@ -1218,6 +1275,14 @@ int ns_cmd_solve(int argc, char **argv)
             ns_cli_error(CMD, "%s", err.msg);
         rc = dist_end(dt, src ? NS_EXIT_ERROR : NS_EXIT_OK, a.quiet);
         ns_dist_tiles_free(dt);
+        if (rc || ns_dist_rank() != 0)
+            goto fail; /* rank 0 alone writes the table */
+    }
+    if (dl) {
+        if (src)
+            ns_cli_error(CMD, "%s", err.msg);
+        rc = dist_levels_end(dl, src ? NS_EXIT_ERROR : NS_EXIT_OK, a.quiet);
+        ns_dist_levels_free(dl);
         if (rc || ns_dist_rank() != 0)
             goto fail; /* rank 0 alone writes the table */
     }

@@ -96,6 +96,33 @@ typedef struct ns_tile_exchange {
     int ranks;              /* the processes (>= 1) */
 } ns_tile_exchange;
 
+/* Distribution of the general engine (the level sieve) over the processes
+ * of a job (src/dist/ implements it with MPI; the engine sees only this
+ * hook). Every process keeps the whole table and all line and running
+ * sets. The small levels (those run on one thread, see solo_cells; their
+ * choice counts threads x ranks workers) every process computes whole; of
+ * each shared level only its block: the cells [first[rank], first[rank +
+ * 1]) of the level's list (the same list and the same blocks on every
+ * process; whole runs along the sequential axis). Then one thread calls
+ * exchange(user, level, status, vals, n, first, err): *status in is this
+ * process's (0: done, 1: a value needs wider sets, the level is redone
+ * after a widening, 2: failed), out the largest of all processes'; only
+ * with 0 out, vals (the level's n values in list order, this process's
+ * block filled) comes back whole, first (ranks + 1 entries) borrowed. The
+ * process then puts the others' values into its table and replays them
+ * into its line and running sets as if it had computed them, so its state
+ * stays a single process's. Non-zero from the hook, or 2 out when this
+ * process did not fail (err then names the process that did): the engine
+ * fails with NS_EIO and err's message. Not with resume or checkpoints
+ * (NS_EINVAL). */
+typedef struct ns_level_exchange {
+    int (*exchange)(void *user, int64_t level, int *status, uint32_t *vals, uint64_t n, const uint64_t *first,
+                    ns_error *err);     /* REQUIRED */
+    void *user;
+    int rank;               /* this process (0 .. ranks - 1) */
+    int ranks;              /* the processes (>= 1) */
+} ns_level_exchange;
+
 /* Streaming P/N tables (the rows-pn engine only, see ns_engine_can_stream):
  * with rows_sink set, ns_engine_run takes t == NULL and hands every finished
  * block of rows to rows_sink(user, x0, nrows, words, p): the P-positions of
@@ -196,6 +223,8 @@ typedef struct ns_engine_opts {
                                values): a widening past it stops the solve
                                with NS_ENOMEM naming both sizes, the levels
                                before it final (a checkpoint may be written) */
+    const ns_level_exchange *level_exchange; /* OPTIONAL (general): across
+                               processes, see ns_level_exchange */
 } ns_engine_opts;
 
 /* Generalized Sprague-Grundy values of a loopy game (Smith 1966; Fraenkel

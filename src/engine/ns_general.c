@@ -172,6 +172,11 @@ typedef struct sieve {
      * times too short early on. */
     int weigh_rank;
     double work_done, work_total;
+    /* across processes (opts.level_exchange, NULL: one process) */
+    const ns_level_exchange *xch;
+    uint32_t *xvals;            /* a shared level's values, in list order; owned */
+    uint64_t xcap;
+    uint64_t *xfirst;           /* ranks + 1: the processes' blocks of the level; owned */
 } sieve;
 
 static double level_weight(const sieve *sv, int64_t r)
@@ -970,6 +975,116 @@ static void restore_cell(sieve *sv, int64_t r, int64_t rr, const int64_t *s, loc
     }
 }
 
+/* ---------- across processes (opts.level_exchange) ---------- */
+
+/* Process q's block [*c0, *c1) of the n cells of a level: whole runs, the
+ * units dealt as thread_block deals cells to threads. One process: all. */
+static void rank_block(const sieve *sv, uint64_t n, int q, uint64_t *c0, uint64_t *c1)
+{
+    if (!sv->xch) {
+        *c0 = 0;
+        *c1 = n;
+        return;
+    }
+    const uint64_t run = (uint64_t)sv->run;
+    uint64_t u0, u1;
+    thread_block(n / run, q, sv->xch->ranks, &u0, &u1);
+    *c0 = u0 * run;
+    *c1 = u1 * run;
+}
+
+/* After this process's block of shared level r (list L), on thread 0 while
+ * the others wait: the processes agree on the level's outcome (a failure,
+ * a widening) and, when all went well, swap their blocks' values into
+ * sv->xvals. A failure elsewhere fails here too (NS_EIO, naming it), a
+ * widening anywhere widens everywhere. */
+static void level_exchange(sieve *sv, int64_t r, const level_list *L)
+{
+    const ns_level_exchange *x = sv->xch;
+    const uint64_t n = L->n;
+    const int k = sv->k;
+    for (int q = 0; q < x->ranks; q++)
+        rank_block(sv, n, q, &sv->xfirst[q], &sv->xfirst[q + 1]);
+    int status = sv->failed[r & 1] ? 2 : sv->grow[r & 1] ? 1 : 0;
+    if (!status && n > sv->xcap) {
+        uint32_t *p = realloc(sv->xvals, (size_t)n * sizeof *p);
+        if (p) {
+            sv->xvals = p;
+            sv->xcap = n;
+        } else {
+            fail_once(sv, r, NULL, NS_ENOMEM, "out of memory for a level's values (to exchange)");
+            status = 2;
+        }
+    }
+    if (!status)
+        for (uint64_t c = sv->xfirst[x->rank]; c < sv->xfirst[x->rank + 1]; c++)
+            sv->xvals[c] = ns_table_get(sv->t, ns_table_index(sv->t, L->cells + c * (uint64_t)k));
+    const int mine = status;
+    ns_error e;
+    ns_error_clear(&e);
+    if (x->exchange(x->user, r, &status, sv->xvals, n, sv->xfirst, &e)) {
+        fail_once(sv, r, &e, NS_EIO, "the exchange of a level's values failed");
+    } else if (status >= 2 && mine < 2) {
+        fail_once(sv, r, &e, NS_EIO, "another process failed");
+    } else if (status == 1) {
+        sv->grow[r & 1] = 1;
+    }
+}
+
+/* Cell s of level r, computed by another process with value v: what
+ * compute_cell leaves behind, without the mex: its table cell, the prefix
+ * sets along axes of positive rank weight (those along the sequential axis
+ * lie inside one level and are only read by the thread running the line),
+ * its running sets and its self lines. */
+static void replay_cell(sieve *sv, int64_t r, const int64_t *s, uint32_t v, local_ctx *lc)
+{
+    const ns_game *g = sv->g;
+    const int k = sv->k;
+    ns_table_set(sv->t, ns_table_index(sv->t, s), v);
+    for (int i = 0; i < sv->npref; i++) {
+        const prefset *ps = &sv->pref[i];
+        if (g->rank_w[ps->axis] == 0)
+            continue;
+        int64_t id = 0;
+        for (int j = 0; j < k; j++)
+            id += ps->mul[j] * s[j];
+        uint64_t *rec = ps->rec + (uint64_t)id * sv->recw;
+        if (s[ps->axis] == 0)
+            memset(rec, 0, (size_t)sv->recw * sizeof *rec);
+        lc->rec = rec;
+        for (int f = 0; f < ps->nfam; f++) {
+            ns_error e;
+            ns_error_clear(&e);
+            if (ns_game_family_options(g, &g->fam[ps->fam[f]], s, prefix_emit, lc, &e) < 0)
+                fail_once(sv, r, &e, NS_EGAME, "a move family failed");
+        }
+    }
+    if (g->valid && !g->valid(g->valid_ctx, k, s))
+        return;
+    if (sv->sub.nsub) {
+        int any = 0;
+        subsets_gather(sv, r, s, NULL, NULL, &any);
+        subsets_insert(sv, r, s, v);
+    }
+    for (int i = 0; i < sv->nself; i++) {
+        const lineset *ls = &sv->sets[sv->self_idx[i]];
+        rec_insert(ls->rec + own_line_id(ls, k, s) * sv->recw, v, sv->acap, sv->words);
+    }
+}
+
+/* Thread me of nt's share of the cells of level r (list L) that other
+ * processes computed, replayed from sv->xvals. */
+static void replay_others(sieve *sv, int64_t r, const level_list *L, int me, int nt, local_ctx *lc)
+{
+    const uint64_t a = sv->xfirst[sv->xch->rank], b = sv->xfirst[sv->xch->rank + 1];
+    uint64_t j0, j1;
+    thread_block(L->n - (b - a), me, nt, &j0, &j1);
+    for (uint64_t j = j0; j < j1; j++) {
+        const uint64_t c = j < a ? j : j + (b - a);
+        replay_cell(sv, r, L->cells + c * (uint64_t)sv->k, sv->xvals[c], lc);
+    }
+}
+
 static void sieve_free(sieve *sv)
 {
     for (int i = 0; i < sv->nsets; i++)
@@ -987,6 +1102,8 @@ static void sieve_free(sieve *sv)
             free(sv->ring[i].cells);
     free(sv->ring);
     free(sv->solo);
+    free(sv->xvals);
+    free(sv->xfirst);
 }
 
 /* Set up sv for game (the plan given); lf (nfam entries) receives the local
@@ -1356,6 +1473,12 @@ static ns_err general_resume(const ns_game *game, ns_table *t, const ns_engine_p
         return ns_error_set(err, NS_EINVAL, "resume after unit %" PRIu64 ", but this solve has %" PRIu64 " units (levels)",
                             resume_units, levels);
 
+    const ns_level_exchange *xch = opts->level_exchange;
+    if (xch && (resume_units || opts->checkpoint))
+        return ns_error_set(err, NS_EINVAL, "the general engine across %d processes has no %s", xch->ranks,
+                            resume_units ? "resume" : "checkpoints");
+    if (xch && (xch->ranks < 1 || xch->rank < 0 || xch->rank >= xch->ranks || !xch->exchange))
+        return ns_error_set(err, NS_EINVAL, "a level exchange of process %d of %d", xch->rank, xch->ranks);
     const int k = game->k;
     const int nthreads = opts->threads > 0 ? opts->threads : ns_omp_max_threads();
     ns_game local;
@@ -1374,7 +1497,15 @@ static ns_err general_resume(const ns_game *game, ns_table *t, const ns_engine_p
         goto fail;
     for (int f = 0; f < sv.local->nfam; f++)
         sv.weigh_rank |= sv.local->fam[f].kind == NS_FAM_GENERAL;
-    if ((rc = plan_solo(&sv, nthreads, opts->solo_cells ? opts->solo_cells : NS_GENERAL_SOLO_WORK,
+    if (xch) {
+        sv.xch = xch;
+        if (!(sv.xfirst = calloc((size_t)xch->ranks + 1, sizeof *sv.xfirst))) {
+            rc = ns_error_set(err, NS_ENOMEM, "out of memory");
+            goto fail;
+        }
+    }
+    /* across processes a level is shared by threads x ranks workers */
+    if ((rc = plan_solo(&sv, xch ? nthreads * xch->ranks : nthreads, opts->solo_cells ? opts->solo_cells : NS_GENERAL_SOLO_WORK,
                         !opts->solo_cells, err)))
         goto fail;
     /* the ranks of a box's cells lie symmetrically about max_rank / 2 (x ->
@@ -1439,7 +1570,6 @@ static ns_err general_resume(const ns_game *game, ns_table *t, const ns_engine_p
                     ns_barrier_wait(&bar, &sense);
                 }
                 const int64_t run = psv->run;
-                const int64_t units = (int64_t)L->n / run;
                 if (me == 0 && r < psv->max_rank) {
                     /* the next level's lists, while the others start on this one */
                     ns_error e;
@@ -1462,17 +1592,33 @@ static ns_err general_resume(const ns_game *game, ns_table *t, const ns_engine_p
                  * from one level to the next, and so the line records and
                  * table rows it wrote (no cache-line migration between
                  * cores at every level) */
+                uint64_t b0, b1; /* this process's block: all of it in one process */
+                rank_block(psv, L->n, psv->xch ? psv->xch->rank : 0, &b0, &b1);
                 if (run == 1) {
                     uint64_t c0, c1;
-                    thread_block(L->n, me, team_size(), &c0, &c1);
-                    compute_cells(psv, r, L, c0, c1, lc);
+                    thread_block(b1 - b0, me, team_size(), &c0, &c1);
+                    compute_cells(psv, r, L, b0 + c0, b0 + c1, lc);
                 } else {
+                    const int64_t u0 = (int64_t)b0 / run, u1 = (int64_t)b1 / run;
                     NS_PRAGMA(omp for schedule(static) nowait)
-                    for (int64_t u = 0; u < units; u++) {
+                    for (int64_t u = u0; u < u1; u++) {
                         if (psv->failed_any)
                             continue;
                         compute_cells(psv, r, L, (uint64_t)(u * run), (uint64_t)((u + 1) * run), lc);
                     }
+                }
+                /* across processes: thread 0 swaps the blocks while the
+                 * others wait, then all replay the other processes' cells */
+                if (psv->xch) {
+                    if (me == 0) {
+                        ns_barrier_hold(&bar);
+                        level_exchange(psv, r, L);
+                        ns_barrier_release(&bar, &sense);
+                    } else {
+                        ns_barrier_wait(&bar, &sense);
+                    }
+                    if (!psv->failed[r & 1] && !psv->grow[r & 1])
+                        replay_others(psv, r, L, me, team_size(), lc);
                 }
                 /* one meeting a level: thread 0 checks it, calls back and
                  * runs the small levels that follow while the others wait */

@@ -6,19 +6,25 @@
 # NS_BENCH_REPS runs (default 2), with its ratio to 1x1 of the same run and
 # the bytes rank 0 sent and received. Skips (exit 0, one line) without an
 # MPI build. Every result is checked to be the file of 1x1.
+# --general SPEC (repeatable; then no tile sizes unless given): the general
+# engine (level sieve) across ranks instead, SPEC one of nim3:N (Nim on
+# N x N x N), moore3:N (Moore's Nim_2 on N x N x N), awythoff:N (a-Wythoff
+# a = 2 on N x N); the same columns, bytes of level values.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=$root/build-mpi
 mpiexec=${NS_MPIEXEC:-mpirun}
 sizes=()
+general=()
 while [ $# -gt 0 ]; do
     case $1 in
+    --general) general+=("$2"); shift 2 ;;
     --build) build=$2; shift 2 ;;
     --mpiexec) mpiexec=$2; shift 2 ;;
     *) sizes+=("$1"); shift ;;
     esac
 done
-[ ${#sizes[@]} -gt 0 ] || sizes=(8192)
+[ ${#sizes[@]} -gt 0 ] || [ ${#general[@]} -gt 0 ] || sizes=(8192)
 ns=$build/nimsieve
 if [ ! -x "$ns" ] || ! "$ns" --version 2>/dev/null | grep -q '^MPI build'; then
     echo "mpi.sh: skipped: $ns is not an MPI build (cmake -S . -B build-mpi -DNS_MPI=ON)"
@@ -34,7 +40,7 @@ dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 echo "# $("$ns" --version | head -1); $(nproc) cores; best of $reps"
 printf '%-8s %-6s %9s %8s %10s %10s  %s\n' N RxT "wall s" "x 1x1" "sent MB" "recv MB" "same file"
-for n in "${sizes[@]}"; do
+for n in ${sizes[@]+"${sizes[@]}"}; do
     base=
     for rt in ${NS_BENCH_RT:-1x1 1x2 2x1}; do
         r=${rt%x*} t=${rt#*x}
@@ -60,6 +66,45 @@ for n in "${sizes[@]}"; do
         sent=$(echo "$line" | sed -n 's/.*sent \([0-9.]*\) MB.*/\1/p')
         recv=$(echo "$line" | sed -n 's/.*received \([0-9.]*\) MB.*/\1/p')
         printf '%-8s %-6s %9.3f %8.3f %10s %10s  %s\n' "$n" "$rt" "$best" "$(echo "$best / $base" | bc -l)" \
+            "${sent:-0}" "${recv:-0}" "$same"
+    done
+done
+
+# the general engine: one spec at a time, the same columns
+for spec in ${general[@]+"${general[@]}"}; do
+    n=${spec#*:}
+    case ${spec%%:*} in
+    nim3) game=(nim -D piles=3 --bounds "$n,$n,$n") ;;
+    moore3) game=(moore -D piles=3 -D k=2 --bounds "$n,$n,$n") ;;
+    awythoff) game=(a-wythoff -D a=2 --size "$n") ;;
+    *) echo "mpi.sh: unknown --general $spec (nim3:N, moore3:N, awythoff:N)"; exit 2 ;;
+    esac
+    base=
+    for rt in ${NS_BENCH_RT:-1x1 1x2 2x1}; do
+        r=${rt%x*} t=${rt#*x}
+        best=
+        for _ in $(seq "$reps"); do
+            rm -f "$dir/o.h5"
+            t0=$(date +%s.%N)
+            OMP_NUM_THREADS=$t timeout 600 "$mpiexec" --oversubscribe -np "$r" "$ns" solve "${game[@]}" \
+                -o "$dir/o.h5" >"$dir/out" 2>"$dir/err" || { echo "mpi.sh: $spec $rt failed: $(head -1 "$dir/err")"; exit 1; }
+            t1=$(date +%s.%N)
+            w=$(echo "$t1 - $t0" | bc -l)
+            if [ -z "$best" ] || [ "$(echo "$w < $best" | bc -l)" = 1 ]; then best=$w; fi
+        done
+        grep -q '^engine: general' "$dir/out" || { echo "mpi.sh: $spec: not the general engine"; exit 1; }
+        same=-
+        if [ "$rt" = 1x1 ]; then
+            cp "$dir/o.h5" "$dir/ref.h5"
+        elif [ -e "$dir/ref.h5" ]; then
+            same=no
+            /usr/bin/python3 "$root/tests/cli/h5same.py" "$dir/ref.h5" "$dir/o.h5" --skip mpi_ranks >/dev/null 2>&1 && same=yes
+        fi
+        [ -n "$base" ] || base=$best
+        line=$(grep '^mpi:' "$dir/out" || true)
+        sent=$(echo "$line" | sed -n 's/.*sent \([0-9.]*\) MB.*/\1/p')
+        recv=$(echo "$line" | sed -n 's/.*received \([0-9.]*\) MB.*/\1/p')
+        printf '%-8s %-6s %9.3f %8.3f %10s %10s  %s\n' "$spec" "$rt" "$best" "$(echo "$best / $base" | bc -l)" \
             "${sent:-0}" "${recv:-0}" "$same"
     done
 done

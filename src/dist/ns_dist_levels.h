@@ -1,0 +1,36 @@
+/* ns_dist_levels.h - the general engine (level sieve) across the ranks of
+ * an MPI job: the hook of engine/ns_engine.h's ns_level_exchange, with MPI.
+ *
+ * Every rank keeps the whole table and all line and running sets; of each
+ * shared level it computes a contiguous block (the engine's rank_block),
+ * then the ranks meet once: one MPI_Allgatherv (in place, on a
+ * communicator of its own) of every rank's header (its status and the
+ * level: 12 bytes) and its block's values (4 bytes a cell), copied into the
+ * engine's array only when every rank did its block and all are at the
+ * same level. Every rank so receives (R-1)/R of each shared level's cells
+ * and sends its 1/R to R - 1 ranks. Called by the engine's thread 0 (the
+ * thread that started MPI: MPI_THREAD_FUNNELED suffices). */
+#ifndef NS_DIST_LEVELS_H
+#define NS_DIST_LEVELS_H
+
+#include <stdint.h>
+
+#include "core/ns_error.h"
+#include "engine/ns_engine.h"
+
+typedef struct ns_dist_levels ns_dist_levels;
+
+/* A level exchange over all ranks (collective: every rank calls it); *x
+ * gets its hook (x->user is the returned object, borrowed by x). NULL with
+ * err set when out of memory or MPI fails; in a build without MPI: NULL
+ * (NS_EINVAL). Free with ns_dist_levels_free. */
+ns_dist_levels *ns_dist_levels_new(ns_level_exchange *x, ns_error *err);
+
+/* Bytes of cell values this rank sent (counted once per receiver) and
+ * received, and the exchanges (shared levels) so far. */
+void ns_dist_levels_bytes(const ns_dist_levels *d, uint64_t *sent, uint64_t *received, uint64_t *levels);
+
+/* Free d. NULL: nothing. */
+void ns_dist_levels_free(ns_dist_levels *d);
+
+#endif

@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# test_mpi_general.sh - the general engine (the level sieve) across MPI
+# ranks (issue 21, item 2, second bullet): `mpirun -np R nimsieve solve ...`
+# of a game the general engine takes writes, at R = 1..4 ranks and 1 or 2
+# threads a rank, the file a single process writes, value for value (with
+# the attribute mpi_ranks = R when R > 1). Games: Nim on 3 piles (Grundy
+# and P/N), Moore's Nim_2 on 3 piles (the running sets of subsets), and
+# a-Wythoff a = 2 (lagged and early line sets), boxes not of equal sides.
+# The values against independent sources: Nim's a ^ b ^ c (Bouton), Moore's
+# theorem (P iff every binary column sums to 0 mod k + 1) and a naive mex
+# of a-Wythoff written here. Also --resume and --checkpoint-every refused
+# across ranks, and a failure mid-run (a widening past --memory) ends the
+# job with its cause, not a hang.
+NS=$1 SRC=$2 WORK=$3
+. "$SRC/tests/cli/cli_lib.sh"
+. "$SRC/tests/mpi/mpi_lib.sh"
+MPI_TIMEOUT=60
+PY=/usr/bin/python3
+SAME="$SRC/tests/cli/h5same.py"
+# the run's own attributes, and the build's (MPI build: its flags, parallel HDF5)
+SKIP="mpi_ranks,build_flags,hdf5_version,git_revision"
+REF_NS=$NS
+[ -x "$SRC/build/nimsieve" ] && REF_NS="$SRC/build/nimsieve"
+
+attr_is() { # FILE NAME VALUE: the root attribute NAME is VALUE
+    $PY - "$@" <<'PY'
+import sys, h5py
+f = h5py.File(sys.argv[1], "r")
+v = f.attrs.get(sys.argv[2])
+sys.exit(0 if v is not None and str(int(v)) == sys.argv[3] else 1)
+PY
+}
+
+games=("nim -D piles=3 --bounds 40,36,30" "nim -D piles=3 --bounds 40,36,30 --pn-only"
+       "moore -D piles=3 -D k=2 --bounds 28,24,20" "a-wythoff -D a=2 --bounds 160,150")
+names=(nim nimpn moore awythoff)
+for gi in 0 1 2 3; do
+    read -r -a game <<<"${games[$gi]}"
+    nm=${names[$gi]}
+    ref="$WORK/$nm.ref.h5"
+    rm -f "$ref"
+    run "$REF_NS" solve "${game[@]}" -q -o "$ref"
+    [ "$RC" -eq 0 ] || { fail "reference $nm: exit $RC"; show; continue; }
+    for rt in 1x1 2x1 2x2 3x1 3x2 4x1 4x2; do
+        r=${rt%x*} t=${rt#*x}
+        f="$WORK/$nm.$rt.h5"
+        rm -f "$f"
+        OMP_NUM_THREADS=$t mpi "$r" "$NS" solve "${game[@]}" -o "$f"
+        CHECKS=$((CHECKS + 1))
+        if [ "$RC" -ne 0 ]; then
+            fail "$nm at $r ranks x $t threads: exit $RC"
+            show
+            continue
+        fi
+        $PY "$SAME" "$ref" "$f" --skip "$SKIP" >"$WORK/diff" 2>&1 ||
+            fail "$nm at $r ranks x $t threads: not the single-process file: $(head -3 "$WORK/diff")"
+        if [ "$r" -gt 1 ]; then
+            CHECKS=$((CHECKS + 1))
+            attr_is "$f" mpi_ranks "$r" || fail "$nm at $r ranks: expected the root attribute mpi_ranks = $r"
+            grep -q "^mpi: .*$r ranks, a block of each of" "$OUT" || { fail "$nm at $r ranks: expected the mpi: line"; show; }
+            grep -q "^engine: general" "$OUT" || { fail "$nm at $r ranks: expected the general engine"; show; }
+            [ "$(grep -c '^output:' "$OUT")" -eq 1 ] || { fail "$nm at $r ranks: expected one report"; show; }
+        fi
+    done
+done
+
+# the values, from independent sources, in the files of 3 ranks x 2 threads
+CHECKS=$((CHECKS + 1))
+$PY - "$WORK" <<'PY' || fail "the values across 3 ranks are not Bouton's, Moore's or a-Wythoff's"
+import sys, h5py, numpy as np
+w = sys.argv[1]
+bad = []
+g = h5py.File(f"{w}/nim.3x2.h5", "r")["grundy"][...]
+a, b, c = np.indices(g.shape)
+if not np.array_equal(g, a ^ b ^ c):
+    bad.append("nim: not a ^ b ^ c")
+p = h5py.File(f"{w}/nimpn.3x2.h5", "r")["pn"][...]
+if not np.array_equal(p == 0, (a ^ b ^ c) == 0):
+    bad.append("nim P/N: P not where a ^ b ^ c = 0")
+m = h5py.File(f"{w}/moore.3x2.h5", "r")["grundy"][...]
+x = np.indices(m.shape)
+ok = np.ones(m.shape, bool)
+for bit in range(8):
+    ok &= ((x >> bit) & 1).sum(axis=0) % 3 == 0
+if not np.array_equal(m == 0, ok):
+    bad.append("moore: P-positions not Moore's")
+aw = h5py.File(f"{w}/awythoff.3x2.h5", "r")["grundy"][...]
+n0, n1 = aw.shape
+G = np.zeros((n0, n1), np.int64)
+for i in range(n0):
+    for j in range(n1):
+        seen = set(G[:i, j].tolist()) | set(G[i, :j].tolist())
+        for x_ in range(1, i + 1):  # both piles: x and y >= 1, |x - y| < 2
+            for y_ in (x_ - 1, x_, x_ + 1):
+                if 1 <= y_ <= j:
+                    seen.add(int(G[i - x_, j - y_]))
+        v = 0
+        while v in seen:
+            v += 1
+        G[i, j] = v
+if not np.array_equal(aw, G):
+    bad.append("a-wythoff: not the naive mex")
+for s in bad:
+    print(s)
+sys.exit(1 if bad else 0)
+PY
+
+# no checkpoints across ranks yet: refused in one line, not ignored
+mpi 2 "$NS" solve nim -D piles=3 --bounds 30,30,30 --resume -o "$WORK/r.h5"
+CHECKS=$((CHECKS + 1))
+[ "$RC" -eq 2 ] && grep -q -- '--resume: a solve across 2 MPI ranks has no checkpoints yet' "$ERR" ||
+    { fail "--resume across 2 ranks (general): expected the refusal"; show; }
+mpi 2 "$NS" solve moore -D piles=3 -D k=2 --bounds 20,20,20 --checkpoint-every 5 -o "$WORK/r.h5"
+CHECKS=$((CHECKS + 1))
+[ "$RC" -eq 2 ] && grep -q -- '--checkpoint-every: a solve across 2 MPI ranks has no checkpoints yet' "$ERR" ||
+    { fail "--checkpoint-every across 2 ranks (general): expected the refusal"; show; }
+[ ! -e "$WORK/r.h5" ] || fail "a refused solve wrote r.h5"
+
+# a failure on every rank mid-run (the sets must widen past --memory at
+# level 128): the job ends with exit 2 and the cause, no hang, no file
+rm -f "$WORK/m.h5"
+OMP_NUM_THREADS=1 mpi 3 "$NS" solve nim -D piles=3 --bounds 400,20,20 --memory 800K -o "$WORK/m.h5"
+CHECKS=$((CHECKS + 1))
+[ "$RC" -eq 2 ] && grep -q 'rank [0-2] of 3: the line sets and running sets need .* (at level 128 of 438' "$ERR" ||
+    { fail "a widening past --memory across 3 ranks: expected exit 2 and the cause"; show; }
+[ ! -e "$WORK/m.h5" ] || fail "a failed solve across ranks wrote m.h5"
+
+finish
