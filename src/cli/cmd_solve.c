@@ -1232,7 +1232,14 @@ int ns_cmd_solve(int argc, char **argv)
     ns_cli_progress_start(&ctx.prog, !a.quiet);
     ctx.t0 = ns_cli_now();
     ctx.next_due = ctx.t0 + a.ckpt_every;
-    ns_err src = ns_engine_resume_with(plan.engine, g, t, &opts, resume_units, &err);
+    /* across ranks a P/N solve's rows on a rank other than 0 go nowhere:
+     * that rank's table is never filled (so never touched) */
+    ns_table *run_t = t;
+    if (dt && a.pn_only && ns_dist_rank() != 0) {
+        opts.rows_sink = on_rows_drop;
+        run_t = NULL;
+    }
+    ns_err src = ns_engine_resume_with(plan.engine, g, run_t, &opts, resume_units, &err);
     const double wall = ns_cli_now() - ctx.t0;
     ns_cli_progress_finish(&ctx.prog);
     if (dt) {
