@@ -123,12 +123,14 @@ static void usage(void)
            "\n"
            "Across MPI ranks (an MPI build: mpirun -np R nimsieve solve ...): two-pile Grundy\n"
            "tables of the tile kernel (tiles2d: Wythoff, two-pile Nim, rule files of rays) are\n"
-           "shared by the ranks, rows of tiles dealt cyclically, in memory or --stream;\n"
-           "rank 0 writes the same file as one process, with the attribute mpi_ranks. The\n"
-           "general engine (three or more piles, Moore's Nim, a-Wythoff, other moves) too:\n"
-           "each rank computes a block of every level, the ranks swap the blocks' values\n"
-           "after each level and every rank keeps the whole table. No checkpoints or\n"
-           "--resume there yet (refused). Other games run on rank 0 alone.\n"
+           "shared by the ranks, rows of tiles dealt cyclically, and so are two-pile P/N\n"
+           "tables of the row kernel (rows-pn, --pn-only), blocks of 256 rows dealt\n"
+           "cyclically; in memory or --stream; rank 0 writes the same file as one\n"
+           "process, with the attribute mpi_ranks. The general engine (three or more\n"
+           "piles, Moore's Nim, a-Wythoff, other moves) too: each rank computes a block\n"
+           "of every level, the ranks swap the blocks' values after each level and\n"
+           "every rank keeps the whole table. No checkpoints or --resume there yet\n"
+           "(refused). Other games run on rank 0 alone.\n"
            "\n"
            "examples:\n"
            "  nimsieve solve wythoff --size 4096 -o wythoff.h5\n"
@@ -312,12 +314,14 @@ typedef struct solve_ctx {
     const ns_octal *octal;  /* --until-periodic: the heap game, else NULL */
     int64_t next_check;     /* heap sizes at which the period is next looked for */
     int64_t periodic_at;    /* heap sizes done when a period was proven, else 0 */
-    int dist;               /* the tile kernel across the MPI ranks (more than one) */
+    int dist;               /* the tile kernel or the P/N row kernel across the
+                               MPI ranks (more than one) */
 } solve_ctx;
 
 /* Under MPI: the tile exchange of a solve across the ranks into *x and
- * opts (no checkpoints; progress from rank 0 only). NULL after printing
- * the error. */
+ * opts (no checkpoints; progress from rank 0 only); the P/N row kernel
+ * (rows-pn) takes the same hooks with blocks of rows for rows of tiles.
+ * NULL after printing the error. */
 static ns_dist_tiles *dist_start(const ns_game *g, const ns_engine_plan *plan, ns_engine_opts *opts,
                                  ns_tile_exchange *x, ns_meta *meta)
 {
@@ -348,8 +352,9 @@ static ns_dist_tiles *dist_start(const ns_game *g, const ns_engine_plan *plan, n
 
 /* Under MPI: after the engine ran across the ranks. A failure (rc, already
  * printed) ends every rank; else this rank's sends are finished and the
- * bytes exchanged said (rank 0's, on stdout unless quiet). */
-static int dist_end(ns_dist_tiles *d, int rc, int quiet)
+ * bytes exchanged said (rank 0's, on stdout unless quiet; pn: the row
+ * kernel's blocks of rows, else tiles). */
+static int dist_end(ns_dist_tiles *d, int rc, int quiet, int pn)
 {
     ns_error err = {0};
     if (!rc && ns_dist_tiles_finish(d, &err))
@@ -361,7 +366,10 @@ static int dist_end(ns_dist_tiles *d, int rc, int quiet)
     }
     uint64_t sent, got;
     ns_dist_tiles_bytes(d, &sent, &got);
-    if (!quiet)
+    if (!quiet && pn)
+        printf("mpi:           %d ranks, blocks of rows dealt cyclically; rank 0 sent %.1f MB and received %.1f MB of "
+               "P bitmaps\n", ns_dist_size(), (double)sent / 1e6, (double)got / 1e6);
+    else if (!quiet)
         printf("mpi:           %d ranks, tile rows dealt cyclically; rank 0 sent %.1f MB and received %.1f MB of tiles\n",
                ns_dist_size(), (double)sent / 1e6, (double)got / 1e6);
     return NS_EXIT_OK;
@@ -420,6 +428,17 @@ static int on_tile_drop(void *user, int64_t x0, int64_t y0, int64_t nx, int64_t 
     (void)nx;
     (void)ny;
     (void)vals;
+    return 0;
+}
+
+/* the same for a P/N solve's blocks of rows */
+static int on_rows_drop(void *user, int64_t x0, int64_t nrows, int64_t words, const uint64_t *p)
+{
+    (void)user;
+    (void)x0;
+    (void)nrows;
+    (void)words;
+    (void)p;
     return 0;
 }
 
@@ -694,9 +713,10 @@ static int solve_streaming(const solve_args *a, const ns_game *g, ns_meta *meta,
         return ns_cli_error(CMD, "%s is a checkpoint of another solve (%d-byte values in units of %" PRId64 ", this one "
                             "%d in units of %" PRId64 "); use --force to start over", ctx->ckpt_path, ci->elem,
                             ci->stream_tile, elem, tile);
-    /* across ranks the engine runs threads x ranks threads (ns_tile_exchange),
-     * each of which may hand tiles to the sink */
-    const int sink_threads = ctx->dist ? threads * ns_dist_size() : threads;
+    /* across ranks the tile kernel runs threads x ranks threads
+     * (ns_tile_exchange), each of which may hand tiles to the sink (the row
+     * kernel's sink is called on one thread) */
+    const int sink_threads = ctx->dist && !a->pn_only ? threads * ns_dist_size() : threads;
     /* every rank has looked at the paths (a .part left over) before rank 0
      * makes its own */
     if (ctx->dist && ns_cli_dist_agree(NS_EXIT_OK) != NS_EXIT_OK)
@@ -738,9 +758,10 @@ static int solve_streaming(const solve_args *a, const ns_game *g, ns_meta *meta,
     ns_engine_opts opts = {.threads = threads, .pn_only = a->pn_only, .loose_bound = a->loose_bound, .progress = on_progress, .progress_user = ctx,
                            .checkpoint = on_checkpoint, .checkpoint_user = ctx};
     if (a->pn_only) {
-        opts.rows_sink = on_rows;
+        opts.rows_sink = writer ? on_rows : on_rows_drop;
         opts.rows_user = &sink;
-        opts.resume_p = ns_h5_stream_p_positions(sink.s, &opts.resume_np);
+        if (sink.s)
+            opts.resume_p = ns_h5_stream_p_positions(sink.s, &opts.resume_np);
     } else {
         opts.tile_sink = writer ? on_tile : on_tile_drop;
         opts.tile_source = on_tile_source;
@@ -783,7 +804,7 @@ static int solve_streaming(const solve_args *a, const ns_game *g, ns_meta *meta,
     if (dt) {
         if (src)
             ns_cli_error(CMD, "%s", sink.failed ? sink.err.msg : err.msg);
-        const int drc = dist_end(dt, src ? NS_EXIT_ERROR : NS_EXIT_OK, a->quiet);
+        const int drc = dist_end(dt, src ? NS_EXIT_ERROR : NS_EXIT_OK, a->quiet, a->pn_only);
         ns_dist_tiles_free(dt);
         if (drc || !writer) {
             ns_h5_stream_abort(sink.s);
@@ -941,12 +962,13 @@ int ns_cmd_solve(int argc, char **argv)
                           a.resume ? "--resume" : "--checkpoint-every (or with --checkpoint-every 0)");
         goto fail;
     }
-    /* under MPI (more than one rank): the tile kernel (ns_dist_tiles.h) and
-     * the general engine (ns_dist_levels.h) are shared by every rank; any
-     * other engine runs on rank 0 alone */
+    /* under MPI (more than one rank): the tile kernel and the P/N row
+     * kernel (ns_dist_tiles.h) and the general engine (ns_dist_levels.h)
+     * are shared by every rank; any other engine runs on rank 0 alone */
     const int ranks = ns_dist_size();
     const int dist_general = strcmp(plan.engine->name, "general") == 0;
-    ctx.dist = ranks > 1 && (strcmp(plan.engine->name, "tiles2d") == 0 || dist_general);
+    ctx.dist = ranks > 1 && (strcmp(plan.engine->name, "tiles2d") == 0 || strcmp(plan.engine->name, "rows-pn") == 0 ||
+                             dist_general);
     if (ranks > 1 && !ctx.dist) {
         if (ns_dist_rank() != 0) {
             rc = NS_EXIT_OK;
@@ -1267,13 +1289,20 @@ int ns_cmd_solve(int argc, char **argv)
     ns_cli_progress_start(&ctx.prog, !a.quiet);
     ctx.t0 = ns_cli_now();
     ctx.next_due = ctx.t0 + a.ckpt_every;
-    ns_err src = ns_engine_resume_with(plan.engine, g, t, &opts, resume_units, &err);
+    /* across ranks a P/N solve's rows on a rank other than 0 go nowhere:
+     * that rank's table is never filled (so never touched) */
+    ns_table *run_t = t;
+    if (dt && a.pn_only && ns_dist_rank() != 0) {
+        opts.rows_sink = on_rows_drop;
+        run_t = NULL;
+    }
+    ns_err src = ns_engine_resume_with(plan.engine, g, run_t, &opts, resume_units, &err);
     const double wall = ns_cli_now() - ctx.t0;
     ns_cli_progress_finish(&ctx.prog);
     if (dt) {
         if (src)
             ns_cli_error(CMD, "%s", err.msg);
-        rc = dist_end(dt, src ? NS_EXIT_ERROR : NS_EXIT_OK, a.quiet);
+        rc = dist_end(dt, src ? NS_EXIT_ERROR : NS_EXIT_OK, a.quiet, a.pn_only);
         ns_dist_tiles_free(dt);
         if (rc || ns_dist_rank() != 0)
             goto fail; /* rank 0 alone writes the table */

@@ -87,7 +87,19 @@ typedef int (*ns_tile_src_fn)(void *user, int64_t x0, int64_t y0, int64_t nx, in
  * OpenMP threads, so that its threads compute while the others, waiting on
  * rows of other processes, replay. Not with resume or checkpoints
  * (NS_EINVAL); a value over a checked bound is not redone with the loose
- * bound (NS_ERANGE: the other processes cannot follow). */
+ * bound (NS_ERANGE: the other processes cannot follow).
+ *
+ * The P/N row kernel (rows-pn) takes the same hooks, a block of
+ * stream_unit() rows for a row of tiles: mine(user, block); every process
+ * runs every row in order, sieves the rows of its own blocks and, when a
+ * block is done, sends its P bitmaps (as ns_rows_fn's p) as x0 = the
+ * block's first row, y0 = 0, nx = its rows, ny = 2 * words, vals = the
+ * bitmaps' bytes seen as 32-bit halves (the same binary on every process:
+ * hooks copy them as bytes); a block of another process it receives the
+ * same way when the block begins and takes in its rows as its own, so its
+ * line flags stay a single process's. Called on the calling thread, blocks
+ * in row order; the table or rows_sink gets every row. Not with resume or
+ * checkpoints (NS_EINVAL). */
 typedef struct ns_tile_exchange {
     int (*mine)(void *user, int64_t tile_row);  /* REQUIRED */
     int (*send)(void *user, int64_t x0, int64_t y0, int64_t nx, int64_t ny, const uint32_t *vals); /* REQUIRED */

@@ -22,7 +22,15 @@
  * the sink instead; the ring of bitmaps is a whole number of blocks, so a
  * block's rows lie one after another in it. A streamed resume rebuilds the
  * line flags and the ring from the finished rows' P-positions
- * (o->resume_p): O(P-positions), not O(rows x words). */
+ * (o->resume_p): O(P-positions), not O(rows x words).
+ *
+ * Across processes (o->tile_exchange, the tile kernel's hooks with a block
+ * of rows for a row of tiles): every process runs every row in order; the
+ * rows of a block that is not its own (mine() == 0) it does not sieve but
+ * receives, as P bitmaps, when the block begins, and takes them in as its
+ * own rows: the lagging groups' line flags take in every row in the same
+ * place as in a single process, so they stay a single process's. A block
+ * of its own it sends when it is done. */
 #include "engine/ns_engine.h"
 
 #include <stdio.h>
@@ -172,6 +180,29 @@ static void knockouts(const group *gs, const rfam *fs, int nf, int64_t x, int64_
     }
 }
 
+/* The P bitmap P of row x (K: scratch, words words): every cell without a
+ * P option, or with the row ray only the first of them. */
+static void sieve_row(const group *gs, const rfam *fs, int nf, int row_ray, int64_t x, int64_t n1, int64_t words,
+                      uint64_t *K, uint64_t *P)
+{
+    memset(P, 0, (size_t)words * sizeof *P);
+    knockouts(gs, fs, nf, x, n1, words, K);
+    if (row_ray) {
+        for (int64_t w = 0; w < words; w++)
+            if (~K[w]) {
+                int64_t y = w * 64 + __builtin_ctzll(~K[w]);
+                if (y < n1)
+                    set_bit(P, y);
+                break;
+            }
+    } else {
+        for (int64_t w = 0; w < words; w++)
+            P[w] = ~K[w];
+        if (n1 & 63)
+            P[words - 1] &= ((uint64_t)1 << (n1 & 63)) - 1;
+    }
+}
+
 static ns_err rows_pn_resume(const ns_game *game, ns_table *t, const ns_engine_plan *plan, const ns_engine_opts *o,
                              uint64_t resume_units, ns_error *err)
 {
@@ -184,6 +215,8 @@ static ns_err rows_pn_resume(const ns_game *game, ns_table *t, const ns_engine_p
     int ng = 0, nf = 0, row_ray = 0;
     ns_err rc = NS_OK;
     uint64_t *K = NULL, *rows = NULL;
+    uint32_t *xbuf = NULL;  /* an exchanged block: its bitmaps' bytes */
+    const ns_tile_exchange *xch = o->tile_exchange;
     int64_t maxlag = 1;
     memset(gs, 0, sizeof gs);
 
@@ -236,6 +269,18 @@ static ns_err rows_pn_resume(const ns_game *game, ns_table *t, const ns_engine_p
         rc = ns_error_set(err, NS_ENOMEM, "out of memory");
         goto fail;
     }
+    /* a block of rows travels as nx = its rows, ny = 2 words-worth of 32-bit
+     * halves a 64-bit word: the bitmaps' bytes (the same binary, the same
+     * byte order, on every process) */
+    if (xch && (resume_units || o->checkpoint)) {
+        rc = ns_error_set(err, NS_EINVAL, "rows-pn: a solve across %d processes has no checkpoints and cannot "
+                          "resume yet", xch->ranks);
+        goto fail;
+    }
+    if (xch && !(xbuf = malloc((size_t)(BLOCK_ROWS * words) * sizeof(uint64_t)))) {
+        rc = ns_error_set(err, NS_ENOMEM, "out of memory");
+        goto fail;
+    }
     int64_t block_start = 0;
     /* units: blocks of BLOCK_ROWS rows (see ns_engine.h, checkpoints) */
     const uint64_t units_total = (uint64_t)((n0 + BLOCK_ROWS - 1) / BLOCK_ROWS);
@@ -271,7 +316,19 @@ static ns_err rows_pn_resume(const ns_game *game, ns_table *t, const ns_engine_p
         }
         x_start = block_start = resume_rows;
     }
+    int theirs = 0;         /* across processes: the block of row x came from another */
     for (int64_t x = x_start; x < n0; x++) {
+        if (xch && x % BLOCK_ROWS == 0) {
+            const int64_t nrows = n0 - x < BLOCK_ROWS ? n0 - x : BLOCK_ROWS;
+            theirs = !xch->mine(xch->user, x / BLOCK_ROWS);
+            if (theirs) {
+                if (xch->recv(xch->user, x, 0, nrows, 2 * words, xbuf)) {
+                    rc = ns_error_set(err, NS_EIO, "rows-pn: the exchange of rows between processes failed");
+                    goto fail;
+                }
+                memcpy(rows + (x % ring) * words, xbuf, (size_t)(nrows * words) * sizeof(uint64_t));
+            }
+        }
         /* lagging groups take in row x - lag (lag 1: the previous row) */
         for (int i = 0; i < ng; i++) {
             int64_t xr = x - gs[i].lag;
@@ -285,10 +342,10 @@ static ns_err rows_pn_resume(const ns_game *game, ns_table *t, const ns_engine_p
                 }
         }
         uint64_t *P = rows + (x % ring) * words;
-        memset(P, 0, (size_t)words * sizeof *P);
         if (x < resume_rows) {
             /* resume: the row is final in the table; take its P bitmap */
             const uint8_t *row = out + x * n1;
+            memset(P, 0, (size_t)words * sizeof *P);
             for (int64_t y = 0; y < n1; y++)
                 if (row[y] == NS_PN_P)
                     set_bit(P, y);
@@ -296,24 +353,18 @@ static ns_err rows_pn_resume(const ns_game *game, ns_table *t, const ns_engine_p
                 block_start = x + 1;
             continue;
         }
-        knockouts(gs, fs, nf, x, n1, words, K);
-        if (row_ray) {
-            for (int64_t w = 0; w < words; w++)
-                if (~K[w]) {
-                    int64_t y = w * 64 + __builtin_ctzll(~K[w]);
-                    if (y < n1)
-                        set_bit(P, y);
-                    break;
-                }
-        } else {
-            for (int64_t w = 0; w < words; w++)
-                P[w] = ~K[w];
-            if (n1 & 63)
-                P[words - 1] &= ((uint64_t)1 << (n1 & 63)) - 1;
-        }
+        if (!theirs) /* a received row is final as it came */
+            sieve_row(gs, fs, nf, row_ray, x, n1, words, K, P);
         /* fill finished blocks of rows in parallel */
         if (x + 1 - block_start == BLOCK_ROWS || x + 1 == n0) {
             const int64_t x0 = block_start, x1 = x + 1;
+            if (xch && !theirs) {
+                memcpy(xbuf, rows + (x0 % ring) * words, (size_t)((x1 - x0) * words) * sizeof(uint64_t));
+                if (xch->send(xch->user, x0, 0, x1 - x0, 2 * words, xbuf)) {
+                    rc = ns_error_set(err, NS_EIO, "rows-pn: the exchange of rows between processes failed");
+                    goto fail;
+                }
+            }
             if (!out) {
                 if (o->rows_sink(o->rows_user, x0, x1 - x0, words, rows + (x0 % ring) * words)) {
                     rc = ns_error_set(err, NS_EIO, "the rows sink failed");
@@ -347,6 +398,7 @@ fail:
         free(gs[i].flags);
     free(K);
     free(rows);
+    free(xbuf);
     return rc;
 }
 

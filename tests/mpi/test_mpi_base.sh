@@ -24,13 +24,16 @@ CHECKS=$((CHECKS + 1))
 [ "$(grep -c '^output:' "$OUT")" -eq 1 ] || { fail "solve under 3 ranks: expected one report (rank 0)"; show; }
 # two-pile Nim takes the tile kernel, which every rank shares (test_mpi_tiles.sh)
 grep -q 'not distributed yet' "$ERR" && { fail "solve nim (tiles2d): expected no rank-0-only note"; show; }
-# a P/N table (the rows-pn engine) is not distributed yet: rank 0 alone
-rm -f "$WORK/nimpn.h5"
-mpi 3 "$NS" solve nim -D piles=2 --size 16 --pn-only -o "$WORK/nimpn.h5"
+# a take-and-break sequence (the sequence engines) is not distributed yet:
+# rank 0 alone, with a note; its values: 0.3 gives G(n) = n mod 2
+rm -f "$WORK/o3.h5"
+mpi 3 "$NS" solve octal -D code=0.3 --size 100 -o "$WORK/o3.h5"
 CHECKS=$((CHECKS + 1))
-[ "$RC" -eq 0 ] || { fail "solve --pn-only under 3 ranks: exit $RC"; show; }
-grep -q 'not distributed yet (the rows-pn engine): runs on rank 0 of 3' "$ERR" ||
-    { fail "solve --pn-only: expected the rank-0-only note"; show; }
+[ "$RC" -eq 0 ] || { fail "solve octal under 3 ranks: exit $RC"; show; }
+grep -Eq 'not distributed yet \(the [a-z-]+ engine\): runs on rank 0 of 3' "$ERR" ||
+    { fail "solve octal: expected the rank-0-only note"; show; }
+/usr/bin/python3 -c 'import sys,h5py; g=list(h5py.File(sys.argv[1],"r")["grundy"][...]); sys.exit(0 if g == [n % 2 for n in range(100)] else 1)' \
+    "$WORK/o3.h5" || fail "o3.h5 written under 3 ranks is not n mod 2"
 # the table: Bouton, G(a,b) = a xor b, read with h5py
 /usr/bin/python3 - "$WORK/nim.h5" <<'PY' || fail "nim.h5 written under 3 ranks is not a xor b"
 import sys, h5py, numpy as np

@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# test_mpi_rows.sh - the P/N row kernel (rows-pn) across MPI ranks (issue
+# 21, item 2): `mpirun -np R nimsieve solve ... --pn-only` of a two-pile
+# game of rays writes, in memory and streamed, at R = 1..4 ranks and 1 or 2
+# threads a rank, the file a single process writes, value for value (with
+# the attribute mpi_ranks = R when R > 1). Games: Wythoff (1000 x 1000) and
+# tests/mpi/asym-rays.rules (not symmetric, a ray with a = 2 and one that
+# lags 3 rows; 700 x 500); sizes not multiples of the 256-row blocks. Also:
+# more ranks than blocks (idle ranks), --resume refused across ranks, and
+# Wythoff's P-positions against Wythoff's closed form.
+NS=$1 SRC=$2 WORK=$3
+. "$SRC/tests/cli/cli_lib.sh"
+. "$SRC/tests/mpi/mpi_lib.sh"
+MPI_TIMEOUT=30
+PY=/usr/bin/python3
+SAME="$SRC/tests/cli/h5same.py"
+# the run's own attributes, and the build's (MPI build: its flags, parallel HDF5)
+SKIP="mpi_ranks,build_flags,hdf5_version,git_revision"
+# the single-process reference: the default (OpenMP) build when there is one, else this binary without mpirun
+REF_NS=$NS
+[ -x "$SRC/build/nimsieve" ] && REF_NS="$SRC/build/nimsieve"
+
+attr_is() { # FILE NAME VALUE: the root attribute NAME is VALUE
+    $PY - "$@" <<'PY'
+import sys, h5py
+f = h5py.File(sys.argv[1], "r")
+v = f.attrs.get(sys.argv[2])
+sys.exit(0 if v is not None and str(int(v)) == sys.argv[3] else 1)
+PY
+}
+
+games=("wythoff --size 1000" "$SRC/tests/mpi/asym-rays.rules --bounds 700,500")
+names=(wythoff asym)
+for gi in 0 1; do
+    read -r -a game <<<"${games[$gi]}"
+    nm=${names[$gi]}
+    for mode in memory stream; do
+        extra=(--pn-only --no-stream) # P/N tables stream by default
+        [ "$mode" = stream ] && extra=(--pn-only --stream)
+        ref="$WORK/$nm.$mode.ref.h5"
+        rm -f "$ref"
+        run "$REF_NS" solve "${game[@]}" "${extra[@]}" -q -o "$ref"
+        [ "$RC" -eq 0 ] || { fail "reference $nm $mode: exit $RC"; show; continue; }
+        for rt in 1x1 2x1 2x2 3x1 3x2 4x1 4x2; do
+            r=${rt%x*} t=${rt#*x}
+            f="$WORK/$nm.$mode.$rt.h5"
+            rm -f "$f" "$f.part"
+            OMP_NUM_THREADS=$t mpi "$r" "$NS" solve "${game[@]}" "${extra[@]}" -o "$f"
+            CHECKS=$((CHECKS + 1))
+            if [ "$RC" -ne 0 ]; then
+                fail "$nm $mode at $r ranks x $t threads: exit $RC"
+                show
+                continue
+            fi
+            $PY "$SAME" "$ref" "$f" --skip "$SKIP" >"$WORK/diff" 2>&1 ||
+                { fail "$nm $mode at $r ranks x $t threads: not the single-process file: $(head -3 "$WORK/diff")"; }
+            grep -q '^engine: *rows-pn' "$OUT" || { fail "$nm $mode at $r ranks: expected the rows-pn engine"; show; }
+            if [ "$r" -gt 1 ]; then
+                CHECKS=$((CHECKS + 1))
+                attr_is "$f" mpi_ranks "$r" || fail "$nm $mode at $r ranks: expected the root attribute mpi_ranks = $r"
+                grep -q "^mpi: .*$r ranks, blocks of rows dealt cyclically" "$OUT" ||
+                    { fail "$nm $mode at $r ranks: expected the mpi: line"; show; }
+                [ "$(grep -c '^output:' "$OUT")" -eq 1 ] || { fail "$nm $mode at $r ranks: expected one report"; show; }
+                ! grep -q 'not distributed yet' "$ERR" || { fail "$nm $mode at $r ranks: ran on rank 0 alone"; show; }
+            fi
+        done
+    done
+done
+
+# Wythoff's P-positions from the closed form (Wythoff 1907): (a_k, a_k + k)
+# and mirror, a_k = floor(k phi) = (k + isqrt(5 k^2)) // 2, in exact
+# integers; in memory (/pn) and streamed (/pn and /p_positions)
+for f in "$WORK/wythoff.memory.3x1.h5" "$WORK/wythoff.stream.4x2.h5"; do
+    CHECKS=$((CHECKS + 1))
+    $PY - "$f" <<'PY' || fail "$(basename "$f"): the P-positions are not Wythoff's pairs"
+import sys, math, h5py, numpy as np
+f = h5py.File(sys.argv[1], "r")
+pn = f["pn"][...]
+n = pn.shape[0]
+want = set()
+for k in range(n):
+    a = (k + math.isqrt(5 * k * k)) // 2
+    if a + k < n:
+        want |= {(a, a + k), (a + k, a)}
+got = {(int(x), int(y)) for x, y in zip(*np.nonzero(pn == 0))}
+ok = got == want
+if "p_positions" in f:
+    ok = ok and {(int(x), int(y)) for x, y in f["p_positions"][...]} == want
+sys.exit(0 if ok and len(want) > 0 else 1)
+PY
+done
+
+# more ranks than blocks of rows (300 rows: 2 blocks): the idle ranks only follow
+for mode in memory stream; do
+    extra=(--pn-only --no-stream)
+    [ "$mode" = stream ] && extra=(--pn-only --stream)
+    ref="$WORK/small.$mode.ref.h5" f="$WORK/small.$mode.h5"
+    rm -f "$ref" "$f"
+    run "$REF_NS" solve wythoff --size 300 "${extra[@]}" -q -o "$ref"
+    mpi 4 "$NS" solve wythoff --size 300 "${extra[@]}" -q -o "$f"
+    CHECKS=$((CHECKS + 1))
+    [ "$RC" -eq 0 ] || { fail "4 ranks, 2 blocks of rows, $mode: exit $RC"; show; }
+    $PY "$SAME" "$ref" "$f" --skip "$SKIP" >/dev/null 2>&1 || fail "4 ranks, 2 blocks of rows, $mode: not the single-process file"
+done
+
+# no checkpoints across ranks yet: refused in one line, not ignored
+mpi 2 "$NS" solve wythoff --size 300 --pn-only --resume -o "$WORK/r.h5"
+CHECKS=$((CHECKS + 1))
+[ "$RC" -eq 2 ] || { fail "--resume across 2 ranks: expected exit 2"; show; }
+grep -q '^nimsieve solve: rank 0 of 2: --resume: a solve across 2 MPI ranks has no checkpoints yet' "$ERR" ||
+    { fail "--resume across 2 ranks: expected the refusal"; show; }
+[ "$(grep -c '^nimsieve solve:' "$ERR")" -eq 1 ] || { fail "--resume: expected the error once"; show; }
+[ ! -e "$WORK/r.h5" ] || fail "a refused solve wrote r.h5"
+
+finish

@@ -1,0 +1,300 @@
+/* test_rows_pn_exchange.c - the P/N row kernel (rows-pn) across processes
+ * (ns_engine_opts.tile_exchange, a block of rows for a row of tiles)
+ * without MPI: R "processes" are R POSIX threads of this one, each running
+ * rows-pn on its own table (or rows sink) with the blocks of 256 rows dealt
+ * cyclically, their P bitmaps passing through mailboxes in memory. Every
+ * process must end with the whole table (in memory) or see every row once
+ * (streaming), equal to a naive P/N search written here (every option of
+ * every cell enumerated from the moves' definition): Wythoff and an
+ * asymmetric game of rays (one of them along (-2,-1), a = 2, the other
+ * lagging 3 rows), 1 to 4 processes (4 > the 3 blocks of 600 rows: an idle
+ * one), 1 or 2 threads, rows not a multiple of the block. Also: a failing
+ * receive stops the kernel with NS_EIO (no hang), a resume or checkpoints
+ * with an exchange are refused. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "game/ns_params.h"
+#include "game/ns_presets.h"
+#include "game/ns_rules.h"
+#include "engine/ns_engine.h"
+#include "testutil.h"
+
+enum { MAXR = 4, BLOCK = 256, MAXB = 64 };
+
+/* x -> x - t, y -> y - t, (x - 2t, y - t), (x - t - 2, y - t): not
+ * symmetric in x and y */
+static const char *ASYM = "game asym-rays\n"
+                          "piles x y\n"
+                          "move x -> x - t                    for t in 1..x\n"
+                          "move y -> y - t                    for t in 1..y\n"
+                          "move (x, y) -> (x - 2*t, y - t)    for t in 1..min(x/2, y)\n"
+                          "move (x, y) -> (x - t - 2, y - t)  for t in 1..min(x - 2, y)\n";
+
+/* the mailboxes: box[r][block] holds a copy of a block's bytes for process r */
+typedef struct post {
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    int ranks;
+    unsigned char *box[MAXR][MAXB];
+    long sent;
+} post;
+
+typedef struct proc {
+    post *p;
+    int rank;
+    ns_engine_opts o;
+    ns_tile_exchange x;
+    const ns_game *g;
+    ns_table *t;            /* in memory, or NULL (streaming) */
+    uint8_t *pn;            /* streaming: the cells the sink got (0: P, 1: N) */
+    uint8_t *seen;          /* streaming: times each row came */
+    int64_t n1;
+    ns_err rc;
+    ns_error err;
+} proc;
+
+static int mine(void *user, int64_t block)
+{
+    const proc *q = user;
+    return block % q->p->ranks == q->rank;
+}
+
+static int send_rows(void *user, int64_t x0, int64_t y0, int64_t nx, int64_t ny, const uint32_t *vals)
+{
+    proc *q = user;
+    post *p = q->p;
+    const size_t bytes = (size_t)(nx * ny) * sizeof *vals;
+    if (y0 != 0 || x0 % BLOCK || x0 / BLOCK >= MAXB)
+        return 1;
+    pthread_mutex_lock(&p->lock);
+    for (int r = 0; r < p->ranks; r++) {
+        if (r == q->rank)
+            continue;
+        unsigned char *c = malloc(bytes);
+        if (c)
+            memcpy(c, vals, bytes);
+        p->box[r][x0 / BLOCK] = c;
+        p->sent++;
+    }
+    pthread_cond_broadcast(&p->cond);
+    pthread_mutex_unlock(&p->lock);
+    return 0;
+}
+
+static int recv_rows(void *user, int64_t x0, int64_t y0, int64_t nx, int64_t ny, uint32_t *vals)
+{
+    proc *q = user;
+    post *p = q->p;
+    if (y0 != 0 || x0 % BLOCK || x0 / BLOCK >= MAXB)
+        return 1;
+    unsigned char **slot = &p->box[q->rank][x0 / BLOCK];
+    pthread_mutex_lock(&p->lock);
+    while (!*slot)
+        pthread_cond_wait(&p->cond, &p->lock);
+    memcpy(vals, *slot, (size_t)(nx * ny) * sizeof *vals);
+    free(*slot);
+    *slot = NULL;
+    pthread_mutex_unlock(&p->lock);
+    return 0;
+}
+
+static int recv_fail(void *user, int64_t x0, int64_t y0, int64_t nx, int64_t ny, uint32_t *vals)
+{
+    (void)user, (void)x0, (void)y0, (void)nx, (void)ny, (void)vals;
+    return 1;
+}
+
+static int sink(void *user, int64_t x0, int64_t nrows, int64_t words, const uint64_t *bits)
+{
+    proc *q = user;
+    for (int64_t i = 0; i < nrows; i++) {
+        q->seen[x0 + i]++;
+        for (int64_t y = 0; y < q->n1; y++)
+            q->pn[(x0 + i) * q->n1 + y] = !(bits[i * words + y / 64] >> (y % 64) & 1);
+    }
+    return 0;
+}
+
+static void *run_proc(void *arg)
+{
+    proc *q = arg;
+    q->rc = ns_engine_run(q->g, q->t, &q->o, &q->err);
+    return NULL;
+}
+
+/* P/N by the definition (1: N, 0: P): a cell is P when no option is P;
+ * asym: the moves of ASYM, else Wythoff's (row, column, diagonal) */
+static uint8_t *naive(int asym, int64_t n0, int64_t n1)
+{
+    uint8_t *v = malloc((size_t)(n0 * n1));
+    if (!v)
+        return NULL;
+    for (int64_t x = 0; x < n0; x++)
+        for (int64_t y = 0; y < n1; y++) {
+            int n = 0;
+            for (int64_t t = 1; t <= x && !n; t++)
+                n = !v[(x - t) * n1 + y];
+            for (int64_t t = 1; t <= y && !n; t++)
+                n = !v[x * n1 + y - t];
+            if (!asym)
+                for (int64_t t = 1; t <= x && t <= y && !n; t++)
+                    n = !v[(x - t) * n1 + y - t];
+            else {
+                for (int64_t t = 1; 2 * t <= x && t <= y && !n; t++)
+                    n = !v[(x - 2 * t) * n1 + y - t];
+                for (int64_t t = 1; t + 2 <= x && t <= y && !n; t++)
+                    n = !v[(x - t - 2) * n1 + y - t];
+            }
+            v[x * n1 + y] = (uint8_t)n;
+        }
+    return v;
+}
+
+static ns_game *build(int asym, int64_t n0, int64_t n1, ns_error *err)
+{
+    ns_params none = {0};
+    ns_game *g = NULL;
+    if (asym) {
+        if (ns_rules_compile(ASYM, "asym.rules", &none, 2, &g, err))
+            return NULL;
+    } else if (!(g = ns_preset_build("wythoff", &none, 2, err))) {
+        return NULL;
+    }
+    int64_t b[2] = {n0, n1};
+    if (ns_game_set_bounds(g, b, err)) {
+        ns_game_free(g);
+        return NULL;
+    }
+    return g;
+}
+
+static void check(int asym, int64_t n0, int64_t n1, int ranks, int threads, int stream)
+{
+    ns_error err = {0};
+    ns_game *g = build(asym, n0, n1, &err);
+    uint8_t *want = naive(asym, n0, n1);
+    CHECKF(g && want, "%s: %s", asym ? "asym" : "wythoff", err.msg);
+    if (!g || !want) {
+        ns_game_free(g);
+        free(want);
+        return;
+    }
+    /* the kernel under test is the row kernel */
+    char why[NS_ENGINE_WHY] = "";
+    const ns_engine *e = ns_engine_find("rows-pn");
+    ns_engine_opts probe = {.pn_only = 1};
+    CHECKF(e && e->applies(g, &probe, why, sizeof why), "rows-pn does not take the game: %s", why);
+    post p = {.ranks = ranks};
+    pthread_mutex_init(&p.lock, NULL);
+    pthread_cond_init(&p.cond, NULL);
+    proc q[MAXR];
+    memset(q, 0, sizeof q);
+    int ok = 1;
+    for (int r = 0; r < ranks; r++) {
+        q[r] = (proc){.p = &p, .rank = r, .g = g, .n1 = n1};
+        q[r].x = (ns_tile_exchange){.mine = mine, .send = send_rows, .recv = recv_rows, .user = &q[r], .ranks = ranks};
+        q[r].o = (ns_engine_opts){.threads = threads, .pn_only = 1, .tile_exchange = &q[r].x};
+        if (stream) {
+            q[r].o.rows_sink = sink;
+            q[r].o.rows_user = &q[r];
+            ok = ok && (q[r].pn = calloc((size_t)(n0 * n1), 1)) && (q[r].seen = calloc((size_t)n0, 1));
+        } else {
+            ok = ok && (q[r].t = ns_engine_table_new(g, 1, &err));
+        }
+    }
+    CHECK(ok);
+    pthread_t th[MAXR];
+    for (int r = 0; ok && r < ranks; r++)
+        CHECK(pthread_create(&th[r], NULL, run_proc, &q[r]) == 0);
+    for (int r = 0; ok && r < ranks; r++)
+        pthread_join(th[r], NULL);
+    for (int r = 0; ok && r < ranks; r++) {
+        uint64_t diff = 0, twice = 0;
+        for (int64_t i = 0; i < n0 * n1; i++)
+            diff += (stream ? q[r].pn[i] : (uint8_t)ns_table_get(q[r].t, (uint64_t)i)) != want[i];
+        for (int64_t x = 0; stream && x < n0; x++)
+            twice += q[r].seen[x] != 1;
+        CHECKF(q[r].rc == NS_OK && diff == 0 && twice == 0,
+               "%s %lldx%lld, process %d of %d, %d threads%s: rc %d (%s), %llu cells differ from the naive search, "
+               "%llu rows not seen once", asym ? "asym" : "wythoff", (long long)n0, (long long)n1, r, ranks, threads,
+               stream ? ", streaming" : "", (int)q[r].rc, q[r].err.msg, (unsigned long long)diff,
+               (unsigned long long)twice);
+    }
+    /* every block posted was taken, and each went to the R - 1 others */
+    long left = 0;
+    const long blocks = (long)((n0 + BLOCK - 1) / BLOCK);
+    for (int r = 0; r < ranks; r++)
+        for (int b = 0; b < MAXB; b++) {
+            left += p.box[r][b] != NULL;
+            free(p.box[r][b]);
+        }
+    CHECKF(left == 0 && p.sent == blocks * (ranks - 1), "%ld blocks left unread, %ld sent, expected %ld", left,
+           p.sent, blocks * (ranks - 1));
+    for (int r = 0; r < ranks; r++) {
+        ns_table_free(q[r].t);
+        free(q[r].pn);
+        free(q[r].seen);
+    }
+    pthread_mutex_destroy(&p.lock);
+    pthread_cond_destroy(&p.cond);
+    ns_game_free(g);
+    free(want);
+}
+
+static int on_ckpt(void *user, uint64_t done, uint64_t total)
+{
+    (void)user, (void)done, (void)total;
+    return 0;
+}
+
+static void check_refusals(void)
+{
+    ns_error err = {0};
+    ns_game *g = build(0, 600, 300, &err);
+    ns_table *t = g ? ns_engine_table_new(g, 1, &err) : NULL;
+    CHECK(g && t);
+    if (g && t) {
+        /* rank 1 of 2 waits for block 0 first: a receive that fails is NS_EIO, not a hang */
+        post p = {.ranks = 2};
+        proc q = {.p = &p, .rank = 1, .g = g};
+        ns_tile_exchange x = {.mine = mine, .send = send_rows, .recv = recv_fail, .user = &q, .ranks = 2};
+        ns_engine_opts o = {.threads = 2, .pn_only = 1, .tile_exchange = &x};
+        pthread_mutex_init(&p.lock, NULL);
+        pthread_cond_init(&p.cond, NULL);
+        err.msg[0] = '\0';
+        CHECKF(ns_engine_run(g, t, &o, &err) == NS_EIO && strstr(err.msg, "exchange"), "a failing receive: %s",
+               err.msg);
+        for (int b = 0; b < MAXB; b++)
+            free(p.box[0][b]);
+        pthread_mutex_destroy(&p.lock);
+        pthread_cond_destroy(&p.cond);
+        /* no resume and no checkpoints across processes yet */
+        x.recv = recv_rows;
+        err.msg[0] = '\0';
+        CHECKF(ns_engine_resume(g, t, &o, 1, &err) == NS_EINVAL && strstr(err.msg, "cannot resume"), "resume: %s",
+               err.msg);
+        o.checkpoint = on_ckpt;
+        err.msg[0] = '\0';
+        CHECKF(ns_engine_run(g, t, &o, &err) == NS_EINVAL && strstr(err.msg, "no checkpoints"), "checkpoints: %s",
+               err.msg);
+    }
+    ns_table_free(t);
+    ns_game_free(g);
+}
+
+int main(void)
+{
+    for (int asym = 0; asym <= 1; asym++)
+        for (int stream = 0; stream <= 1; stream++)
+            for (int ranks = 1; ranks <= MAXR; ranks++)
+                for (int th = 1; th <= 2; th++)
+                    check(asym, 600, 300, ranks, th, stream); /* 3 blocks: 256, 256, 88 rows */
+    check(0, 100, 700, 2, 2, 0);   /* one block, 11 words a row: rank 1 only receives */
+    check(1, 513, 130, 3, 1, 1);   /* the last block one row */
+    check(1, 513, 130, 2, 2, 0);
+    check_refusals();
+    return TEST_REPORT();
+}
