@@ -129,8 +129,16 @@ static void usage(void)
            "process, with the attribute mpi_ranks. The general engine (three or more\n"
            "piles, Moore's Nim, a-Wythoff, other moves) too: each rank computes a block\n"
            "of every level, the ranks swap the blocks' values after each level and\n"
-           "every rank keeps the whole table. No checkpoints or --resume there yet\n"
-           "(refused). Other games run on rank 0 alone.\n"
+           "every rank keeps the whole table.\n"
+           "Checkpoints and --resume across ranks: the tile kernel only (the row kernel\n"
+           "and the general engine refuse them). Rank 0 writes the checkpoints (the\n"
+           "single-process OUT.h5.ckpt: it holds every finished tile); --resume goes on\n"
+           "under any number of ranks, or one process, rank 0 sending the finished tiles\n"
+           "to the others. SIGTERM to the ranks: rank 0 writes a final checkpoint at the\n"
+           "end of its range of tiles, then ends every rank (mpirun passes SIGTERM on\n"
+           "after ~1 s and kills ~1 s later: the final checkpoint only if rank 0 gets\n"
+           "there first). A rank that dies ends the job (mpirun says which); the last\n"
+           "checkpoint stays intact. Other games run on rank 0 alone.\n"
            "\n"
            "examples:\n"
            "  nimsieve solve wythoff --size 4096 -o wythoff.h5\n"
@@ -319,9 +327,11 @@ typedef struct solve_ctx {
 } solve_ctx;
 
 /* Under MPI: the tile exchange of a solve across the ranks into *x and
- * opts (no checkpoints; progress from rank 0 only); the P/N row kernel
- * (rows-pn) takes the same hooks with blocks of rows for rows of tiles.
- * NULL after printing the error. */
+ * opts (progress and checkpoints from rank 0 only: it has every finished
+ * tile, so its checkpoint is the job's; a resume's finished tiles go from
+ * it to the others, ns_dist_tiles_resume); the P/N row kernel (rows-pn)
+ * takes the same hooks with blocks of rows for rows of tiles (no
+ * checkpoints there). NULL after printing the error. */
 static ns_dist_tiles *dist_start(const ns_game *g, const ns_engine_plan *plan, ns_engine_opts *opts,
                                  ns_tile_exchange *x, ns_meta *meta)
 {
@@ -341,9 +351,13 @@ static ns_dist_tiles *dist_start(const ns_game *g, const ns_engine_plan *plan, n
         return NULL;
     }
     opts->tile_exchange = x;
-    opts->checkpoint = NULL;
-    if (ns_dist_rank() != 0)
+    if (ns_dist_rank() != 0) {
         opts->progress = NULL;
+        opts->checkpoint = NULL;
+    }
+    /* the row kernel has no checkpoints across ranks (refused above) */
+    if (strcmp(plan->engine->name, "tiles2d") != 0)
+        opts->checkpoint = NULL;
     meta->mpi_ranks = ns_dist_size();
     /* a rank that fails now ends the job: the others would wait for its tiles */
     ns_cli_errors_every_rank(1);
@@ -724,7 +738,8 @@ static int solve_streaming(const solve_args *a, const ns_game *g, ns_meta *meta,
     if (!writer)
         sink.s = NULL;
     else if (ci)
-        sink.s = ns_h5_stream_resume(a->out, ctx->ckpt_path, g->bounds, elem, tile, threads, ci->ckpt.units_done, &err);
+        sink.s = ns_h5_stream_resume(a->out, ctx->ckpt_path, g->bounds, elem, tile, sink_threads, ci->ckpt.units_done,
+                                     &err);
     else
         sink.s = ns_h5_stream_open(a->out, g->bounds, elem, tile, sink_threads, a->force ? NS_H5_FORCE : 0, &err);
     if (writer && !sink.s) {
@@ -772,6 +787,8 @@ static int solve_streaming(const solve_args *a, const ns_game *g, ns_meta *meta,
         return NS_EXIT_ERROR;
     }
     const uint64_t resume_units = ci ? ci->ckpt.units_done : 0;
+    if (dt)
+        ns_dist_tiles_resume(dt, resume_units);
     if (ci) {
         ctx->resume_total = ci->ckpt.units_total;
         ctx->units_saved = ci->ckpt.units_done;
@@ -801,7 +818,10 @@ static int solve_streaming(const solve_args *a, const ns_game *g, ns_meta *meta,
     ns_err src = ns_engine_resume_with(choice.engine, g, NULL, &opts, resume_units, &err);
     const double wall = ns_cli_now() - ctx->t0;
     ns_cli_progress_finish(&ctx->prog);
-    if (dt) {
+    /* across ranks, rank 0 stopped (a checkpoint) or failed: it says so as a
+     * single process does, below, then ends every rank */
+    const int dist_stop = dt && src && writer;
+    if (dt && !dist_stop) {
         if (src)
             ns_cli_error(CMD, "%s", sink.failed ? sink.err.msg : err.msg);
         const int drc = dist_end(dt, src ? NS_EXIT_ERROR : NS_EXIT_OK, a->quiet, a->pn_only);
@@ -820,25 +840,32 @@ static int solve_streaming(const solve_args *a, const ns_game *g, ns_meta *meta,
             ns_h5_stream_abort(sink.s);
         ctx->stream = NULL;
         const int sig = ns_cli_interrupted();
-        if (ctx->failed)
-            return ns_cli_error(CMD, "%s%s", ctx->err.msg,
-                                keep ? "; the previous checkpoint is intact: resume with --resume" : "");
-        if (src == NS_EINTR && ctx->stopped && keep) {
+        int rc;
+        if (ctx->failed) {
+            rc = ns_cli_error(CMD, "%s%s", ctx->err.msg,
+                              keep ? "; the previous checkpoint is intact: resume with --resume" : "");
+        } else if (src == NS_EINTR && ctx->stopped && keep) {
             char cmd[2048];
             format_command(argc, argv, cmd, sizeof cmd);
             ns_cli_error(CMD, "stopped by %s after %.1f s; checkpoint %s (with %s.part) holds %" PRIu64 " of %" PRIu64
                          " units (%.0f%%); continue with: %s", sig == SIGTERM ? "SIGTERM" : "SIGINT", wall,
                          ctx->ckpt_path, a->out, ctx->units_saved, ctx->units_total,
                          ctx->units_total ? 100.0 * (double)ctx->units_saved / (double)ctx->units_total : 0.0, cmd);
-            return 128 + (sig ? sig : SIGINT);
-        }
-        if (src == NS_EINTR) {
+            rc = 128 + (sig ? sig : SIGINT);
+        } else if (src == NS_EINTR) {
             ns_cli_error(CMD, "interrupted after %.1f s%s", wall,
                          keep ? "; the checkpoint it resumed from is intact" : "; nothing was written");
-            return 128 + (sig ? sig : SIGINT);
+            rc = 128 + (sig ? sig : SIGINT);
+        } else {
+            rc = ns_cli_error(CMD, "%s%s", sink.failed ? sink.err.msg : err.msg,
+                              keep ? "; the last checkpoint is intact: resume with --resume" : "");
         }
-        return ns_cli_error(CMD, "%s%s", sink.failed ? sink.err.msg : err.msg,
-                            keep ? "; the last checkpoint is intact: resume with --resume" : "");
+        if (dist_stop) {
+            fflush(stdout);
+            fflush(stderr);
+            ns_dist_abort(rc);
+        }
+        return rc;
     }
     meta->threads = threads;
     meta->wall_seconds = ctx->prior + wall;
@@ -969,6 +996,17 @@ int ns_cmd_solve(int argc, char **argv)
     const int dist_general = strcmp(plan.engine->name, "general") == 0;
     ctx.dist = ranks > 1 && (strcmp(plan.engine->name, "tiles2d") == 0 || strcmp(plan.engine->name, "rows-pn") == 0 ||
                              dist_general);
+    /* checkpoints across ranks: the tile kernel's (rank 0 holds every
+     * tile); the row kernel and the general engine have none yet */
+    const int dist_no_ckpt = ctx.dist && strcmp(plan.engine->name, "tiles2d") != 0;
+    if (dist_no_ckpt && (a.resume || (a.ckpt_given && a.ckpt_every > 0))) {
+        rc = ns_cli_error(CMD, "%s: a solve across %d MPI ranks has no checkpoints yet with the %s engine, so it "
+                          "cannot be resumed; solve without %s", a.resume ? "--resume" : "--checkpoint-every", ranks,
+                          plan.engine->name, a.resume ? "--resume" : "--checkpoint-every (or with --checkpoint-every 0)");
+        goto fail;
+    }
+    if (dist_no_ckpt)
+        a.ckpt_every = 0;
     if (ranks > 1 && !ctx.dist) {
         if (ns_dist_rank() != 0) {
             rc = NS_EXIT_OK;
@@ -977,14 +1015,6 @@ int ns_cmd_solve(int argc, char **argv)
         fprintf(stderr, "nimsieve solve: not distributed yet (the %s engine): runs on rank 0 of %d, the other ranks "
                 "wait\n", plan.engine->name, ranks);
     }
-    if (ctx.dist && (a.resume || (a.ckpt_given && a.ckpt_every > 0))) {
-        rc = ns_cli_error(CMD, "%s: a solve across %d MPI ranks has no checkpoints yet, so it cannot be resumed; "
-                          "solve without %s", a.resume ? "--resume" : "--checkpoint-every", ranks,
-                          a.resume ? "--resume" : "--checkpoint-every (or with --checkpoint-every 0)");
-        goto fail;
-    }
-    if (ctx.dist)
-        a.ckpt_every = 0;
     const int threads = a.threads > 0 ? a.threads : ns_omp_max_threads();
     char dims[256], tb[32], lb[32], nb[32], avb[32];
     ns_cli_format_dims(g->k, g->bounds, dims, sizeof dims);
@@ -1205,7 +1235,8 @@ int ns_cmd_solve(int argc, char **argv)
                               "and options, or use --force to start over", ckpt_path, why);
             goto fail;
         }
-        if (!ci.seq_streamed) {
+        /* across ranks rank 0 alone reads the finished tiles: it sends them on */
+        if (!ci.seq_streamed && (!ctx.dist || ns_dist_rank() == 0)) {
             ns_meta_free(&ci.meta); /* read again, with the table */
             /* a sequence's table widens as values grow: take the checkpoint's width */
             if (g->octal && ci.elem > t->elem && ns_table_widen(t, ci.elem, 0, &err)) {
@@ -1226,6 +1257,8 @@ int ns_cmd_solve(int argc, char **argv)
         ctx.units_saved = ci.ckpt.units_done;
         ctx.prior = ci.ckpt.seconds;
     }
+    if (dt)
+        ns_dist_tiles_resume(dt, resume_units);
     if (seq_stream) {
         /* a resume reads the finished heap sizes back from the .part and the record */
         ctx.seq = ci.seq_streamed && have_ckpt
@@ -1299,7 +1332,10 @@ int ns_cmd_solve(int argc, char **argv)
     ns_err src = ns_engine_resume_with(plan.engine, g, run_t, &opts, resume_units, &err);
     const double wall = ns_cli_now() - ctx.t0;
     ns_cli_progress_finish(&ctx.prog);
-    if (dt) {
+    /* across ranks, rank 0 stopped (a checkpoint) or failed: it says so as a
+     * single process does, below, then ends every rank */
+    const int dist_stop = dt && src && ns_dist_rank() == 0;
+    if (dt && !dist_stop) {
         if (src)
             ns_cli_error(CMD, "%s", err.msg);
         rc = dist_end(dt, src ? NS_EXIT_ERROR : NS_EXIT_OK, a.quiet, a.pn_only);
@@ -1369,6 +1405,11 @@ int ns_cmd_solve(int argc, char **argv)
                               held[0] ? held : "; nothing was written: give a larger --memory");
         } else {
             rc = ns_cli_error(CMD, "%s", err.msg);
+        }
+        if (dist_stop) {
+            fflush(stdout);
+            fflush(stderr);
+            ns_dist_abort(rc);
         }
         goto fail;
     }

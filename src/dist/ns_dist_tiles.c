@@ -10,6 +10,7 @@
 #ifdef NS_MPI
 #include <mpi.h>
 #include <pthread.h>
+#include <signal.h>
 #include <time.h>
 
 /* one computed tile on its way to every other rank */
@@ -27,6 +28,9 @@ struct ns_dist_tiles {
     pthread_mutex_t lock;   /* every MPI call of the hooks */
     msg *pending;           /* sends not known to be done */
     uint64_t sent, received;
+    int64_t resumed;        /* anti-diagonals of a resume: their tiles come from rank 0 */
+    int64_t die_after;      /* test hook: > 0, this rank kills itself after so many sends */
+    int64_t nsent;          /* tiles sent */
 };
 
 static void msg_free(msg *m)
@@ -91,6 +95,9 @@ static int send_tile(void *user, int64_t x0, int64_t y0, int64_t nx, int64_t ny,
     m->next = d->pending;
     d->pending = m;
     reap(d);
+    /* test hook: a rank that dies mid-run (NS_DIST_TEST_DIE_AFTER_TILES) */
+    if (++d->nsent == d->die_after)
+        raise(SIGKILL);
     pthread_mutex_unlock(&d->lock);
     return rc;
 }
@@ -101,7 +108,8 @@ static int recv_tile(void *user, int64_t x0, int64_t y0, int64_t nx, int64_t ny,
 {
     ns_dist_tiles *d = user;
     const int64_t row = x0 / d->tile;
-    const int src = (int)(row % d->size), tag = (int)row;
+    /* a resume's finished tiles come from rank 0, which holds them */
+    const int src = row + y0 / d->tile < d->resumed ? 0 : (int)(row % d->size), tag = (int)row;
     const size_t bytes = 2 * sizeof(int64_t) + (size_t)nx * (size_t)ny * sizeof *vals;
     unsigned char *buf = malloc(bytes);
     if (!buf)
@@ -174,7 +182,18 @@ ns_dist_tiles *ns_dist_tiles_new(int64_t tile_rows, int64_t tile, ns_tile_exchan
     x->recv = recv_tile;
     x->user = d;
     x->ranks = d->size;
+    x->holder = d->rank == 0;
+    /* test hook: NS_DIST_TEST_DIE_AFTER_TILES=N: rank NS_DIST_TEST_FAIL_RANK
+     * (default 1) raises SIGKILL after sending its N-th tile */
+    const char *die = getenv("NS_DIST_TEST_DIE_AFTER_TILES"), *who = getenv("NS_DIST_TEST_FAIL_RANK");
+    if (die && d->rank == (who ? atoi(who) : 1))
+        d->die_after = atoll(die);
     return d;
+}
+
+void ns_dist_tiles_resume(ns_dist_tiles *d, uint64_t units_done)
+{
+    d->resumed = (int64_t)units_done;
 }
 
 ns_err ns_dist_tiles_finish(ns_dist_tiles *d, ns_error *err)
@@ -228,6 +247,12 @@ ns_dist_tiles *ns_dist_tiles_new(int64_t tile_rows, int64_t tile, ns_tile_exchan
     (void)x;
     ns_error_set(err, NS_EINVAL, "a tile exchange needs an MPI build (-DNS_MPI=ON)");
     return NULL;
+}
+
+void ns_dist_tiles_resume(ns_dist_tiles *d, uint64_t units_done)
+{
+    (void)d;
+    (void)units_done;
 }
 
 ns_err ns_dist_tiles_finish(ns_dist_tiles *d, ns_error *err)

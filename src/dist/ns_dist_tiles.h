@@ -10,7 +10,14 @@
  * symmetric case: only tiles i <= j), 4 bytes a cell plus 16 bytes a tile,
  * and sends its own to R - 1 ranks. All MPI calls from the worker threads
  * go through one lock (MPI_THREAD_SERIALIZED is enough); a waiting receive
- * polls (MPI_Iprobe) and sleeps 20 us between polls. */
+ * polls (MPI_Iprobe) and sleeps 20 us between polls.
+ *
+ * Checkpoints and resume: rank 0 holds the file and writes the job's
+ * checkpoints (it has every tile of the anti-diagonals it reports); a
+ * resume under any number of ranks has rank 0 replay the finished tiles
+ * and send them on (ns_dist_tiles_resume). Test hook:
+ * NS_DIST_TEST_DIE_AFTER_TILES=N kills rank NS_DIST_TEST_FAIL_RANK (default
+ * 1) with SIGKILL after it sent its N-th tile. */
 #ifndef NS_DIST_TILES_H
 #define NS_DIST_TILES_H
 
@@ -28,6 +35,12 @@ typedef struct ns_dist_tiles ns_dist_tiles;
  * MPI_THREAD_SERIALIZED, the rows do not fit MPI's tags, or out of memory;
  * in a build without MPI: NULL (NS_EINVAL). Free with ns_dist_tiles_free. */
 ns_dist_tiles *ns_dist_tiles_new(int64_t tile_rows, int64_t tile, ns_tile_exchange *x, ns_error *err);
+
+/* A resume of units_done finished tile anti-diagonals (before the engine
+ * runs, the same units_done on every rank): rank 0 (x->holder) replays
+ * them from its checkpoint and sends them; the other ranks' recv takes
+ * them from rank 0. */
+void ns_dist_tiles_resume(ns_dist_tiles *d, uint64_t units_done);
 
 /* Wait until every send of this rank is done (after the engine returned
  * with success; every rank received what it needed by then). */

@@ -85,9 +85,20 @@ typedef int (*ns_tile_src_fn)(void *user, int64_t x0, int64_t y0, int64_t nx, in
  * With an exchange the sink (streaming) or the table (in memory) gets every
  * tile, computed here or received; each process runs threads x ranks
  * OpenMP threads, so that its threads compute while the others, waiting on
- * rows of other processes, replay. Not with resume or checkpoints
- * (NS_EINVAL); a value over a checked bound is not redone with the loose
- * bound (NS_ERANGE: the other processes cannot follow).
+ * rows of other processes, replay. A value over a checked bound is not
+ * redone with the loose bound (NS_ERANGE: the other processes cannot
+ * follow).
+ *
+ * Checkpoints and resume: the ranges of anti-diagonals between callbacks
+ * are the same on every process, and a process's checkpoint callback comes
+ * after it has every tile of the anti-diagonals it reports (its own and
+ * the received ones), so one process's checkpoint (the one holding the
+ * file) is the whole job's. A resume (units_done > 0): the process with
+ * holder != 0 replays the finished tiles from its table or tile_source and
+ * sends each (send, i <= j when symmetric) to the others, which take them
+ * with recv (from the holder: the exchange knows the finished units) and
+ * replay them as received tiles; so any number of processes resumes a
+ * checkpoint written by any number.
  *
  * The P/N row kernel (rows-pn) takes the same hooks, a block of
  * stream_unit() rows for a row of tiles: mine(user, block); every process
@@ -106,6 +117,8 @@ typedef struct ns_tile_exchange {
     int (*recv)(void *user, int64_t x0, int64_t y0, int64_t nx, int64_t ny, uint32_t *vals);       /* REQUIRED */
     void *user;
     int ranks;              /* the processes (>= 1) */
+    int holder;             /* this process holds the finished tiles of a
+                               resume (and writes the checkpoints) */
 } ns_tile_exchange;
 
 /* Distribution of the general engine (the level sieve) over the processes

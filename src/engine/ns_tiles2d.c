@@ -42,7 +42,9 @@
  * cells and two thirds of the line memory.
  *
  * A tile anti-diagonal is the unit of checkpoints; a resume replays the
- * finished ones (their cells go into the lines, no mex).
+ * finished ones (their cells go into the lines, no mex). Across processes
+ * (o->tile_exchange) the holder replays them and sends each on; the others
+ * receive and replay them as they do other processes' tiles.
  *
  * Streaming (no table: o->tile_sink): the cells of a tile go to a buffer
  * of the thread's (and its mirror tile's to a second one), handed to the
@@ -322,6 +324,23 @@ static inline uint32_t cell_mex(const tiles *T, const uint64_t *const *ptr, cons
     return scan_mex(ptr, np, T->words, T->cap, (uint32_t)(w0 << 6), T->scan == 1);
 }
 
+/* A resume's finished tile into the thread's buffer tb: read back through
+ * the tile source (streaming), or copied from the table (in memory, across
+ * processes: the holder sends it on). Non-zero when the source failed. */
+static int replay_tile(tiles *T, int64_t x0, int64_t x1, int64_t y0, int64_t y1, uint32_t *tb)
+{
+    if (!T->t) {
+        if (!T->source(T->sink_user, x0, y0, x1 - x0, y1 - y0, tb))
+            return 0;
+        T->sink_failed = 1;
+        return 1;
+    }
+    for (int64_t x = x0; x < x1; x++)
+        for (int64_t y = y0; y < y1; y++)
+            tb[(x - x0) * (y1 - y0) + (y - y0)] = ns_table_get(T->t, (uint64_t)x * (uint64_t)T->n1 + (uint64_t)y);
+    return 0;
+}
+
 /* replay (REPLAY): the tile's cells are final in the table (a resume);
  * only put them into their lines. REMOTE: received from the process that
  * computed it, then put into the lines and the table or the sink. */
@@ -333,10 +352,8 @@ static void do_tile(tiles *T, int64_t x0, int64_t x1, int64_t y0, int64_t y1, in
         T->xfailed = 1;
         return;
     }
-    if (tb && replay == REPLAY && T->source(T->sink_user, x0, y0, x1 - x0, y1 - y0, tb)) {
-        T->sink_failed = 1;
+    if (tb && replay == REPLAY && replay_tile(T, x0, x1, y0, y1, tb))
         return;
-    }
     const uint64_t stride = T->stride, fstride = T->fstride;
     const uint32_t cap = T->cap;
     const uint64_t *ptr[MAXG + 1], *fp[MAXG + 1];
@@ -393,6 +410,8 @@ static void do_tile(tiles *T, int64_t x0, int64_t x1, int64_t y0, int64_t y1, in
         if (replay == COMPUTE && T->x && T->x->send(T->x->user, x0, y0, x1 - x0, y1 - y0, tb))
             T->xfailed = 1;
     }
+    if (replay == REPLAY && T->x && T->x->ranks > 1 && T->x->send(T->x->user, x0, y0, x1 - x0, y1 - y0, tb))
+        T->xfailed = 1; /* a resume: the holder hands its finished tiles to the others */
 }
 
 /* The symmetric case (see tiles2d_resume): only cells x <= y are computed;
@@ -413,10 +432,8 @@ static void do_tile_sym(tiles *T, lines *diag, int64_t x0, int64_t x1, int64_t y
         T->xfailed = 1;
         return;
     }
-    if (tb && replay == REPLAY && T->source(T->sink_user, x0, y0, x1 - x0, y1 - y0, tb)) {
-        T->sink_failed = 1;
+    if (tb && replay == REPLAY && replay_tile(T, x0, x1, y0, y1, tb))
         return;
-    }
     for (int64_t x = x0; x < x1; x++) {
         for (int64_t y = y0 > x ? y0 : x; y < y1; y++) {
             /* without a diagonal, the third set is the second again */
@@ -479,6 +496,8 @@ static void do_tile_sym(tiles *T, lines *diag, int64_t x0, int64_t x1, int64_t y
         if (replay == COMPUTE && T->x && T->x->send(T->x->user, x0, y0, x1 - x0, y1 - y0, tb))
             T->xfailed = 1;
     }
+    if (replay == REPLAY && T->x && T->x->ranks > 1 && T->x->send(T->x->user, x0, y0, x1 - x0, y1 - y0, tb))
+        T->xfailed = 1; /* a resume: the holder hands its finished tiles to the others */
 }
 
 static void free_tiles(tiles *T)
@@ -626,8 +645,10 @@ static void run_rows(tiles *T, lines *diag, int sym, int64_t s0, int64_t s1, int
             break;
         const int64_t jmin = sym ? i : 0;
         const int64_t j0 = s0 - i > jmin ? s0 - i : jmin, j1 = s1 - 1 - i < tj - 1 ? s1 - 1 - i : tj - 1;
-        /* a row of another process: received, not computed */
-        const int mode = replay ? REPLAY : T->x && j0 <= j1 && !T->x->mine(T->x->user, i) ? REMOTE : COMPUTE;
+        /* a row of another process: received, not computed; a resume's
+         * finished tiles: replayed by the holder, received by the others */
+        const int mode = replay ? (T->x && T->x->ranks > 1 && !T->x->holder ? REMOTE : REPLAY)
+                         : T->x && j0 <= j1 && !T->x->mine(T->x->user, i) ? REMOTE : COMPUTE;
         for (int64_t j = j0; j <= j1; j++) {
             for (int spin = 0; i > 0 && __atomic_load_n(&ncol[i - 1], __ATOMIC_ACQUIRE) <= j; spin++) {
                 if (T->x && spin > 4096)
@@ -683,11 +704,6 @@ static ns_err tiles2d_resume(const ns_game *g, ns_table *t, const ns_engine_plan
             goto oom;
     int nthreads = o->threads > 0 ? o->threads : ns_omp_max_threads();
     T.x = o->tile_exchange;
-    if (T.x && (resume_units || o->checkpoint)) {
-        rc = ns_error_set(err, NS_EINVAL, "tiles2d: a solve across %d processes has no checkpoints and cannot resume "
-                          "yet", T.x->ranks);
-        goto done;
-    }
     /* across processes: threads x ranks threads, of which about threads
      * compute (rows are dealt cyclically) and the others replay received
      * rows, mostly waiting */

@@ -6,8 +6,8 @@
 # the attribute mpi_ranks = R when R > 1). Games: Wythoff (the symmetric
 # path, 1000 x 1000) and wythoff-twice.rules (five rays: the general path,
 # 700 x 700); sizes not multiples of the 128-cell tiles. Also: more ranks
-# than rows of tiles (idle ranks), --resume and --checkpoint-every refused
-# across ranks, and Wythoff's P-positions against Wythoff's closed form.
+# than rows of tiles (idle ranks), and Wythoff's P-positions against
+# Wythoff's closed form. Checkpoints and --resume: test_mpi_resume.sh.
 NS=$1 SRC=$2 WORK=$3
 . "$SRC/tests/cli/cli_lib.sh"
 . "$SRC/tests/mpi/mpi_lib.sh"
@@ -91,18 +91,5 @@ for mode in memory stream; do
     [ "$RC" -eq 0 ] || { fail "4 ranks, 2 rows of tiles, $mode: exit $RC"; show; }
     $PY "$SAME" "$ref" "$f" --skip "$SKIP" >/dev/null 2>&1 || fail "4 ranks, 2 rows of tiles, $mode: not the single-process file"
 done
-
-# no checkpoints across ranks yet: refused in one line, not ignored
-mpi 2 "$NS" solve wythoff --size 300 --resume -o "$WORK/r.h5"
-CHECKS=$((CHECKS + 1))
-[ "$RC" -eq 2 ] || { fail "--resume across 2 ranks: expected exit 2"; show; }
-grep -q '^nimsieve solve: rank 0 of 2: --resume: a solve across 2 MPI ranks has no checkpoints yet' "$ERR" ||
-    { fail "--resume across 2 ranks: expected the refusal"; show; }
-[ "$(grep -c '^nimsieve solve:' "$ERR")" -eq 1 ] || { fail "--resume: expected the error once"; show; }
-mpi 2 "$NS" solve wythoff --size 300 --checkpoint-every 5 -o "$WORK/r.h5"
-CHECKS=$((CHECKS + 1))
-[ "$RC" -eq 2 ] && grep -q 'checkpoint-every: a solve across 2 MPI ranks has no checkpoints yet' "$ERR" ||
-    { fail "--checkpoint-every across 2 ranks: expected the refusal"; show; }
-[ ! -e "$WORK/r.h5" ] || fail "a refused solve wrote r.h5"
 
 finish

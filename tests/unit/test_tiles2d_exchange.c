@@ -8,7 +8,11 @@
  * (the symmetric path, only tiles i <= j travel) and rectangles (the plain
  * path), 1 to 4 processes (4 > the 3 rows of tiles: an idle one), 1 or 2
  * threads each. Also: a failing receive stops the kernel with NS_EIO (no
- * hang), a resume or checkpoints with an exchange are refused. */
+ * hang). Resume: the holder (process 0) alone has the finished tile
+ * anti-diagonals (its table, or a tile source reading the naive values; the
+ * others' tables are empty and their sources fail), and every process ends
+ * with the whole table; the holder's checkpoint callback comes only when
+ * its table has every tile of the anti-diagonals it reports. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,6 +48,9 @@ typedef struct proc {
     int64_t n1;
     ns_err rc;
     ns_error err;
+    uint64_t ckpts;         /* checkpoint callbacks (the holder) */
+    uint64_t ckpt_bad;      /* cells of reported anti-diagonals not final then */
+    uint64_t resume;        /* units of a resume, else 0 */
 } proc;
 
 static int mine(void *user, int64_t row)
@@ -113,7 +120,7 @@ static int sink(void *user, int64_t x0, int64_t y0, int64_t nx, int64_t ny, cons
 static void *run_proc(void *arg)
 {
     proc *q = arg;
-    q->rc = ns_engine_run(q->g, q->t, &q->o, &q->err);
+    q->rc = ns_engine_resume(q->g, q->t, &q->o, q->resume, &q->err);
     return NULL;
 }
 
@@ -151,7 +158,50 @@ static uint32_t *naive_wythoff(int64_t n0, int64_t n1)
 enum { WN0 = 300, WN1 = 400 };
 static uint32_t *W;
 
+/* a resume's finished tiles, read back from the naive values */
+static int source_naive(void *user, int64_t x0, int64_t y0, int64_t nx, int64_t ny, uint32_t *v)
+{
+    (void)user;
+    for (int64_t i = 0; i < nx; i++)
+        for (int64_t j = 0; j < ny; j++)
+            v[i * ny + j] = W[(x0 + i) * WN1 + y0 + j];
+    return 0;
+}
+
+/* a process that does not hold the checkpoint must never read it */
+static int source_fail(void *user, int64_t x0, int64_t y0, int64_t nx, int64_t ny, uint32_t *v)
+{
+    (void)user, (void)x0, (void)y0, (void)nx, (void)ny, (void)v;
+    return 1;
+}
+
+/* the holder's checkpoint: every cell of tile anti-diagonals < done is final
+ * in its table or its sink (the naive value) */
+static int on_ckpt_check(void *user, uint64_t done, uint64_t total)
+{
+    proc *q = user;
+    (void)total;
+    q->ckpts++;
+    const int64_t n0 = q->g->bounds[0], n1 = q->n1;
+    for (int64_t x = 0; x < n0; x++)
+        for (int64_t y = 0; y < n1; y++) {
+            if ((uint64_t)(x / TILE + y / TILE) >= done)
+                continue;
+            const uint32_t v = q->t ? (uint32_t)ns_table_get(q->t, (uint64_t)(x * n1 + y)) : q->vals[x * n1 + y];
+            q->ckpt_bad += v != W[x * WN1 + y];
+        }
+    return 0;
+}
+
+/* processes resuming after `resume` tile anti-diagonals (0: from the start) */
+static void check_resume(int64_t n0, int64_t n1, int ranks, int threads, int stream, uint64_t resume);
+
 static void check(int64_t n0, int64_t n1, int ranks, int threads, int stream)
+{
+    check_resume(n0, n1, ranks, threads, stream, 0);
+}
+
+static void check_resume(int64_t n0, int64_t n1, int ranks, int threads, int stream, uint64_t resume)
 {
     ns_error err = {0};
     ns_params none = {0};
@@ -166,17 +216,32 @@ static void check(int64_t n0, int64_t n1, int ranks, int threads, int stream)
     int ok = g && W;
     for (int r = 0; r < ranks; r++) {
         ok = ok && (p.box[r] = calloc((size_t)(p.ti * p.tj), sizeof *p.box[r]));
-        q[r] = (proc){.p = &p, .rank = r, .g = g, .n1 = n1};
-        q[r].x = (ns_tile_exchange){.mine = mine, .send = send_tile, .recv = recv_tile, .user = &q[r], .ranks = ranks};
+        q[r] = (proc){.p = &p, .rank = r, .g = g, .n1 = n1, .resume = resume};
+        q[r].x = (ns_tile_exchange){.mine = mine, .send = send_tile, .recv = recv_tile, .user = &q[r], .ranks = ranks,
+                                    .holder = r == 0};
         q[r].o = (ns_engine_opts){.threads = threads, .tile_exchange = &q[r].x};
+        if (r == 0 && resume) {
+            q[r].o.checkpoint = on_ckpt_check;
+            q[r].o.checkpoint_user = &q[r];
+        }
         if (stream) {
             q[r].o.tile_sink = sink;
+            q[r].o.tile_source = r == 0 ? source_naive : source_fail;
             q[r].o.tile_user = &q[r];
             ok = ok && (q[r].vals = calloc((size_t)(n0 * n1), sizeof *q[r].vals)) &&
                  (q[r].seen = calloc((size_t)(n0 * n1), 1));
         } else {
             ok = ok && (q[r].t = ns_engine_table_new(g, 0, &err));
         }
+        /* the holder's checkpoint: the finished anti-diagonals (both halves) */
+        for (int64_t x = 0; ok && r == 0 && resume && x < n0; x++)
+            for (int64_t y = 0; y < n1; y++)
+                if ((uint64_t)(x / TILE + y / TILE) < resume) {
+                    if (q[r].t)
+                        ns_table_set(q[r].t, (uint64_t)(x * n1 + y), W[x * WN1 + y]);
+                    else
+                        q[r].vals[x * n1 + y] = W[x * WN1 + y];
+                }
     }
     CHECK(ok);
     pthread_t th[MAXR];
@@ -188,13 +253,24 @@ static void check(int64_t n0, int64_t n1, int ranks, int threads, int stream)
         uint64_t diff = 0, twice = 0;
         for (int64_t i = 0; i < n0 * n1; i++) {
             diff += (stream ? q[r].vals[i] : ns_table_get(q[r].t, (uint64_t)i)) != W[(i / n1) * WN1 + i % n1];
-            twice += stream && q[r].seen[i] != 1;
+            /* streaming: the holder's sink gets only the tiles after the
+             * resume point (its file has the others), the others' every tile */
+            const int before = (uint64_t)((i / n1) / TILE + (i % n1) / TILE) < resume;
+            twice += stream && q[r].seen[i] != (r == 0 && before ? 0 : 1);
         }
         CHECKF(q[r].rc == NS_OK && diff == 0 && twice == 0,
-               "%lldx%lld, process %d of %d, %d threads%s: rc %d (%s), %llu cells differ from the naive mex, %llu "
-               "not seen once", (long long)n0, (long long)n1, r, ranks, threads, stream ? ", streaming" : "",
-               (int)q[r].rc, q[r].err.msg, (unsigned long long)diff, (unsigned long long)twice);
+               "%lldx%lld, process %d of %d, %d threads%s, resume at %llu: rc %d (%s), %llu cells differ from the "
+               "naive mex, %llu not seen as expected", (long long)n0, (long long)n1, r, ranks, threads,
+               stream ? ", streaming" : "", (unsigned long long)resume, (int)q[r].rc, q[r].err.msg,
+               (unsigned long long)diff, (unsigned long long)twice);
     }
+    /* the holder's checkpoints: each after the tiles it reports were final */
+    const uint64_t units = (uint64_t)(p.ti + p.tj - 1);
+    if (resume && resume < units)
+        CHECKF(q[0].ckpts > 0 && q[0].ckpt_bad == 0,
+               "%lldx%lld, %d processes%s, resume at %llu: %llu checkpoints, %llu cells not final at one",
+               (long long)n0, (long long)n1, ranks, stream ? ", streaming" : "", (unsigned long long)resume,
+               (unsigned long long)q[0].ckpts, (unsigned long long)q[0].ckpt_bad);
     /* every tile posted was taken: no mailbox holds one */
     long left = 0;
     for (int r = 0; r < ranks; r++)
@@ -212,12 +288,6 @@ static void check(int64_t n0, int64_t n1, int ranks, int threads, int stream)
     pthread_mutex_destroy(&p.lock);
     pthread_cond_destroy(&p.cond);
     ns_game_free(g);
-}
-
-static int on_ckpt(void *user, uint64_t done, uint64_t total)
-{
-    (void)user, (void)done, (void)total;
-    return 0;
 }
 
 static void check_refusals(void)
@@ -243,13 +313,6 @@ static void check_refusals(void)
         free(p.box[1]);
         pthread_mutex_destroy(&p.lock);
         pthread_cond_destroy(&p.cond);
-        /* no resume and no checkpoints across processes yet */
-        x.recv = recv_tile;
-        err.msg[0] = '\0';
-        CHECK(ns_engine_resume(g, t, &o, 1, &err) == NS_EINVAL && strstr(err.msg, "cannot resume"));
-        o.checkpoint = on_ckpt;
-        err.msg[0] = '\0';
-        CHECK(ns_engine_run(g, t, &o, &err) == NS_EINVAL && strstr(err.msg, "no checkpoints"));
     } else {
         CHECK(0);
     }
@@ -269,6 +332,16 @@ int main(void)
             }
     check(129, 400, 2, 2, 0);
     check(129, 400, 3, 1, 1);
+    /* resume after some of the 5 (300 x 300), 4 (300 x 200) or 6 (129 x 400)
+     * tile anti-diagonals, under 1 to 4 processes */
+    for (int stream = 0; stream <= 1; stream++)
+        for (int ranks = 1; ranks <= MAXR; ranks++)
+            for (uint64_t u = 1; u <= 4; u += 2) {
+                check_resume(300, 300, ranks, 2, stream, u);
+                check_resume(300, 200, ranks, 1 + (ranks & 1), stream, u);
+            }
+    check_resume(129, 400, 3, 2, 0, 5);
+    check_resume(129, 400, 2, 1, 1, 2);
     check_refusals();
     free(W);
     return TEST_REPORT();
