@@ -375,7 +375,7 @@ static int dist_write(const solve_args *a, const ns_table *t, ns_meta *meta, int
     meta->wall_seconds = wall;
     meta->complete = 1;
     if (ns_h5_write_par(a->out, t, meta, a->force ? NS_H5_FORCE : 0, ns_dist_comm(), stats ? stats : &ts, &err)) {
-        ns_cli_error(CMD, "rank %d: %s", ns_dist_rank(), err.msg);
+        ns_cli_error(CMD, "%s", err.msg);   /* "rank R of N: " comes with it */
         fflush(stderr);
         ns_dist_abort(NS_EXIT_ERROR);
         return NS_EXIT_ERROR;

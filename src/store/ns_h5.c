@@ -1002,7 +1002,7 @@ static ns_err write_file(const char *path, const ns_table *t, const ns_meta *m, 
     errno = 0;
     w.file = H5Fcreate(w.part, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
     if (w.file < 0) {
-        int e = errno;
+        int e = par ? 0 : errno;   /* MPI-IO leaves errno unrelated */
         if (e) {
             H5Eclear2(H5E_DEFAULT);
             rc = ns_error_set(err, NS_EIO, "%s: cannot create %s: %s", path, w.part, strerror(e));
