@@ -770,13 +770,16 @@ static ns_err write_par(writer *w, const ns_table *t, const scan *sc, const ns_t
     uint8_t *pnbuf = malloc((size_t)band_cells);
     int64_t *rows = st->n_p ? malloc((size_t)prows * (size_t)k * sizeof *rows) : NULL;
     ns_err rc = NS_OK;
-    if ((gs && !gbuf) || !pnbuf || (st->n_p && !rows)) {
+    /* test hook: NS_H5_PAR_TEST_NOMEM_RANK=R, rank R finds no memory here */
+    const char *hook = getenv("NS_H5_PAR_TEST_NOMEM_RANK");
+    if ((gs && !gbuf) || !pnbuf || (st->n_p && !rows) || (hook && *hook && atoi(hook) == me))
         rc = ns_error_set(w->err, NS_ENOMEM, "%s: rank %d: out of memory for a band of chunks", w->path, me);
-        goto out;
-    }
-    /* a rank short of memory stops every rank here, before the collective writes */
+    /* a rank short of memory stops every rank here, before the collective
+     * writes (every rank reaches this meeting) */
     if (ns_h5_par_max(w->par, rc) != NS_OK) {
-        rc = ns_error_set(w->err, NS_ENOMEM, "%s: another rank is out of memory for its band of chunks", w->path);
+        if (!rc)
+            rc = ns_error_set(w->err, NS_ENOMEM, "%s: another rank is out of memory for its band of chunks",
+                              w->path);
         goto out;
     }
     const uint64_t nb = (dims[0] + chunk[0] - 1) / chunk[0];

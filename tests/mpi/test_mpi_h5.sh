@@ -12,8 +12,9 @@
 # P-positions are checked against the closed form. Games: Wythoff 2500 x
 # 2500 (symmetric, 5 bands of 512 rows: more bands than ranks) and
 # wythoff-twice.rules 700 x 700 (2 bands: idle writers at 3 and 4 ranks).
-# Also: a failure inside the parallel writer is one line naming the rank,
-# exit 2, and no file is left behind.
+# Also: a failure inside the parallel writer (the .part cannot be created;
+# a rank out of memory for its band, by a test hook) is a line naming the
+# rank, exit 2, no hang, and no file is left behind.
 NS=$1 SRC=$2 WORK=$3
 . "$SRC/tests/cli/cli_lib.sh"
 . "$SRC/tests/mpi/mpi_lib.sh"
@@ -114,5 +115,18 @@ CHECKS=$((CHECKS + 1))
 grep -q '^nimsieve solve: rank [01] of 2: .*blocked.h5: cannot create .*blocked.h5.part' "$ERR" || { fail "a failing parallel write: expected the rank's message"; show; }
 [ ! -e "$WORK/blocked.h5" ] || fail "a failing parallel write left blocked.h5"
 rm -rf "$WORK/blocked.h5.part"
+
+# a rank out of memory for its band (test hook NS_H5_PAR_TEST_NOMEM_RANK):
+# the other ranks stop at the meeting before the collective writes, not hang
+# in them; exit 2, the rank named, nothing left
+for bad in 0 1; do
+    rm -f "$WORK/nomem.h5"
+    NS_H5_PAR_TEST_NOMEM_RANK=$bad mpi 2 "$NS" solve wythoff --size 600 -q -o "$WORK/nomem.h5"
+    CHECKS=$((CHECKS + 1))
+    [ "$RC" -eq 2 ] || { fail "rank $bad out of memory in the parallel write: expected exit 2, got $RC"; show; }
+    grep -q "^nimsieve solve: rank $bad of 2: .*nomem.h5: rank $bad: out of memory for a band of chunks" "$ERR" ||
+        { fail "rank $bad out of memory in the parallel write: expected its message"; show; }
+    [ ! -e "$WORK/nomem.h5" ] && [ ! -e "$WORK/nomem.h5.part" ] || fail "rank $bad out of memory: a file was left"
+done
 
 finish
