@@ -125,8 +125,10 @@ static void usage(void)
            "tables of the tile kernel (tiles2d: Wythoff, two-pile Nim, rule files of rays) are\n"
            "shared by the ranks, rows of tiles dealt cyclically, and so are two-pile P/N\n"
            "tables of the row kernel (rows-pn, --pn-only), blocks of 256 rows dealt\n"
-           "cyclically; in memory or --stream; rank 0 writes the same file as one\n"
-           "process, with the attribute mpi_ranks. The general engine (three or more\n"
+           "cyclically; in memory or --stream. The file is the same as one process's\n"
+           "(values, chunks, filters, attributes), with the attribute mpi_ranks: a Grundy\n"
+           "table in memory is written by every rank, its bands of chunk rows with\n"
+           "parallel HDF5; otherwise rank 0 writes it. The general engine (three or more\n"
            "piles, Moore's Nim, a-Wythoff, other moves) too: each rank computes a block\n"
            "of every level, the ranks swap the blocks' values after each level and\n"
            "every rank keeps the whole table.\n"
@@ -430,6 +432,26 @@ static int dist_levels_end(ns_dist_levels *d, int rc, int quiet)
     if (!quiet)
         printf("mpi:           %d ranks, a block of each of %" PRIu64 " shared levels a rank; rank 0 sent %.1f MB and "
                "received %.1f MB of values\n", ns_dist_size(), levels, (double)sent / 1e6, (double)got / 1e6);
+    return NS_EXIT_OK;
+}
+
+/* Under MPI, in memory: every rank writes its share of the table file
+ * (ns_h5_write_par; rank 0's wall time in the file), stats (OPTIONAL) the
+ * summary. A failure is printed with the rank and ends the job. */
+static int dist_write(const solve_args *a, const ns_table *t, ns_meta *meta, int threads, double wall,
+                      ns_table_stats *stats)
+{
+    ns_error err = {0};
+    ns_table_stats ts;
+    meta->threads = threads;
+    meta->wall_seconds = wall;
+    meta->complete = 1;
+    if (ns_h5_write_par(a->out, t, meta, a->force ? NS_H5_FORCE : 0, ns_dist_comm(), stats ? stats : &ts, &err)) {
+        ns_cli_error(CMD, "%s", err.msg);   /* "rank R of N: " comes with it */
+        fflush(stderr);
+        ns_dist_abort(NS_EXIT_ERROR);
+        return NS_EXIT_ERROR;
+    }
     return NS_EXIT_OK;
 }
 
@@ -1340,8 +1362,16 @@ int ns_cmd_solve(int argc, char **argv)
             ns_cli_error(CMD, "%s", err.msg);
         rc = dist_end(dt, src ? NS_EXIT_ERROR : NS_EXIT_OK, a.quiet, a.pn_only);
         ns_dist_tiles_free(dt);
-        if (rc || ns_dist_rank() != 0)
-            goto fail; /* rank 0 alone writes the table */
+        if (rc)
+            goto fail;
+        /* a Grundy table: every rank holds the whole table and writes its
+         * share of the file with rank 0 (parallel HDF5, ns_h5_write_par); a
+         * P/N table: rank 0 alone holds it and writes it */
+        if (ns_dist_rank() != 0) {
+            if (strcmp(plan.engine->name, "tiles2d") == 0)
+                rc = dist_write(&a, t, &meta, threads, ctx.prior + wall, NULL);
+            goto fail;
+        }
     }
     if (dl) {
         if (src)
@@ -1432,8 +1462,17 @@ int ns_cmd_solve(int argc, char **argv)
     ns_table_stats ts;
     ns_h5_seq *seq = ctx.seq;
     ctx.seq = NULL;
-    if (seq ? ns_h5_seq_close(seq, t, &meta, &ts, &err)
-            : ns_h5_write_stats(a.out, t, &meta, a.force ? NS_H5_FORCE : 0, &ts, &err)) {
+    double write_s = 0.0;
+    /* across ranks the tile kernel's table is on every rank, and every rank
+     * writes its share (the others are in dist_write too); the row kernel's
+     * and the general engine's rank 0 writes alone */
+    if (ctx.dist && strcmp(plan.engine->name, "tiles2d") == 0) {
+        write_s = ns_cli_now();
+        if ((rc = dist_write(&a, t, &meta, threads, ctx.prior + wall, &ts)))
+            goto fail;
+        write_s = ns_cli_now() - write_s;
+    } else if (seq ? ns_h5_seq_close(seq, t, &meta, &ts, &err)
+                   : ns_h5_write_stats(a.out, t, &meta, a.force ? NS_H5_FORCE : 0, &ts, &err)) {
         const char *tail = seq && ctx.units_saved ? "; the .part is gone with it: start over with --force"
                            : ctx.units_saved ? "; the last checkpoint is intact: free the space and run again with --resume"
                                              : "";
@@ -1461,6 +1500,9 @@ int ns_cmd_solve(int argc, char **argv)
             printf("gsg values:    %" PRIu64 " finite (largest %" PRIu32 "), %" PRIu64 " infinite\n", gsg->nfinite,
                    gsg->max_finite, gsg->ninf);
         print_times(&ctx, wall, threads);
+        if (ctx.dist)
+            printf("mpi write:     %d ranks wrote %s at once with parallel HDF5 (each its bands of chunk rows) "
+                   "in %.2f s\n", ns_dist_size(), a.out, write_s);
         printf("output:        %s\n", a.out);
     }
     rc = NS_EXIT_OK;

@@ -84,6 +84,12 @@ uint64_t ns_dist_bcast_u64(uint64_t v)
     return v;
 }
 
+const void *ns_dist_comm(void)
+{
+    static const MPI_Comm world = MPI_COMM_WORLD;
+    return world_up() ? &world : NULL;
+}
+
 void ns_dist_abort(int code)
 {
     if (world_up())
@@ -144,6 +150,11 @@ int ns_dist_max_code(int code)
 uint64_t ns_dist_bcast_u64(uint64_t v)
 {
     return v;
+}
+
+const void *ns_dist_comm(void)
+{
+    return NULL;
 }
 
 void ns_dist_abort(int code)

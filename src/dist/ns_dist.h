@@ -47,6 +47,11 @@ uint64_t ns_dist_bcast_u64(uint64_t v);
  * it; returns code itself in a single process. */
 int ns_dist_max_code(int code);
 
+/* The job's communicator for code outside dist/ that talks MPI itself
+ * (store/'s parallel HDF5, ns_h5_write_par): a pointer to an MPI_Comm
+ * (MPI_COMM_WORLD), NULL before ns_dist_init and in a single process. */
+const void *ns_dist_comm(void);
+
 /* End every rank of the job now with exit status code (MPI_Abort); in a
  * single process: returns, the caller exits. The caller prints the cause,
  * naming the rank, before (only cli/ prints). */

@@ -179,6 +179,8 @@ typedef struct writer {
     hid_t vstr;         /* variable-length UTF-8 string type */
     hid_t scalar;       /* scalar dataspace */
     ns_table_stats *stats; /* OPTIONAL: gets the table's summary; borrowed */
+    const ns_h5_par *par;  /* every rank of an MPI job writes (ns_h5_write_par); else NULL */
+    char created[32];      /* created_utc when set (a parallel write: rank 0's) */
 } writer;
 
 static ns_err attr_write(writer *w, const char *name, hid_t ftype, hid_t mtype, hid_t space,
@@ -242,7 +244,9 @@ static ns_err write_attributes(writer *w, int k, const int64_t *bounds, int pn_o
     char created[32], params[sizeof m->params], game[sizeof m->game], rules_file[sizeof m->rules_file];
     time_t now = time(NULL);
     struct tm tm;
-    if (!gmtime_r(&now, &tm) || !strftime(created, sizeof created, "%Y-%m-%dT%H:%M:%SZ", &tm))
+    if (w->created[0])
+        snprintf(created, sizeof created, "%s", w->created);
+    else if (!gmtime_r(&now, &tm) || !strftime(created, sizeof created, "%Y-%m-%dT%H:%M:%SZ", &tm))
         snprintf(created, sizeof created, "unknown");
     /* the fixed-size fields need not be terminated by a careless caller */
     snprintf(game, sizeof game, "%.*s", (int)sizeof m->game - 1, m->game);
@@ -303,7 +307,7 @@ ns_err ns_h5_root_attrs(hid_t file, const char *path, int k, const int64_t *boun
                         const ns_table_stats *st, int has_invalid, uint32_t invalid_value, hid_t gtype,
                         ns_error *err)
 {
-    writer w = {path, NULL, err, file, H5I_INVALID_HID, H5I_INVALID_HID, NULL};
+    writer w = {path, NULL, err, file, H5I_INVALID_HID, H5I_INVALID_HID, NULL, NULL, ""};
     ns_err rc;
     w.scalar = H5Screate(H5S_SCALAR);
     w.vstr = H5Tcopy(H5T_C_S1);
@@ -721,6 +725,98 @@ static ns_err write_direct(writer *w, const ns_table *t, const scan *sc, const n
     return rc;
 }
 
+/* ------------------------------------------- the parallel path (MPI) */
+
+/* One collective H5Dwrite of dataset d (rank dims): this rank's block
+ * [start, start + count) from buf, or nothing when count is NULL (every
+ * rank calls it, with or without a block). */
+static ns_err par_write_block(writer *w, const char *name, hid_t d, hid_t mtype, int rank, const hsize_t *start,
+                              const hsize_t *count, const void *buf)
+{
+    static const uint64_t none = 0;   /* a buffer for an empty selection */
+    const hsize_t one = 1;
+    hid_t fspace = H5Dget_space(d);
+    hid_t mspace = count ? H5Screate_simple(rank, count, NULL) : H5Screate_simple(1, &one, NULL);
+    ns_err rc = NS_OK;
+    herr_t st = fspace < 0 || mspace < 0 ? -1
+                : count ? H5Sselect_hyperslab(fspace, H5S_SELECT_SET, start, NULL, count, NULL)
+                        : (H5Sselect_none(fspace) < 0 ? -1 : H5Sselect_none(mspace));
+    if (st < 0 || H5Dwrite(d, mtype, mspace, fspace, w->par->dxpl, count ? buf : (const void *)&none) < 0) {
+        char at[160] = "nothing";
+        if (count)
+            format_dims(rank, start, at, sizeof at);
+        rc = ns_h5_fail(w->err, NS_EIO, "%s: rank %d: cannot write the block at %s of dataset %s (collective)",
+                        w->path, w->par->rank, at, name);
+    }
+    close_id(&mspace, H5Sclose);
+    close_id(&fspace, H5Sclose);
+    return rc;
+}
+
+/* /grundy (dg, unless a P/N table) and /pn, then /p_positions (dp: n_p x
+ * k, chunks of prows rows), every rank its bands of chunk rows: band b
+ * (chunk[0] rows along dimension 0) goes to rank b mod R; the round i
+ * writes bands i R .. i R + R - 1, one collective H5Dwrite per dataset. */
+static ns_err write_par(writer *w, const ns_table *t, const scan *sc, const ns_table_stats *st, int threads,
+                        hid_t dg, size_t gsize, uint32_t ginv, hid_t dpn, const hsize_t *dims, const hsize_t *chunk,
+                        hid_t dp, hsize_t prows)
+{
+    const int k = t->k, R = w->par->size, me = w->par->rank;
+    const size_t gs = t->pn_only ? 0 : gsize;
+    uint64_t band_cells = chunk[0];
+    for (int d = 1; d < k; d++)
+        band_cells *= dims[d];
+    void *gbuf = gs ? malloc((size_t)band_cells * gs) : NULL;
+    uint8_t *pnbuf = malloc((size_t)band_cells);
+    int64_t *rows = st->n_p ? malloc((size_t)prows * (size_t)k * sizeof *rows) : NULL;
+    ns_err rc = NS_OK;
+    /* test hook: NS_H5_PAR_TEST_NOMEM_RANK=R, rank R finds no memory here */
+    const char *hook = getenv("NS_H5_PAR_TEST_NOMEM_RANK");
+    if ((gs && !gbuf) || !pnbuf || (st->n_p && !rows) || (hook && *hook && atoi(hook) == me))
+        rc = ns_error_set(w->err, NS_ENOMEM, "%s: rank %d: out of memory for a band of chunks", w->path, me);
+    /* a rank short of memory stops every rank here, before the collective
+     * writes (every rank reaches this meeting) */
+    if (ns_h5_par_max(w->par, rc) != NS_OK) {
+        if (!rc)
+            rc = ns_error_set(w->err, NS_ENOMEM, "%s: another rank is out of memory for its band of chunks",
+                              w->path);
+        goto out;
+    }
+    const uint64_t nb = (dims[0] + chunk[0] - 1) / chunk[0];
+    for (uint64_t b0 = 0; b0 < nb && !rc; b0 += (uint64_t)R) {
+        const uint64_t b = b0 + (uint64_t)me;
+        hsize_t o[NS_MAX_DIM] = {0}, e[NS_MAX_DIM];
+        const int mine = b < nb;
+        if (mine) {
+            o[0] = b * chunk[0];
+            e[0] = dims[0] - o[0] < chunk[0] ? dims[0] - o[0] : chunk[0];
+            for (int d = 1; d < k; d++)
+                e[d] = dims[d];
+            gather_block(t, o, e, gbuf, gs, ginv, pnbuf);
+        }
+        if (gs && (rc = par_write_block(w, "/grundy", dg, native_uint(gs), k, o, mine ? e : NULL, gbuf)))
+            break;
+        rc = par_write_block(w, "/pn", dpn, H5T_NATIVE_UINT8, k, o, mine ? e : NULL, pnbuf);
+    }
+    const uint64_t npb = st->n_p ? (st->n_p + prows - 1) / prows : 0;
+    for (uint64_t b0 = 0; b0 < npb && !rc; b0 += (uint64_t)R) {
+        const uint64_t b = b0 + (uint64_t)me;
+        hsize_t o[2] = {0, 0}, e[2] = {0, (hsize_t)k};
+        const int mine = b < npb;
+        if (mine) {
+            o[0] = b * prows;
+            e[0] = st->n_p - o[0] < prows ? st->n_p - o[0] : prows;
+            gather_p_positions(t, sc, o[0], o[0] + e[0], rows, threads);
+        }
+        rc = par_write_block(w, "/p_positions", dp, H5T_NATIVE_INT64, 2, o, mine ? e : NULL, rows);
+    }
+out:
+    free(gbuf);
+    free(pnbuf);
+    free(rows);
+    return rc;
+}
+
 /* ----------------------------------------------------- the file contents */
 
 /* Everything between creating the .part file and closing it. */
@@ -736,14 +832,14 @@ static ns_err write_contents(writer *w, const ns_table *t, const ns_meta *m)
 #ifdef NS_H5_PIPELINE_WRITE
     const int direct = 0;
 #else
-    const int direct = ns_h5_direct_ok();
+    const int direct = ns_h5_direct_ok() && !w->par;
 #endif
     /* each writing thread holds ~4 MiB of buffers */
     const int asked = m->threads > 0 ? m->threads : ns_omp_max_threads();
     const int threads = asked < 1 ? 1 : asked > WRITE_THREADS_MAX ? WRITE_THREADS_MAX : asked;
 
     ns_table_stats st;
-    if (direct) {
+    if (direct || w->par) {
         if ((rc = scan_table(w, t, threads, &st, &sc)))
             return rc;
     } else {
@@ -797,7 +893,14 @@ static ns_err write_contents(writer *w, const ns_table *t, const ns_meta *m)
         goto fail;
     }
 
-    if (direct && pchunk[1] == (hsize_t)k) {
+    if (w->par && pchunk[1] == (hsize_t)k) {
+        if ((rc = write_par(w, t, &sc, &st, threads, dg, gsize, ginv, dpn, dims, chunk, dp, pchunk[0])))
+            goto fail;
+    } else if (w->par) {
+        rc = ns_error_set(w->err, NS_EINTERNAL, "%s: /p_positions chunks of %llu x %llu cells for %d piles",
+                          w->path, (unsigned long long)pchunk[0], (unsigned long long)pchunk[1], k);
+        goto fail;
+    } else if (direct && pchunk[1] == (hsize_t)k) {
         if ((rc = write_direct(w, t, &sc, &st, threads, dg, gsize, ginv, dpn, dims, chunk, dp, pchunk[0])))
             goto fail;
     } else {
@@ -866,8 +969,9 @@ ns_err ns_h5_write(const char *path, const ns_table *t, const ns_meta *m, int fl
     return ns_h5_write_stats(path, t, m, flags, NULL, err);
 }
 
-ns_err ns_h5_write_stats(const char *path, const ns_table *t, const ns_meta *m, int flags, ns_table_stats *stats,
-                         ns_error *err)
+/* ns_h5_write_stats, and with par (not NULL) ns_h5_write_par's file */
+static ns_err write_file(const char *path, const ns_table *t, const ns_meta *m, int flags, ns_table_stats *stats,
+                         const ns_h5_par *par, ns_error *err)
 {
     ns_h5_quiet();
     struct stat sb;
@@ -878,7 +982,7 @@ ns_err ns_h5_write_stats(const char *path, const ns_table *t, const ns_meta *m, 
                             path, t->k, t->elem);
 
     ns_err rc = NS_OK;
-    writer w = {path, NULL, err, H5I_INVALID_HID, H5I_INVALID_HID, H5I_INVALID_HID, stats};
+    writer w = {path, NULL, err, H5I_INVALID_HID, H5I_INVALID_HID, H5I_INVALID_HID, stats, par, ""};
     hid_t fapl = H5I_INVALID_HID;
     size_t len = strlen(path);
     w.part = malloc(len + sizeof ".part");
@@ -893,7 +997,7 @@ ns_err ns_h5_write_stats(const char *path, const ns_table *t, const ns_meta *m, 
         goto out;
     }
     /* strong close: H5Fclose also closes whatever a failure left open */
-    fapl = H5Pcreate(H5P_FILE_ACCESS);
+    fapl = par ? H5Pcopy(par->fapl) : H5Pcreate(H5P_FILE_ACCESS);
     if (fapl < 0 || H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG) < 0) {
         rc = ns_h5_fail(err, NS_EIO, "%s: cannot set up the file access properties", path);
         goto out;
@@ -901,7 +1005,7 @@ ns_err ns_h5_write_stats(const char *path, const ns_table *t, const ns_meta *m, 
     errno = 0;
     w.file = H5Fcreate(w.part, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
     if (w.file < 0) {
-        int e = errno;
+        int e = par ? 0 : errno;   /* MPI-IO leaves errno unrelated */
         if (e) {
             H5Eclear2(H5E_DEFAULT);
             rc = ns_error_set(err, NS_EIO, "%s: cannot create %s: %s", path, w.part, strerror(e));
@@ -917,7 +1021,18 @@ ns_err ns_h5_write_stats(const char *path, const ns_table *t, const ns_meta *m, 
         rc = ns_h5_fail(err, NS_EIO, "%s: cannot create the string type and scalar dataspace", path);
         goto fail;
     }
-    if ((rc = write_contents(&w, t, m)))
+    ns_meta mp = *m;
+    if (par) {
+        /* every rank writes the same attributes: rank 0's time and clock */
+        time_t now = time(NULL);
+        struct tm tm;
+        if (!gmtime_r(&now, &tm) || !strftime(w.created, sizeof w.created, "%Y-%m-%dT%H:%M:%SZ", &tm))
+            snprintf(w.created, sizeof w.created, "unknown");
+        ns_h5_par_bcast(par, w.created, sizeof w.created);
+        w.created[sizeof w.created - 1] = '\0';
+        ns_h5_par_bcast(par, &mp.wall_seconds, sizeof mp.wall_seconds);
+    }
+    if ((rc = write_contents(&w, t, &mp)))
         goto fail;
     close_id(&w.scalar, H5Sclose);
     close_id(&w.vstr, H5Tclose);
@@ -927,8 +1042,21 @@ ns_err ns_h5_write_stats(const char *path, const ns_table *t, const ns_meta *m, 
         rc = ns_h5_fail(err, NS_EIO, "%s: cannot close (flush) %s", path, w.part);
         goto fail;
     }
-    if (rename(w.part, path) != 0) {
-        rc = ns_error_set(err, NS_EIO, "%s: cannot rename %s to it: %s", path, w.part, strerror(errno));
+    int renamed = 0, e = 0;
+    if (!par || par->rank == 0) {
+        renamed = rename(w.part, path) == 0;
+        e = errno;
+    }
+    if (par) {
+        /* the others return what rank 0's rename did */
+        int re[2] = {renamed, e};
+        ns_h5_par_bcast(par, re, sizeof re);
+        renamed = re[0];
+        e = re[1];
+    }
+    if (!renamed) {
+        rc = ns_error_set(err, NS_EIO, "%s: cannot rename %s to it%s: %s", path, w.part,
+                          par && par->rank ? " (on rank 0)" : "", strerror(e));
         goto fail;
     }
     goto out;
@@ -938,10 +1066,32 @@ fail:
     close_id(&w.vstr, H5Tclose);
     close_id(&w.file, H5Fclose);
     H5Eclear2(H5E_DEFAULT);
-    remove(w.part);
+    if (!par || par->rank == 0)
+        remove(w.part);
 out:
     close_id(&fapl, H5Pclose);
     free(w.part);
+    return rc;
+}
+
+ns_err ns_h5_write_stats(const char *path, const ns_table *t, const ns_meta *m, int flags, ns_table_stats *stats,
+                         ns_error *err)
+{
+    return write_file(path, t, m, flags, stats, NULL, err);
+}
+
+ns_err ns_h5_write_par(const char *path, const ns_table *t, const ns_meta *m, int flags, const void *comm,
+                       ns_table_stats *stats, ns_error *err)
+{
+    ns_h5_quiet();
+    if (m->loopy || m->seq_code[0])
+        return ns_error_set(err, NS_EINTERNAL, "%s: the parallel writer takes two-pile and k-pile tables only, "
+                            "not a loopy game's or a heap game's file", path);
+    ns_h5_par par;
+    ns_err rc = ns_h5_par_open(comm, path, &par, err);
+    if (!rc)
+        rc = write_file(path, t, m, flags, stats, &par, err);
+    ns_h5_par_close(&par);
     return rc;
 }
 

@@ -150,6 +150,25 @@ ns_err ns_h5_write(const char *path, const ns_table *t, const ns_meta *m, int fl
 ns_err ns_h5_write_stats(const char *path, const ns_table *t, const ns_meta *m, int flags,
                          ns_table_stats *stats, ns_error *err);
 
+/* The same file written by every rank of an MPI job at once, with
+ * parallel HDF5 (MPI-IO; issue 21). comm points to the job's MPI_Comm
+ * (dist/ns_dist.h, ns_dist_comm); every rank of it calls this with the
+ * same path, flags and table (each rank holds the whole table) and the
+ * same m except wall_seconds, which is rank 0's in the file (as is
+ * created_utc). Each rank filters and writes its own bands of chunk rows
+ * (band b of /grundy and /pn, chunk[0] rows of the table, and of
+ * /p_positions, goes to rank b mod R) with collective H5Dwrite calls:
+ * HDF5's own shuffle + deflate + fletcher32 pipeline, since parallel HDF5
+ * 1.10 has no direct chunk writes. The values, types, shapes, chunk
+ * shapes, declared filters and attributes are ns_h5_write_stats's; the
+ * compressed bytes are not, every chunk of /pn is stored (all-N ones
+ * too), and the datasets are allocated early (parallel HDF5's rule). Rank
+ * 0 renames the .part; every rank returns the same code. Tables only:
+ * no loopy game's datasets, no heap game's /rare (NS_EINTERNAL). In a
+ * build without MPI: NS_EINTERNAL. */
+ns_err ns_h5_write_par(const char *path, const ns_table *t, const ns_meta *m, int flags, const void *comm,
+                       ns_table_stats *stats, ns_error *err);
+
 /* Read the metadata and the shape (k, bounds) only. */
 ns_err ns_h5_read_meta(const char *path, ns_meta *m, int *k, int64_t *bounds, ns_error *err);
 

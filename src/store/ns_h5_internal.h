@@ -76,6 +76,26 @@ ns_err ns_h5_write_rare(hid_t file, const char *path, const ns_meta *m, ns_error
  * it (H5Pclose); H5I_INVALID_HID with err set on failure. */
 hid_t ns_h5_stream_fapl(const char *path, ns_error *err);
 
+/* ---- a file written by every rank of an MPI job (ns_h5_par.c) ---- */
+typedef struct ns_h5_par {
+    const void *comm;   /* the MPI_Comm (pointer to one); borrowed */
+    int rank, size;     /* this rank in comm, and the number of ranks */
+    hid_t fapl;         /* MPI-IO file access, strong close */
+    hid_t dxpl;         /* collective transfers */
+} ns_h5_par;
+
+/* Set p up for comm (an MPI_Comm *): NS_EINTERNAL in a build without MPI
+ * and parallel HDF5. ns_h5_par_close frees the property lists (also after
+ * a failure). */
+ns_err ns_h5_par_open(const void *comm, const char *path, ns_h5_par *p, ns_error *err);
+void ns_h5_par_close(ns_h5_par *p);
+
+/* Rank 0's n bytes at buf on every rank (collective). */
+void ns_h5_par_bcast(const ns_h5_par *p, void *buf, size_t n);
+
+/* The largest v of all ranks (collective): a code every rank agrees on. */
+int ns_h5_par_max(const ns_h5_par *p, int v);
+
 /* Close file (a streamed .part, path) without writing to it: the metadata
  * of chunks written since the last flush does not reach the disk, so the
  * .part stays as its last checkpoint left it. */
