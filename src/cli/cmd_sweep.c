@@ -155,6 +155,16 @@ static void param_field(const char *params, const char *name, char *buf, size_t 
         snprintf(buf + u, len - u, "\"");
 }
 
+/* a text column: CSV quotes it when it holds a comma (no field holds a
+ * double quote); the table shows "-" for an empty one */
+static void text_field(const char *sep, const char *v, int csv)
+{
+    if (csv)
+        printf(strchr(v, ',') ? "%s\"%s\"" : "%s%s", sep, v);
+    else
+        printf("%s%s", sep, v[0] ? v : "-");
+}
+
 static int report(const char *path, int csv, int json)
 {
     ns_error err = {0};
@@ -192,7 +202,10 @@ static int report(const char *path, int csv, int json)
     printf("%sgroup%smax_value", sep, sep);
     if (s->piles == 1)
         printf("%ssaltus", sep);
-    printf("\n");
+    else
+        printf("%scomplementary%sbeatty%sconst_a%sconst_b%scf_a%scf_b%srows_additive%sadditive_pmax", sep, sep, sep, sep,
+               sep, sep, sep, sep);
+    printf("%schecks\n", sep);
     for (size_t i = 0; i < s->n; i++) {
         const ns_h5_sweep_row *r = &s->rows[i];
         for (int j = 0; j < nn; j++) {
@@ -210,6 +223,15 @@ static int report(const char *path, int csv, int json)
         printf("%s%" PRId64 "%s%" PRId64, sep, r->group, sep, r->max_value);
         if (s->piles == 1)
             printf("%s%" PRId64, sep, r->saltus);
+        else {
+            printf("%s%u%s%u", sep, (unsigned)r->complementary, sep, (unsigned)r->beatty);
+            text_field(sep, r->const_a, csv);
+            text_field(sep, r->const_b, csv);
+            text_field(sep, r->cf_a, csv);
+            text_field(sep, r->cf_b, csv);
+            printf("%s%" PRId64 "%s%" PRId64, sep, r->rows_additive, sep, r->additive_pmax);
+        }
+        text_field(sep, r->checks, csv);
         printf("\n");
     }
     if (!csv) {
@@ -265,6 +287,15 @@ static ns_err to_hrow(const ns_sweep_ranges *r, uint64_t i, const ns_sweep_row *
     h->seconds = row->seconds;
     h->max_value = row->max_value;
     h->saltus = row->saltus;
+    h->complementary = (uint8_t)row->complementary;
+    h->beatty = (uint8_t)row->beatty;
+    snprintf(h->const_a, sizeof h->const_a, "%s", row->const_a);
+    snprintf(h->const_b, sizeof h->const_b, "%s", row->const_b);
+    snprintf(h->cf_a, sizeof h->cf_a, "%s", row->cf_a);
+    snprintf(h->cf_b, sizeof h->cf_b, "%s", row->cf_b);
+    h->rows_additive = row->rows_additive;
+    h->additive_pmax = row->additive_pmax;
+    snprintf(h->checks, sizeof h->checks, "%s", row->checks);
     return NS_OK;
 }
 
