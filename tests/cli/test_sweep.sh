@@ -137,7 +137,7 @@ $PY "$WORK/naive.py" $N "$WORK/s1.csv" >&2 || fail "subtraction games: periods o
 expect_ok "$NS" sweep --report "$WORK/s1.h5"
 expect_out '^game: +subtraction$'
 expect_out '^variants: +35$'
-expect_out '^set +p_positions +preperiod +period +proven +seconds +group +max_value +saltus$'
+expect_out '^set +p_positions +preperiod +period +proven +seconds +group +max_value +saltus +checks$'
 
 # bad ranges and arguments: refused with one line, exit 2, no file
 B="$WORK/bad.h5"
