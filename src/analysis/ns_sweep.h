@@ -17,7 +17,14 @@
  * reported with its saltus, never proven. Two-pile
  * games (an N x N box): the number of P-positions, and the least-squares
  * slopes of a_n and b_n against n, the P-positions (a_n, b_n), a_n < b_n,
- * as `patterns` reads them (ns_patterns_pseq). */
+ * as `patterns` reads them (ns_patterns_pseq), with their
+ * complementarity, Beatty brackets and the constants `patterns` names,
+ * and the additive periods of the first NS_SWEEP_ADDITIVE_ROWS rows
+ * (ns_patterns_additive_rows). Both: every theorem of ns_check that
+ * applies (ns_check_run). A symmetric rule file's table (g->nsym) is read
+ * with its mirrored cells filled for the checks, the sequence and the
+ * rows, as `patterns` and `check` read its file; p_positions and
+ * max_value count the cells stored. */
 #ifndef NS_SWEEP_H
 #define NS_SWEEP_H
 

@@ -14,7 +14,9 @@
 #   G = x xor y computed here, and as the closed form implies: p = the
 #   smallest power of 2 > x, y0 = 0; checks bouton and
 #   sprague-grundy-sum, both ok;
-# - bash, m = 1..4 (one pile): checks "bash:ok";
+# - bash, m = 1..4 (one pile): checks "bash:ok"; subtraction, the 3-subsets
+#   of {1..4}: "bash:ok" for {1,2,3} (= bash m = 3) only; the shipped
+#   data/rules/a-wythoff.rules: "a-wythoff:ok" as for `check`;
 # - rule files no theorem is about (a renamed copy of a-wythoff.rules, a
 #   one-pile "take 1 or m"): checks empty, the other columns still there;
 # - the same columns in --json, and the text report.
@@ -166,6 +168,18 @@ done
 expect_ok "$NS" sweep bash -D m=1..4 --size 100 -o "$WORK/bash.h5"
 expect_ok "$NS" sweep --report "$WORK/bash.h5" --csv
 expect_eq "bash CSV" "$(cut -d, -f1,9 "$WORK/stdout")" "$(printf 'm,checks\n1,bash:ok\n2,bash:ok\n3,bash:ok\n4,bash:ok')"
+
+# subtraction with S = {1..m} is bash (check's bash theorem applies), no
+# other 3-subset of {1..4} is
+expect_ok "$NS" sweep subtraction -D 'set=subsets(1..4,3)' --size 100 -o "$WORK/sub.h5"
+expect_ok "$NS" sweep --report "$WORK/sub.h5" --csv
+expect_eq "subtraction checks" "$(cut -d, -f1-3,11 "$WORK/stdout")" \
+    "$(printf 'set,p_positions,preperiod,checks\n"1,2,3",bash:ok\n"1,2,4",\n"1,3,4",\n"2,3,4",')"
+
+# a data/rules file byte for byte: the preset it implements, as for check
+expect_ok "$NS" sweep "$SRC/data/rules/a-wythoff.rules" -D a=1..2 --size 128 -o "$WORK/shipped.h5"
+expect_ok "$NS" sweep --report "$WORK/shipped.h5" --csv
+expect_eq "shipped a-wythoff.rules: checks" "$(cut -d, -f1,15 "$WORK/stdout")" "$(printf 'a,checks\n1,a-wythoff:ok\n2,a-wythoff:ok')"
 
 # ---- rule files no theorem is about: checks empty ----
 sed 's/^game a-wythoff$/game my-a-wythoff/' "$SRC/data/rules/a-wythoff.rules" >"$WORK/myaw.rules"
