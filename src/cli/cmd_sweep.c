@@ -204,6 +204,8 @@ static int report(const char *path, int csv, int json)
         p = e ? e + 1 : p + l;
     }
     if (!csv) {
+        if (!s->analysed)
+            printf("note:          written before the analysis columns (complementary .. checks): not shown\n");
         printf("game:          %s\n", s->game);
         printf("ranges:        %s\n", s->ranges[0] ? s->ranges : "(none)");
         printf("size:          %" PRId64 "%s\n", s->size, s->piles == 2 ? " x same (two piles)" : " heap sizes (one pile)");
@@ -221,10 +223,10 @@ static int report(const char *path, int csv, int json)
     printf("%sgroup%smax_value", sep, sep);
     if (s->piles == 1)
         printf("%ssaltus", sep);
-    else
+    else if (s->analysed)
         printf("%scomplementary%sbeatty%sconst_a%sconst_b%scf_a%scf_b%srows_additive%sadditive_pmax", sep, sep, sep, sep,
                sep, sep, sep, sep);
-    printf("%schecks\n", sep);
+    printf("%s\n", s->analysed ? (csv ? ",checks" : "  checks") : "");
     for (size_t i = 0; i < s->n; i++) {
         const ns_h5_sweep_row *r = &s->rows[i];
         for (int j = 0; j < nn; j++) {
@@ -242,7 +244,7 @@ static int report(const char *path, int csv, int json)
         printf("%s%" PRId64 "%s%" PRId64, sep, r->group, sep, r->max_value);
         if (s->piles == 1)
             printf("%s%" PRId64, sep, r->saltus);
-        else {
+        else if (s->analysed) {
             printf("%s%u%s%u", sep, (unsigned)r->complementary, sep, (unsigned)r->beatty);
             text_field(sep, r->const_a, csv);
             text_field(sep, r->const_b, csv);
@@ -250,7 +252,8 @@ static int report(const char *path, int csv, int json)
             text_field(sep, r->cf_b, csv);
             printf("%s%" PRId64 "%s%" PRId64, sep, r->rows_additive, sep, r->additive_pmax);
         }
-        text_field(sep, r->checks, csv);
+        if (s->analysed)
+            text_field(sep, r->checks, csv);
         printf("\n");
     }
     if (!csv) {

@@ -135,7 +135,7 @@ ns_err ns_sweep_print_json(FILE *out, const ns_h5_sweep *s, ns_error *err)
         fprintf(out, ", \"group\": %" PRId64 ", \"max_value\": %" PRId64, r->group, r->max_value);
         if (s->piles == 1)
             fprintf(out, ", \"saltus\": %" PRId64, r->saltus);
-        else {
+        else if (s->analysed) {
             fprintf(out, ", \"complementary\": %s, \"beatty\": %s, \"const_a\": ", r->complementary ? "true" : "false",
                     r->beatty ? "true" : "false");
             ns_json_string(out, r->const_a);
@@ -148,8 +148,10 @@ ns_err ns_sweep_print_json(FILE *out, const ns_h5_sweep *s, ns_error *err)
             fprintf(out, ", \"rows_additive\": %" PRId64 ", \"additive_pmax\": %" PRId64, r->rows_additive,
                     r->additive_pmax);
         }
-        fputs(", \"checks\": ", out);
-        ns_json_string(out, r->checks);
+        if (s->analysed) {
+            fputs(", \"checks\": ", out);
+            ns_json_string(out, r->checks);
+        }
         fputs(", \"seconds\": ", out);
         ns_json_double(out, r->seconds);
         fputc('}', out);

@@ -179,6 +179,13 @@ ns_err ns_h5_sweep_read(const char *path, ns_h5_sweep **out, ns_error *err)
         rc = ns_h5_fail(err, NS_EIO, "%s: cannot make the row type of /sweep", path);
         goto done;
     }
+    {
+        /* a catalogue written before the analysis columns lacks them */
+        const hid_t ft = H5Dget_type(d);
+        s->analysed = ft >= 0 && H5Tget_member_index(ft, "checks") >= 0;
+        if (ft >= 0)
+            H5Tclose(ft);
+    }
     s->n = (size_t)dim;
     if (!(s->rows = calloc(s->n ? s->n : 1, sizeof *s->rows))) {
         rc = ns_error_set(err, NS_ENOMEM, "%s: out of memory for /sweep (%zu rows)", path, s->n);

@@ -71,6 +71,9 @@ typedef struct ns_h5_sweep {
     int threads;
     double wall_seconds;
     int mpi_ranks;           /* > 0: written as the attribute mpi_ranks (MPI builds) */
+    int analysed;            /* on read: 1 when /sweep has the columns complementary ..
+                                checks (a catalogue written before them: 0, and
+                                those fields of the rows are 0 and "", not known) */
     size_t n;
     ns_h5_sweep_row *rows;   /* n rows (borrowed on write, owned on read) */
 } ns_h5_sweep;
