@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "analysis/ns_census.h"
+#include "analysis/ns_check.h"
 #include "analysis/ns_patterns.h"
 #include "core/ns_omp.h"
 #include "engine/ns_engine.h"
@@ -322,12 +323,128 @@ static double now_s(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* append text to buf at *u, never past len */
+static void cf_put(char *buf, size_t len, size_t *u, const char *text)
+{
+    if (*u < len)
+        *u += (size_t)snprintf(buf + *u, len - *u, "%s", text);
+}
+
+void ns_sweep_cf_text(const ns_recog *r, char *buf, size_t len)
+{
+    if (!len)
+        return;
+    buf[0] = '\0';
+    if (r->iv.lo_den == 0)
+        return;
+    /* the terms and, for a quadratic irrational, where its period starts */
+    const int64_t *v = r->kind != NS_RECOG_NONE ? r->ccf : r->cf;
+    const int n = r->kind == NS_RECOG_QUADRATIC ? r->pre + r->per : r->kind == NS_RECOG_RATIONAL ? r->ccf_n : r->nterms;
+    const int open = r->kind == NS_RECOG_QUADRATIC ? r->pre : -1;
+    const char *tail = r->kind == NS_RECOG_QUADRATIC ? ")]" : "]";
+    size_t u = 0;
+    cf_put(buf, len, &u, "[");
+    for (int i = 0; i < n; i++) {
+        char term[48];
+        snprintf(term, sizeof term, "%s%s%" PRId64, i == 0 ? "" : i == 1 ? "; " : ", ", i == open ? "(" : "", v[i]);
+        if (i == open && i == 0)
+            snprintf(term, sizeof term, "(%" PRId64, v[i]);
+        /* room for this term and the longest ending, ", ...)]" */
+        if (u + strlen(term) + strlen(tail) + 8 >= len) {
+            cf_put(buf, len, &u, ", ...");
+            break;
+        }
+        cf_put(buf, len, &u, term);
+    }
+    cf_put(buf, len, &u, tail);
+}
+
+/* row->checks: every theorem of ns_check that applies to g, run on t */
+static ns_err summarise_checks(const ns_game *g, const ns_table *t, ns_sweep_row *row, ns_error *err)
+{
+    size_t u = 0;
+    const size_t len = sizeof row->checks;
+    row->checks[0] = '\0';
+    ns_check_result *r = malloc(sizeof *r);
+    if (!r)
+        return ns_error_set(err, NS_ENOMEM, "sweep checks: out of memory");
+    ns_err rc = NS_OK;
+    for (const ns_check_theorem *const *th = ns_check_theorems; *th; th++) {
+        int applies = 0;
+        ns_error e = {0};
+        const ns_err c = ns_check_run(*th, g, t, r, &applies, &e);
+        if (!applies && (!c || c == NS_EINVAL))
+            continue;
+        if (c) {
+            rc = ns_error_set(err, c, "sweep check %s: %s", (*th)->name, e.msg);
+            break;
+        }
+        char item[64];
+        if (r->mismatches)
+            snprintf(item, sizeof item, "%s%s:FAIL(%" PRIu64 ")", u ? "," : "", (*th)->name, r->mismatches);
+        else
+            snprintf(item, sizeof item, "%s%s:ok", u ? "," : "", (*th)->name);
+        if (u + strlen(item) + 5 > len) {   /* never cut a verdict: ",..." says more applied */
+            snprintf(row->checks + u, len - u, ",...");
+            break;
+        }
+        u += (size_t)snprintf(row->checks + u, len - u, "%s", item);
+    }
+    free(r);
+    return rc;
+}
+
+/* two piles: the P-positions as a sequence (slopes, complementarity,
+ * Beatty brackets, constants) and the additive periods of the first rows */
+static ns_err summarise_two(const ns_table *t, ns_sweep_row *row, ns_error *err)
+{
+    ns_pseq s;
+    ns_error e2 = {0};
+    if (ns_patterns_pseq(t, &s, &e2) == NS_OK) {
+        if (s.ok) {
+            if (s.fit_a.ok)
+                row->slope_a = s.fit_a.slope;
+            if (s.fit_b.ok)
+                row->slope_b = s.fit_b.slope;
+            row->complementary = s.complementary;
+            row->beatty = s.beatty_a && s.beatty_b;
+            if (s.rec_a.kind != NS_RECOG_NONE)
+                snprintf(row->const_a, sizeof row->const_a, "%s", s.rec_a.c.text);
+            if (s.rec_b.kind != NS_RECOG_NONE)
+                snprintf(row->const_b, sizeof row->const_b, "%s", s.rec_b.c.text);
+            ns_sweep_cf_text(&s.rec_a, row->cf_a, sizeof row->cf_a);
+            ns_sweep_cf_text(&s.rec_b, row->cf_b, sizeof row->cf_b);
+        }
+        ns_pseq_free(&s);
+    } else if (e2.code == NS_ENOMEM) {
+        return ns_error_set(err, NS_ENOMEM, "%s", e2.msg);
+    }
+    if (t->pn_only)
+        return NS_OK;
+    /* the first rows only: a view of them (rows are contiguous) */
+    ns_table view = *t;
+    view.bounds[0] = t->bounds[0] < NS_SWEEP_ADDITIVE_ROWS ? t->bounds[0] : NS_SWEEP_ADDITIVE_ROWS;
+    view.ncells = (uint64_t)view.bounds[0] * (uint64_t)t->bounds[1];
+    ns_row_period rp[NS_SWEEP_ADDITIVE_ROWS];
+    ns_err rc = ns_patterns_additive_rows(&view, 0, rp, err);
+    if (rc)
+        return rc;
+    for (int64_t x = 0; x < view.bounds[0]; x++)
+        if (rp[x].found) {
+            row->rows_additive++;
+            if (rp[x].p > row->additive_pmax)
+                row->additive_pmax = rp[x].p;
+        }
+    return NS_OK;
+}
+
 ns_err ns_sweep_summarise(const ns_game *g, const ns_table *t, ns_sweep_row *row, ns_error *err)
 {
+    const double seconds = row->seconds;
+    memset(row, 0, sizeof *row);
+    row->seconds = seconds;
     row->piles = t->k;
     row->size = t->bounds[0];
-    row->p_positions = row->preperiod = row->period = row->saltus = row->max_value = 0;
-    row->proven = 0;
     row->slope_a = row->slope_b = NAN;
     const uint32_t inv = ns_table_invalid(t);
     for (uint64_t c = 0; c < t->ncells; c++) {
@@ -336,33 +453,41 @@ ns_err ns_sweep_summarise(const ns_game *g, const ns_table *t, ns_sweep_row *row
         if (v != inv && (int64_t)v > row->max_value)
             row->max_value = v;
     }
+    /* the checks, the P-positions and the rows read every cell: a symmetric game's table
+     * holds each class of positions once, so they read a copy with the
+     * mirrored cells filled (as `check` and `patterns` read its file) */
+    ns_table *full = NULL;
+    const ns_table *ft = t;
+    ns_err rc = NS_OK;
+    if (g->nsym) {
+        if (!(full = ns_table_new(t->k, t->bounds, t->elem, t->pn_only, err)))
+            return err->code ? err->code : NS_ENOMEM;
+        memcpy(full->data, t->data, (size_t)t->ncells * (size_t)t->elem);
+        ns_sym_fill(full, g->nsym, g->sym);
+        ft = full;
+    }
+    if ((rc = summarise_checks(g, ft, row, err)))
+        goto done;
     if (t->k == 1) {
-        if (g->octal)
-            return ns_sweep_summarise_octal(g, t, row, err);
+        if (g->octal) {
+            rc = ns_sweep_summarise_octal(g, t, row, err);
+            goto done;
+        }
         ns_period p;
-        ns_err rc = ns_patterns_period(g, t, 0, &p, err);
-        if (rc)
-            return rc;
+        if ((rc = ns_patterns_period(g, t, 0, &p, err)))
+            goto done;
         if (p.found) {
             row->preperiod = p.preperiod;
             row->period = p.period;
             row->saltus = p.saltus;
             row->proven = p.proven;
         }
-        return NS_OK;
+        goto done;
     }
-    ns_pseq s;
-    ns_error e2 = {0};
-    if (ns_patterns_pseq(t, &s, &e2) == NS_OK && s.ok) {
-        if (s.fit_a.ok)
-            row->slope_a = s.fit_a.slope;
-        if (s.fit_b.ok)
-            row->slope_b = s.fit_b.slope;
-        ns_pseq_free(&s);
-    } else if (e2.code == NS_ENOMEM) {
-        return ns_error_set(err, NS_ENOMEM, "%s", e2.msg);
-    }
-    return NS_OK;
+    rc = summarise_two(ft, row, err);
+done:
+    ns_table_free(full);
+    return rc;
 }
 
 /* Build, solve and summarise variant i; *g and *t are the caller's (also on

@@ -17,13 +17,21 @@
  * reported with its saltus, never proven. Two-pile
  * games (an N x N box): the number of P-positions, and the least-squares
  * slopes of a_n and b_n against n, the P-positions (a_n, b_n), a_n < b_n,
- * as `patterns` reads them (ns_patterns_pseq). */
+ * as `patterns` reads them (ns_patterns_pseq), with their
+ * complementarity, Beatty brackets and the constants `patterns` names,
+ * and the additive periods of the first NS_SWEEP_ADDITIVE_ROWS rows
+ * (ns_patterns_additive_rows). Both: every theorem of ns_check that
+ * applies (ns_check_run). A symmetric rule file's table (g->nsym) is read
+ * with its mirrored cells filled for the checks, the sequence and the
+ * rows, as `patterns` and `check` read its file; p_positions and
+ * max_value count the cells stored. */
 #ifndef NS_SWEEP_H
 #define NS_SWEEP_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analysis/ns_constant.h"
 #include "core/ns_error.h"
 #include "game/ns_game.h"
 #include "game/ns_params.h"
@@ -33,6 +41,12 @@
  * have, and the most elements a subsets(..) base set may have. */
 #define NS_SWEEP_MAX_VARIANTS 1000000
 #define NS_SWEEP_MAX_SET 40
+
+/* The text fields of a summary row (with the terminating NUL), and the
+ * rows of a two-pile table whose additive periods are summarised. */
+#define NS_SWEEP_CONST_LEN 96
+#define NS_SWEEP_CHECKS_LEN 128
+#define NS_SWEEP_ADDITIVE_ROWS 64
 
 /* One -D: a parameter and its values. */
 typedef struct ns_sweep_axis {
@@ -107,6 +121,29 @@ typedef struct ns_sweep_row {
     int proven;                /* one pile: 1 when the period is proven */
     double slope_a, slope_b;   /* two piles: NaN when no fit */
     double seconds;            /* solve and summary of this variant */
+    /* two piles, the P-positions (a_n, b_n) as `patterns` reads them
+     * (ns_patterns_pseq): complementary 1 when every integer 1.. is
+     * exactly one a_n or b_n; beatty 1 when a_n = floor(n alpha) and
+     * b_n = floor(n beta) for some alpha, beta (both exact brackets are
+     * non-empty); const_a, const_b the constant `patterns` names for each
+     * (rec_a, rec_b: ns_qnumber text, "(1+sqrt(5))/2"), "" when it names
+     * none; cf_a, cf_b the constant's continued fraction as `patterns`
+     * prints it ("[1; (1)]": the period in parentheses), or, when no
+     * constant is named, the terms every number of the interval shares
+     * ("[1; 1, 1]", a prefix), "" with no interval (ns_sweep_cf_text) */
+    int complementary, beatty;
+    char const_a[NS_SWEEP_CONST_LEN], const_b[NS_SWEEP_CONST_LEN];
+    char cf_a[NS_SWEEP_CONST_LEN], cf_b[NS_SWEEP_CONST_LEN];
+    /* two piles, Grundy values: of the rows x < min(size,
+     * NS_SWEEP_ADDITIVE_ROWS), rows_additive have an additive period
+     * G(x, y + p) = G(x, y) + p for y >= y0 as `patterns` finds it
+     * (ns_patterns_additive_rows: p <= size/3, seen over two periods and a
+     * quarter of the row), additive_pmax the largest such p (0: none) */
+    int64_t rows_additive, additive_pmax;
+    /* every closed-form theorem of ns_check that applies to the variant
+     * (ns_check_run), "name:ok" or "name:FAIL(m)" (m mismatches), comma
+     * separated in the order of ns_check_theorems; "" when none applies */
+    char checks[NS_SWEEP_CHECKS_LEN];
 } ns_sweep_row;
 
 /* OPTIONAL: called once per variant IN VARIANT ORDER (variant i only after
@@ -153,5 +190,12 @@ ns_err ns_sweep_summarise(const ns_game *g, const ns_table *t, ns_sweep_row *row
  * sequence t of a take-and-break game g (g->octal set) by ns_period_find,
  * as the census finds them (ns_sweep_octal.c). */
 ns_err ns_sweep_summarise_octal(const ns_game *g, const ns_table *t, ns_sweep_row *row, ns_error *err);
+
+/* The continued fraction of a constant `patterns` found (r->kind != NONE,
+ * "[a0; a1, (p1, p2)]" for a quadratic irrational: the period in
+ * parentheses; "[a0; a1, a2]" for a rational), else the terms the ends of
+ * its interval share ("[1; 1, 1]"), "" when there is no interval; cut at a
+ * term boundary with ", ...]" when len is short. */
+void ns_sweep_cf_text(const ns_recog *r, char *buf, size_t len);
 
 #endif

@@ -60,7 +60,9 @@ static void usage(void)
            "                       the box [0,N)^2 (N <= %" PRId64 ")\n"
            "  -o, --output FILE    the HDF5 catalogue: /sweep, one row per variant\n"
            "                       (params, size, p_positions, preperiod, period, proven,\n"
-           "                       slope_a, slope_b, seconds, group, max_value, saltus)\n"
+           "                       slope_a, slope_b, seconds, group, max_value, saltus,\n"
+           "                       complementary, beatty, const_a, const_b, cf_a, cf_b,\n"
+           "                       rows_additive, additive_pmax, checks)\n"
            "                       and root attributes game,\n"
            "                       ranges, parameters, piles, size, variants, ...\n"
            "  -t, --threads T      threads (default: OpenMP's): small variants run side by\n"
@@ -78,7 +80,10 @@ static void usage(void)
            "      --csv            with --report: CSV, header: each parameter, then\n"
            "                       p_positions,preperiod,period,proven (one pile) or\n"
            "                       p_positions,slope_a,slope_b (two piles), then\n"
-           "                       group,max_value (and saltus, one pile); no conjectures\n"
+           "                       group,max_value, then saltus (one pile) or\n"
+           "                       complementary,beatty,const_a,const_b,cf_a,cf_b,\n"
+           "                       rows_additive,additive_pmax (two piles), then checks;\n"
+           "                       a field with a comma quoted; no conjectures\n"
            "      --json           with --report: the catalogue and its conjectures as\n"
            "                       one JSON object (nan as null)\n"
            "  -h, --help           this help\n"
@@ -93,7 +98,21 @@ static void usage(void)
            "arithmetic period G(n+p) = G(n) + s (observed only); period 0 when none is\n"
            "found. Two piles: slope_a and\n"
            "slope_b, least-squares slopes against n of a_n and b_n, the P-positions\n"
-           "(a_n, b_n) with a_n < b_n as 'patterns' reads them (nan: no fit).\n"
+           "(a_n, b_n) with a_n < b_n as 'patterns' reads them (nan: no fit);\n"
+           "complementary 1 when every integer 1.. is exactly one a_n or b_n; beatty 1\n"
+           "when a_n = floor(n alpha) and b_n = floor(n beta) for some alpha, beta;\n"
+           "const_a, const_b the constant 'patterns' names for each ('(1+sqrt(5))/2',\n"
+           "empty when it names none) and cf_a, cf_b its continued fraction as\n"
+           "'patterns' prints it ('[1; (2)]': the period in parentheses) or, with no\n"
+           "constant named, the terms every alpha of the exact interval shares (a\n"
+           "prefix); rows_additive: of the rows x < min(N, 64), those with an additive\n"
+           "period G(x, y+p) = G(x, y) + p for y >= y0 as 'patterns' finds it (p <= N/3,\n"
+           "seen over two periods and a quarter of the row), additive_pmax the largest\n"
+           "such p (Grundy tables; 0 when none). Both: checks, every closed-form\n"
+           "theorem of 'nimsieve check' that applies to the variant, run on its whole\n"
+           "table: 'a-wythoff:ok', 'bash:FAIL(3)' (3 mismatches), comma separated;\n"
+           "empty when none applies (a rule file applies only when its text is a\n"
+           "data/rules file implementing a preset, as for 'check').\n"
            "\n"
            "Conjectures (--report, --json), ranked by the variants they cover, then\n"
            "simplicity; each is true of the catalogue and says so ('observed for all\n"
@@ -155,6 +174,16 @@ static void param_field(const char *params, const char *name, char *buf, size_t 
         snprintf(buf + u, len - u, "\"");
 }
 
+/* a text column: CSV quotes it when it holds a comma (no field holds a
+ * double quote); the table shows "-" for an empty one */
+static void text_field(const char *sep, const char *v, int csv)
+{
+    if (csv)
+        printf(strchr(v, ',') ? "%s\"%s\"" : "%s%s", sep, v);
+    else
+        printf("%s%s", sep, v[0] ? v : "-");
+}
+
 static int report(const char *path, int csv, int json)
 {
     ns_error err = {0};
@@ -175,6 +204,8 @@ static int report(const char *path, int csv, int json)
         p = e ? e + 1 : p + l;
     }
     if (!csv) {
+        if (!s->analysed)
+            printf("note:          written before the analysis columns (complementary .. checks): not shown\n");
         printf("game:          %s\n", s->game);
         printf("ranges:        %s\n", s->ranges[0] ? s->ranges : "(none)");
         printf("size:          %" PRId64 "%s\n", s->size, s->piles == 2 ? " x same (two piles)" : " heap sizes (one pile)");
@@ -192,7 +223,10 @@ static int report(const char *path, int csv, int json)
     printf("%sgroup%smax_value", sep, sep);
     if (s->piles == 1)
         printf("%ssaltus", sep);
-    printf("\n");
+    else if (s->analysed)
+        printf("%scomplementary%sbeatty%sconst_a%sconst_b%scf_a%scf_b%srows_additive%sadditive_pmax", sep, sep, sep, sep,
+               sep, sep, sep, sep);
+    printf("%s\n", s->analysed ? (csv ? ",checks" : "  checks") : "");
     for (size_t i = 0; i < s->n; i++) {
         const ns_h5_sweep_row *r = &s->rows[i];
         for (int j = 0; j < nn; j++) {
@@ -210,6 +244,16 @@ static int report(const char *path, int csv, int json)
         printf("%s%" PRId64 "%s%" PRId64, sep, r->group, sep, r->max_value);
         if (s->piles == 1)
             printf("%s%" PRId64, sep, r->saltus);
+        else if (s->analysed) {
+            printf("%s%u%s%u", sep, (unsigned)r->complementary, sep, (unsigned)r->beatty);
+            text_field(sep, r->const_a, csv);
+            text_field(sep, r->const_b, csv);
+            text_field(sep, r->cf_a, csv);
+            text_field(sep, r->cf_b, csv);
+            printf("%s%" PRId64 "%s%" PRId64, sep, r->rows_additive, sep, r->additive_pmax);
+        }
+        if (s->analysed)
+            text_field(sep, r->checks, csv);
         printf("\n");
     }
     if (!csv) {
@@ -265,6 +309,15 @@ static ns_err to_hrow(const ns_sweep_ranges *r, uint64_t i, const ns_sweep_row *
     h->seconds = row->seconds;
     h->max_value = row->max_value;
     h->saltus = row->saltus;
+    h->complementary = (uint8_t)row->complementary;
+    h->beatty = (uint8_t)row->beatty;
+    snprintf(h->const_a, sizeof h->const_a, "%s", row->const_a);
+    snprintf(h->const_b, sizeof h->const_b, "%s", row->const_b);
+    snprintf(h->cf_a, sizeof h->cf_a, "%s", row->cf_a);
+    snprintf(h->cf_b, sizeof h->cf_b, "%s", row->cf_b);
+    h->rows_additive = row->rows_additive;
+    h->additive_pmax = row->additive_pmax;
+    snprintf(h->checks, sizeof h->checks, "%s", row->checks);
     return NS_OK;
 }
 

@@ -135,6 +135,23 @@ ns_err ns_sweep_print_json(FILE *out, const ns_h5_sweep *s, ns_error *err)
         fprintf(out, ", \"group\": %" PRId64 ", \"max_value\": %" PRId64, r->group, r->max_value);
         if (s->piles == 1)
             fprintf(out, ", \"saltus\": %" PRId64, r->saltus);
+        else if (s->analysed) {
+            fprintf(out, ", \"complementary\": %s, \"beatty\": %s, \"const_a\": ", r->complementary ? "true" : "false",
+                    r->beatty ? "true" : "false");
+            ns_json_string(out, r->const_a);
+            fputs(", \"const_b\": ", out);
+            ns_json_string(out, r->const_b);
+            fputs(", \"cf_a\": ", out);
+            ns_json_string(out, r->cf_a);
+            fputs(", \"cf_b\": ", out);
+            ns_json_string(out, r->cf_b);
+            fprintf(out, ", \"rows_additive\": %" PRId64 ", \"additive_pmax\": %" PRId64, r->rows_additive,
+                    r->additive_pmax);
+        }
+        if (s->analysed) {
+            fputs(", \"checks\": ", out);
+            ns_json_string(out, r->checks);
+        }
         fputs(", \"seconds\": ", out);
         ns_json_double(out, r->seconds);
         fputc('}', out);

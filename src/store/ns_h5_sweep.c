@@ -17,23 +17,43 @@
 typedef struct col {
     const char *name;
     size_t off;
-    int type;   /* 0: the params string, 1: int64, 2: uint8, 3: double */
+    int type;   /* 0: the params string, 1: int64, 2: uint8, 3: double, 4: a string of len bytes */
+    size_t len;
 } col;
 
 static const col cols[] = {
-    {"params", offsetof(ns_h5_sweep_row, params), 0},
-    {"size", offsetof(ns_h5_sweep_row, size), 1},
-    {"p_positions", offsetof(ns_h5_sweep_row, p_positions), 1},
-    {"preperiod", offsetof(ns_h5_sweep_row, preperiod), 1},
-    {"period", offsetof(ns_h5_sweep_row, period), 1},
-    {"proven", offsetof(ns_h5_sweep_row, proven), 2},
-    {"slope_a", offsetof(ns_h5_sweep_row, slope_a), 3},
-    {"slope_b", offsetof(ns_h5_sweep_row, slope_b), 3},
-    {"seconds", offsetof(ns_h5_sweep_row, seconds), 3},
-    {"group", offsetof(ns_h5_sweep_row, group), 1},
-    {"max_value", offsetof(ns_h5_sweep_row, max_value), 1},
-    {"saltus", offsetof(ns_h5_sweep_row, saltus), 1},
+    {"params", offsetof(ns_h5_sweep_row, params), 0, 0},
+    {"size", offsetof(ns_h5_sweep_row, size), 1, 0},
+    {"p_positions", offsetof(ns_h5_sweep_row, p_positions), 1, 0},
+    {"preperiod", offsetof(ns_h5_sweep_row, preperiod), 1, 0},
+    {"period", offsetof(ns_h5_sweep_row, period), 1, 0},
+    {"proven", offsetof(ns_h5_sweep_row, proven), 2, 0},
+    {"slope_a", offsetof(ns_h5_sweep_row, slope_a), 3, 0},
+    {"slope_b", offsetof(ns_h5_sweep_row, slope_b), 3, 0},
+    {"seconds", offsetof(ns_h5_sweep_row, seconds), 3, 0},
+    {"group", offsetof(ns_h5_sweep_row, group), 1, 0},
+    {"max_value", offsetof(ns_h5_sweep_row, max_value), 1, 0},
+    {"saltus", offsetof(ns_h5_sweep_row, saltus), 1, 0},
+    {"complementary", offsetof(ns_h5_sweep_row, complementary), 2, 0},
+    {"beatty", offsetof(ns_h5_sweep_row, beatty), 2, 0},
+    {"const_a", offsetof(ns_h5_sweep_row, const_a), 4, NS_H5_SWEEP_CONST_LEN},
+    {"const_b", offsetof(ns_h5_sweep_row, const_b), 4, NS_H5_SWEEP_CONST_LEN},
+    {"cf_a", offsetof(ns_h5_sweep_row, cf_a), 4, NS_H5_SWEEP_CONST_LEN},
+    {"cf_b", offsetof(ns_h5_sweep_row, cf_b), 4, NS_H5_SWEEP_CONST_LEN},
+    {"rows_additive", offsetof(ns_h5_sweep_row, rows_additive), 1, 0},
+    {"additive_pmax", offsetof(ns_h5_sweep_row, additive_pmax), 1, 0},
+    {"checks", offsetof(ns_h5_sweep_row, checks), 4, NS_H5_SWEEP_CHECKS_LEN},
 };
+
+static hid_t fixed_str(size_t len)
+{
+    hid_t s = H5Tcopy(H5T_C_S1);
+    if (s >= 0 && (H5Tset_size(s, len) < 0 || H5Tset_strpad(s, H5T_STR_NULLTERM) < 0)) {
+        H5Tclose(s);
+        return H5I_INVALID_HID;
+    }
+    return s;
+}
 
 static hid_t row_type(int file, hid_t str)
 {
@@ -41,11 +61,16 @@ static hid_t row_type(int file, hid_t str)
     if (t < 0)
         return t;
     for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++) {
+        const hid_t own = cols[i].type == 4 ? fixed_str(cols[i].len) : H5I_INVALID_HID;
         hid_t ty = cols[i].type == 0   ? str
+                   : cols[i].type == 4 ? own
                    : cols[i].type == 1 ? (file ? H5T_STD_I64LE : H5T_NATIVE_INT64)
                    : cols[i].type == 2 ? (file ? H5T_STD_U8LE : H5T_NATIVE_UINT8)
                                        : (file ? H5T_IEEE_F64LE : H5T_NATIVE_DOUBLE);
-        if (H5Tinsert(t, cols[i].name, cols[i].off, ty) < 0) {
+        const herr_t in = ty < 0 ? -1 : H5Tinsert(t, cols[i].name, cols[i].off, ty);
+        if (own >= 0)
+            H5Tclose(own);
+        if (in < 0) {
             H5Tclose(t);
             return H5I_INVALID_HID;
         }
@@ -59,12 +84,7 @@ static hid_t row_type(int file, hid_t str)
 
 static hid_t params_str(void)
 {
-    hid_t s = H5Tcopy(H5T_C_S1);
-    if (s >= 0 && (H5Tset_size(s, NS_H5_SWEEP_PARAMS_LEN) < 0 || H5Tset_strpad(s, H5T_STR_NULLTERM) < 0)) {
-        H5Tclose(s);
-        return H5I_INVALID_HID;
-    }
-    return s;
+    return fixed_str(NS_H5_SWEEP_PARAMS_LEN);
 }
 
 
@@ -159,6 +179,13 @@ ns_err ns_h5_sweep_read(const char *path, ns_h5_sweep **out, ns_error *err)
         rc = ns_h5_fail(err, NS_EIO, "%s: cannot make the row type of /sweep", path);
         goto done;
     }
+    {
+        /* a catalogue written before the analysis columns lacks them */
+        const hid_t ft = H5Dget_type(d);
+        s->analysed = ft >= 0 && H5Tget_member_index(ft, "checks") >= 0;
+        if (ft >= 0)
+            H5Tclose(ft);
+    }
     s->n = (size_t)dim;
     if (!(s->rows = calloc(s->n ? s->n : 1, sizeof *s->rows))) {
         rc = ns_error_set(err, NS_ENOMEM, "%s: out of memory for /sweep (%zu rows)", path, s->n);
@@ -166,11 +193,16 @@ ns_err ns_h5_sweep_read(const char *path, ns_h5_sweep **out, ns_error *err)
     }
     if (s->n && H5Dread(d, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, s->rows) < 0) {
         rc = ns_h5_fail(err, NS_EFORMAT, "%s: cannot read /sweep (expected the columns params, size, p_positions, "
-                        "preperiod, period, proven, slope_a, slope_b, seconds, group, max_value, saltus)", path);
+                        "preperiod, period, proven, slope_a, slope_b, seconds, group, max_value, saltus, complementary, beatty, "
+                        "const_a, const_b, cf_a, cf_b, rows_additive, additive_pmax, checks)", path);
         goto done;
     }
-    for (size_t i = 0; i < s->n; i++)
-        s->rows[i].params[NS_H5_SWEEP_PARAMS_LEN - 1] = '\0';
+    for (size_t i = 0; i < s->n; i++) {
+        ns_h5_sweep_row *r = &s->rows[i];
+        r->params[NS_H5_SWEEP_PARAMS_LEN - 1] = r->checks[NS_H5_SWEEP_CHECKS_LEN - 1] = '\0';
+        r->const_a[NS_H5_SWEEP_CONST_LEN - 1] = r->const_b[NS_H5_SWEEP_CONST_LEN - 1] = '\0';
+        r->cf_a[NS_H5_SWEEP_CONST_LEN - 1] = r->cf_b[NS_H5_SWEEP_CONST_LEN - 1] = '\0';
+    }
     *out = s;
     s = NULL;
 done:

@@ -10,7 +10,15 @@
  *             (int64: the first variant, from 0, with an identical table
  *             or sequence; its own row when none), max_value (int64: the
  *             largest value), saltus (int64; one pile: s > 0 when the
- *             period is arithmetic, G(n+p) = G(n) + s)
+ *             period is arithmetic, G(n+p) = G(n) + s); two piles (0 or
+ *             "" for one pile): complementary, beatty (uint8), const_a,
+ *             const_b, cf_a, cf_b (strings, 96 bytes: the constants
+ *             `patterns` names for the slopes and their continued
+ *             fractions), rows_additive, additive_pmax (int64: rows of
+ *             the first 64 with an additive period, the largest period);
+ *             checks (string, 128 bytes: "a-wythoff:ok", the closed-form
+ *             theorems that apply; one and two piles). The fields as
+ *             ns_sweep_row (analysis/ns_sweep.h) defines them.
  *   root attributes: kind = "sweep", game, ranges (the -D's as given,
  *             separated by spaces), parameters (their names, comma
  *             separated), piles, size, variants, threads, wall_seconds,
@@ -38,7 +46,8 @@
 
 #include "core/ns_error.h"
 
-enum { NS_H5_SWEEP_PARAMS_LEN = 128, NS_H5_SWEEP_TEXT_LEN = 1024 };
+enum { NS_H5_SWEEP_PARAMS_LEN = 128, NS_H5_SWEEP_TEXT_LEN = 1024, NS_H5_SWEEP_CONST_LEN = 96,
+       NS_H5_SWEEP_CHECKS_LEN = 128 };
 
 typedef struct ns_h5_sweep_row {
     char params[NS_H5_SWEEP_PARAMS_LEN];
@@ -46,6 +55,11 @@ typedef struct ns_h5_sweep_row {
     uint8_t proven;
     double slope_a, slope_b, seconds;
     int64_t group, max_value, saltus;
+    uint8_t complementary, beatty;
+    char const_a[NS_H5_SWEEP_CONST_LEN], const_b[NS_H5_SWEEP_CONST_LEN];
+    char cf_a[NS_H5_SWEEP_CONST_LEN], cf_b[NS_H5_SWEEP_CONST_LEN];
+    int64_t rows_additive, additive_pmax;
+    char checks[NS_H5_SWEEP_CHECKS_LEN];
 } ns_h5_sweep_row;
 
 typedef struct ns_h5_sweep {
@@ -57,6 +71,9 @@ typedef struct ns_h5_sweep {
     int threads;
     double wall_seconds;
     int mpi_ranks;           /* > 0: written as the attribute mpi_ranks (MPI builds) */
+    int analysed;            /* on read: 1 when /sweep has the columns complementary ..
+                                checks (a catalogue written before them: 0, and
+                                those fields of the rows are 0 and "", not known) */
     size_t n;
     ns_h5_sweep_row *rows;   /* n rows (borrowed on write, owned on read) */
 } ns_h5_sweep;

@@ -53,7 +53,7 @@ for N in 512 2048; do
     expect_out '^slopes: +6 of 6 variants fitted'
     expect_ok "$NS" sweep --report "$WORK/aw$N.h5" --csv
     cp "$WORK/stdout" "$WORK/aw$N.csv"
-    expect_eq "a-wythoff CSV header" "$(head -1 "$WORK/aw$N.csv")" "a,p_positions,slope_a,slope_b,group,max_value"
+    expect_eq "a-wythoff CSV header" "$(head -1 "$WORK/aw$N.csv")" "a,p_positions,slope_a,slope_b,group,max_value,complementary,beatty,const_a,const_b,cf_a,cf_b,rows_additive,additive_pmax,checks"
     CHECKS=$((CHECKS + 1))
     $PY "$WORK/fraenkel.py" $N "$WORK/aw$N.csv" >&2 || fail "a-wythoff at N=$N: slopes or counts off Fraenkel's closed form"
 done
@@ -89,7 +89,7 @@ expect_ok "$NS" sweep --report "$WORK/s2.h5" --csv
 cp "$WORK/stdout" "$WORK/s2.csv"
 CHECKS=$((CHECKS + 1))
 cmp -s "$WORK/s1.csv" "$WORK/s2.csv" || fail "the catalogue differs between 1 and 2 threads"
-expect_eq "subtraction CSV header" "$(head -1 "$WORK/s1.csv")" "set,p_positions,preperiod,period,proven,group,max_value,saltus"
+expect_eq "subtraction CSV header" "$(head -1 "$WORK/s1.csv")" "set,p_positions,preperiod,period,proven,group,max_value,saltus,checks"
 # the HDF5 rows too, every column but seconds
 CHECKS=$((CHECKS + 1))
 $PY - "$WORK/s1.h5" "$WORK/s2.h5" <<'PYEOF' >&2 || fail "/sweep differs between 1 and 2 threads"
@@ -137,7 +137,7 @@ $PY "$WORK/naive.py" $N "$WORK/s1.csv" >&2 || fail "subtraction games: periods o
 expect_ok "$NS" sweep --report "$WORK/s1.h5"
 expect_out '^game: +subtraction$'
 expect_out '^variants: +35$'
-expect_out '^set +p_positions +preperiod +period +proven +seconds +group +max_value +saltus$'
+expect_out '^set +p_positions +preperiod +period +proven +seconds +group +max_value +saltus +checks$'
 
 # bad ranges and arguments: refused with one line, exit 2, no file
 B="$WORK/bad.h5"

@@ -22,7 +22,7 @@ for T in 1 2 3; do
     expect_ok "$NS" sweep --report "$WORK/g$T.h5" --csv
     cp "$WORK/stdout" "$WORK/g$T.csv"
 done
-expect_eq "CSV header" "$(head -1 "$WORK/g1.csv")" "set,p_positions,preperiod,period,proven,group,max_value,saltus"
+expect_eq "CSV header" "$(head -1 "$WORK/g1.csv")" "set,p_positions,preperiod,period,proven,group,max_value,saltus,checks"
 for T in 2 3; do
     CHECKS=$((CHECKS + 1))
     cmp -s "$WORK/g1.csv" "$WORK/g$T.csv" || fail "the groups differ between 1 and $T threads"
@@ -70,10 +70,10 @@ PYEOF
 
 # the text report carries the columns too
 expect_ok "$NS" sweep --report "$WORK/g1.h5"
-expect_out '^set +p_positions +preperiod +period +proven +seconds +group +max_value +saltus$'
+expect_out '^set +p_positions +preperiod +period +proven +seconds +group +max_value +saltus +checks$'
 # two piles: the groups and max_value columns follow the slopes
 expect_ok "$NS" sweep a-wythoff -D a=1..3 --size 64 -o "$WORK/aw.h5"
 expect_out '^groups: +3 distinct tables among 3 variants$'
 expect_ok "$NS" sweep --report "$WORK/aw.h5" --csv
-expect_eq "two-pile CSV header" "$(head -1 "$WORK/stdout")" "a,p_positions,slope_a,slope_b,group,max_value"
+expect_eq "two-pile CSV header" "$(head -1 "$WORK/stdout")" "a,p_positions,slope_a,slope_b,group,max_value,complementary,beatty,const_a,const_b,cf_a,cf_b,rows_additive,additive_pmax,checks"
 finish

@@ -28,7 +28,7 @@ done
 expect_ok "$NS" sweep --report "$WORK/sw1.h5" --csv
 cp "$WORK/stdout" "$WORK/sw1.csv"
 expect_eq "octal sweep CSV header" "$(head -1 "$WORK/sw1.csv")" \
-    "code,p_positions,preperiod,period,proven,group,max_value,saltus"
+    "code,p_positions,preperiod,period,proven,group,max_value,saltus,checks"
 
 CHECKS=$((CHECKS + 1))
 $PY - "$WORK/census.h5" "$WORK/sw1.h5" "$WORK/sw2.h5" <<'PYEOF' >&2 || fail "the octal sweep's rows differ from the census's"
