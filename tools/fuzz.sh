@@ -53,7 +53,7 @@ if [ "$target" = rules ]; then
     extra=(-dict="$here/tools/fuzz/rules.dict")
 else
     # the whole library and the subcommands (not main.c), with HDF5 and GSL
-    srcs=("$here"/src/{core,game,engine,store,analysis}/*.c)
+    srcs=("$here"/src/{core,game,engine,store,analysis,dist}/*.c)
     for f in "$here"/src/cli/*.c; do
         [ "$(basename "$f")" = main.c ] || srcs+=("$f")
     done
