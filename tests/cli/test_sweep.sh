@@ -7,7 +7,7 @@
 #   off by at most sum |n - mean| / (2 sum (n - mean)^2), about 1.5 / M),
 #   and p_positions = 2 M + 1 with M counted from the closed form, at two
 #   sizes;
-# - subtraction games, set = every 3-subset of {1..7}: period, preperiod,
+# - subtraction games, set = every 3-subset of {1..9}: period, preperiod,
 #   proven and p_positions against a naive mex solver and period finder
 #   written here in Python;
 # - the same catalogue at 1 and 2 threads; bad ranges refused before any work.
@@ -72,17 +72,17 @@ expect_ok "$NS" sweep --report "$WORK/aw-one.h5" --csv
 expect_eq "a-wythoff N=512 one at a time = side by side" "$(cat "$WORK/stdout")" "$(head -4 "$WORK/aw512.csv")"
 expect_error 2 sweep 'one of them' "$NS" sweep a-wythoff -D a=1..3 --size 512 -o "$WORK/x.h5" --one-at-a-time --side-by-side
 
-# subtraction games: every 3-subset of {1..7}
+# subtraction games: every 3-subset of {1..9}
 N=300
-expect_ok "$NS" sweep subtraction -D 'set=subsets(1..7,3)' --size $N -o "$WORK/s1.h5" --threads 1
-expect_out '^sweep: +subtraction -D set=subsets\(1\.\.7,3\), 35 variants'
-expect_ok "$NS" sweep subtraction -D 'set=subsets(1..7,3)' --size $N -o "$WORK/s2.h5" --threads 2
+expect_ok "$NS" sweep subtraction -D 'set=subsets(1..9,3)' --size $N -o "$WORK/s1.h5" --threads 1
+expect_out '^sweep: +subtraction -D set=subsets\(1\.\.9,3\), 84 variants'
+expect_ok "$NS" sweep subtraction -D 'set=subsets(1..9,3)' --size $N -o "$WORK/s2.h5" --threads 2
 # an existing catalogue is kept unless --force
 cp "$WORK/s2.h5" "$WORK/s2.keep"
 expect_error 2 sweep "s2\.h5' exists: use --force" "$NS" sweep subtraction -D 'set=subsets(1..4,2)' --size $N -o "$WORK/s2.h5"
 CHECKS=$((CHECKS + 1))
 cmp -s "$WORK/s2.h5" "$WORK/s2.keep" || fail "a refused sweep changed $WORK/s2.h5"
-expect_ok "$NS" sweep subtraction -D 'set=subsets(1..7,3)' --size $N -o "$WORK/s2.h5" --threads 2 --force
+expect_ok "$NS" sweep subtraction -D 'set=subsets(1..9,3)' --size $N -o "$WORK/s2.h5" --threads 2 --force
 expect_ok "$NS" sweep --report "$WORK/s1.h5" --csv
 cp "$WORK/stdout" "$WORK/s1.csv"
 expect_ok "$NS" sweep --report "$WORK/s2.h5" --csv
@@ -97,7 +97,7 @@ import sys
 import h5py
 t = [h5py.File(p, "r")["/sweep"][()] for p in sys.argv[1:3]]
 names = [n for n in t[0].dtype.names if n != "seconds"]
-assert len(t[0]) == 35 and "params" in names and "period" in names, names
+assert len(t[0]) == 84 and "params" in names and "period" in names, names
 sys.exit(0 if all(t[0][n].tobytes() == t[1][n].tobytes() for n in names) else 1)
 PYEOF
 
@@ -105,7 +105,7 @@ cat >"$WORK/naive.py" <<'PYEOF'
 import csv, itertools, sys
 N = int(sys.argv[1])
 rows = list(csv.DictReader(open(sys.argv[2])))
-sets = list(itertools.combinations(range(1, 8), 3))
+sets = list(itertools.combinations(range(1, 10), 3))
 assert [tuple(int(x) for x in r["set"].split(",")) for r in rows] == sets, "rows not in lexicographic order"
 bad = 0
 for S, r in zip(sets, rows):
@@ -136,7 +136,7 @@ $PY "$WORK/naive.py" $N "$WORK/s1.csv" >&2 || fail "subtraction games: periods o
 # the text report
 expect_ok "$NS" sweep --report "$WORK/s1.h5"
 expect_out '^game: +subtraction$'
-expect_out '^variants: +35$'
+expect_out '^variants: +84$'
 expect_out '^set +p_positions +preperiod +period +proven +seconds +group +max_value +saltus +checks$'
 
 # bad ranges and arguments: refused with one line, exit 2, no file
