@@ -46,3 +46,22 @@ for b_ in bad:
 sys.exit(1 if bad else 0)
 PYEOF
 }
+
+# The files of an MPI run against a single process's: PY, SAME (h5same.py),
+# SKIP (the run's own attributes and the build's: its flags, parallel HDF5),
+# REF_NS (the single-process reference: the default OpenMP build when there
+# is one, else this binary without mpirun); needs NS and SRC.
+PY=/usr/bin/python3
+SAME="$SRC/tests/cli/h5same.py"
+SKIP="mpi_ranks,build_flags,hdf5_version,git_revision"
+REF_NS=$NS
+[ -x "$SRC/build/nimsieve" ] && REF_NS="$SRC/build/nimsieve"
+
+attr_is() { # FILE NAME VALUE: the root attribute NAME is VALUE
+    $PY - "$@" <<'PY'
+import sys, h5py
+f = h5py.File(sys.argv[1], "r")
+v = f.attrs.get(sys.argv[2])
+sys.exit(0 if v is not None and str(int(v)) == sys.argv[3] else 1)
+PY
+}

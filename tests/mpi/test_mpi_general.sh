@@ -15,21 +15,6 @@ NS=$1 SRC=$2 WORK=$3
 . "$SRC/tests/cli/cli_lib.sh"
 . "$SRC/tests/mpi/mpi_lib.sh"
 MPI_TIMEOUT=60
-PY=/usr/bin/python3
-SAME="$SRC/tests/cli/h5same.py"
-# the run's own attributes, and the build's (MPI build: its flags, parallel HDF5)
-SKIP="mpi_ranks,build_flags,hdf5_version,git_revision"
-REF_NS=$NS
-[ -x "$SRC/build/nimsieve" ] && REF_NS="$SRC/build/nimsieve"
-
-attr_is() { # FILE NAME VALUE: the root attribute NAME is VALUE
-    $PY - "$@" <<'PY'
-import sys, h5py
-f = h5py.File(sys.argv[1], "r")
-v = f.attrs.get(sys.argv[2])
-sys.exit(0 if v is not None and str(int(v)) == sys.argv[3] else 1)
-PY
-}
 
 games=("nim -D piles=3 --bounds 40,36,30" "nim -D piles=3 --bounds 40,36,30 --pn-only"
        "moore -D piles=3 -D k=2 --bounds 28,24,20" "a-wythoff -D a=2 --bounds 160,150")

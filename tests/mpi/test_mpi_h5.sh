@@ -19,11 +19,6 @@ NS=$1 SRC=$2 WORK=$3
 . "$SRC/tests/cli/cli_lib.sh"
 . "$SRC/tests/mpi/mpi_lib.sh"
 MPI_TIMEOUT=60
-PY=/usr/bin/python3
-SAME="$SRC/tests/cli/h5same.py"
-SKIP="mpi_ranks,build_flags,hdf5_version,git_revision"
-REF_NS=$NS
-[ -x "$SRC/build/nimsieve" ] && REF_NS="$SRC/build/nimsieve"
 
 # FILE: for each dataset, its name, filters (with their parameters) and
 # allocation time, one line each, from h5dump -pH (HDF5's own tool)

@@ -19,12 +19,6 @@ NS=$1 SRC=$2 WORK=$3
 . "$SRC/tests/cli/cli_lib.sh"
 . "$SRC/tests/mpi/mpi_lib.sh"
 MPI_TIMEOUT=60
-PY=/usr/bin/python3
-SAME="$SRC/tests/cli/h5same.py"
-SKIP="mpi_ranks,build_flags,hdf5_version,git_revision"
-# the single-process reference: the default (OpenMP) build when there is one
-REF_NS=$NS
-[ -x "$SRC/build/nimsieve" ] && REF_NS="$SRC/build/nimsieve"
 
 wythoff_p() { # FILE: the P-positions of FILE's /grundy are Wythoff's pairs
     $PY - "$1" <<'PY'

@@ -12,22 +12,6 @@ NS=$1 SRC=$2 WORK=$3
 . "$SRC/tests/cli/cli_lib.sh"
 . "$SRC/tests/mpi/mpi_lib.sh"
 MPI_TIMEOUT=30
-PY=/usr/bin/python3
-SAME="$SRC/tests/cli/h5same.py"
-# the run's own attributes, and the build's (MPI build: its flags, parallel HDF5)
-SKIP="mpi_ranks,build_flags,hdf5_version,git_revision"
-# the single-process reference: the default (OpenMP) build when there is one, else this binary without mpirun
-REF_NS=$NS
-[ -x "$SRC/build/nimsieve" ] && REF_NS="$SRC/build/nimsieve"
-
-attr_is() { # FILE NAME VALUE: the root attribute NAME is VALUE
-    $PY - "$@" <<'PY'
-import sys, h5py
-f = h5py.File(sys.argv[1], "r")
-v = f.attrs.get(sys.argv[2])
-sys.exit(0 if v is not None and str(int(v)) == sys.argv[3] else 1)
-PY
-}
 
 games=("wythoff --size 1000" "$SRC/data/rules/wythoff-twice.rules --size 700")
 names=(wythoff twice)
