@@ -271,9 +271,14 @@ static int parse_args(int argc, char **argv, solve_args *a)
     return ns_cli_box_check(CMD, &a->box, 1);
 }
 
-/* Refuse early (before minutes of work) when OUT cannot be written. */
+/* Refuse early (before minutes of work) when OUT cannot be written. Under
+ * MPI only rank 0 looks: another rank may get here late, after rank 0 has
+ * written the file of a solve it runs alone; a path rank 0 refuses stops
+ * every rank where they meet. */
 static int check_output(const char *out, int force)
 {
+    if (ns_dist_rank() != 0)
+        return NS_EXIT_OK;
     struct stat st;
     if (stat(out, &st) == 0) {
         if (S_ISDIR(st.st_mode))
