@@ -249,6 +249,34 @@ static int p_comp_tail(parser *ps, int item)
     return finish(ps, n);
 }
 
+/* Items separated by commas (each may be a comprehension, 'item for i in
+ * ...') up to the token close, which is consumed; what names the expected
+ * tokens in the error. Returns the list start (count in *cnt) or -1. */
+static int p_list(parser *ps, ns_tok_kind close, const char *what, int *cnt)
+{
+    int base = ps->ntmp;
+    if (kind(ps) != close) {
+        for (;;) {
+            int it = p_expr(ps);
+            if (it < 0)
+                return -1;
+            if (kind(ps) == TK_FOR && (it = p_comp_tail(ps, it)) < 0)
+                return -1;
+            if (push_tmp(ps, it))
+                return -1;
+            if (kind(ps) == TK_COMMA) {
+                advance(ps);
+                continue;
+            }
+            if (kind(ps) != close)
+                return expected(ps, what);
+            break;
+        }
+    }
+    advance(ps);
+    return flush_tmp(ps, base, cnt);
+}
+
 static int p_primary(parser *ps)
 {
     const ns_tok *t = cur(ps);
@@ -285,27 +313,7 @@ static int p_primary(parser *ps)
         }
         if (kind(ps) == TK_LPAREN) {
             advance(ps);
-            int base = ps->ntmp;
-            if (kind(ps) != TK_RPAREN) {
-                for (;;) {
-                    int arg = p_expr(ps);
-                    if (arg < 0)
-                        return -1;
-                    if (kind(ps) == TK_FOR && (arg = p_comp_tail(ps, arg)) < 0)
-                        return -1;
-                    if (push_tmp(ps, arg))
-                        return -1;
-                    if (kind(ps) == TK_COMMA) {
-                        advance(ps);
-                        continue;
-                    }
-                    if (kind(ps) != TK_RPAREN)
-                        return expected(ps, "',' or ')' in the arguments");
-                    break;
-                }
-            }
-            advance(ps);
-            int cnt, start = flush_tmp(ps, base, &cnt);
+            int cnt, start = p_list(ps, TK_RPAREN, "',' or ')' in the arguments", &cnt);
             if (start < 0)
                 return -1;
             n = new_node(ps, AST_CALL, name);
@@ -378,27 +386,7 @@ static int p_primary(parser *ps)
     case TK_LBRACE: {
         uint32_t off = t->off;
         advance(ps);
-        int base = ps->ntmp;
-        if (kind(ps) != TK_RBRACE) {
-            for (;;) {
-                int it = p_expr(ps);
-                if (it < 0)
-                    return -1;
-                if (kind(ps) == TK_FOR && (it = p_comp_tail(ps, it)) < 0)
-                    return -1;
-                if (push_tmp(ps, it))
-                    return -1;
-                if (kind(ps) == TK_COMMA) {
-                    advance(ps);
-                    continue;
-                }
-                if (kind(ps) != TK_RBRACE)
-                    return expected(ps, "',' or '}' in the set");
-                break;
-            }
-        }
-        advance(ps);
-        int cnt, start = flush_tmp(ps, base, &cnt);
+        int cnt, start = p_list(ps, TK_RBRACE, "',' or '}' in the set", &cnt);
         if (start < 0)
             return -1;
         n = new_node(ps, AST_SET, off);
