@@ -147,6 +147,39 @@ static int solve_steps(const char *cmd, const char *what, int64_t k, const int64
     return NS_EXIT_OK;
 }
 
+/* The options both staircase commands take, then stdin's integers into
+ * *tk (free tk->v after any return). *help: --help was asked (the caller
+ * prints its usage; NS_EXIT_OK, nothing read). */
+static int stair_args(const char *cmd, int argc, char **argv, int *method, int *verbose, int *help, tokens *tk)
+{
+    static const struct option longopts[] = {
+        {"method", required_argument, NULL, 'm'},
+        {"verbose", no_argument, NULL, 'v'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    int c;
+    *method = METHOD_AUTO;
+    *verbose = *help = 0;
+    memset(tk, 0, sizeof *tk);
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'm':
+            if (parse_method(cmd, optarg, method))
+                return NS_EXIT_ERROR;
+            break;
+        case 'v': *verbose = 1; break;
+        case 'h': *help = 1; return NS_EXIT_OK;
+        default: return ns_cli_bad_option(cmd, c, argv);
+        }
+    }
+    if (optind < argc)
+        return ns_cli_error(cmd, "unexpected argument '%s': the input comes from stdin", argv[optind]);
+    return read_tokens(cmd, tk);
+}
+
 /* ---- POJ 1704 ---- */
 
 static void usage_poj1704(void)
@@ -178,30 +211,13 @@ static void usage_poj1704(void)
 int ns_cmd_poj1704(int argc, char **argv)
 {
     static const char *const cmd = "poj1704";
-    static const struct option longopts[] = {
-        {"method", required_argument, NULL, 'm'},
-        {"verbose", no_argument, NULL, 'v'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
-    int method = METHOD_AUTO, verbose = 0, c;
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-        switch (c) {
-        case 'm':
-            if (parse_method(cmd, optarg, &method))
-                return NS_EXIT_ERROR;
-            break;
-        case 'v': verbose = 1; break;
-        case 'h': usage_poj1704(); return NS_EXIT_OK;
-        default: return ns_cli_bad_option(cmd, c, argv);
-        }
-    }
-    if (optind < argc)
-        return ns_cli_error(cmd, "unexpected argument '%s': the input comes from stdin", argv[optind]);
+    int method, verbose, help;
     tokens tk;
-    int rc = read_tokens(cmd, &tk);
+    int rc = stair_args(cmd, argc, argv, &method, &verbose, &help, &tk);
+    if (help) {
+        usage_poj1704();
+        return NS_EXIT_OK;
+    }
     if (rc) {
         free(tk.v);
         return rc;
@@ -294,30 +310,13 @@ static void usage_monks(void)
 int ns_cmd_monks(int argc, char **argv)
 {
     static const char *const cmd = "monks";
-    static const struct option longopts[] = {
-        {"method", required_argument, NULL, 'm'},
-        {"verbose", no_argument, NULL, 'v'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
-    int method = METHOD_AUTO, verbose = 0, c;
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-        switch (c) {
-        case 'm':
-            if (parse_method(cmd, optarg, &method))
-                return NS_EXIT_ERROR;
-            break;
-        case 'v': verbose = 1; break;
-        case 'h': usage_monks(); return NS_EXIT_OK;
-        default: return ns_cli_bad_option(cmd, c, argv);
-        }
-    }
-    if (optind < argc)
-        return ns_cli_error(cmd, "unexpected argument '%s': the input comes from stdin", argv[optind]);
+    int method, verbose, help;
     tokens tk;
-    int rc = read_tokens(cmd, &tk);
+    int rc = stair_args(cmd, argc, argv, &method, &verbose, &help, &tk);
+    if (help) {
+        usage_monks();
+        return NS_EXIT_OK;
+    }
     int64_t *steps = NULL;
     if (rc)
         goto done;
