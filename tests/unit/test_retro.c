@@ -25,6 +25,7 @@
 #include "game/ns_rules.h"
 #include "game/ns_shipped_rules.h"
 #include "game/ns_table.h"
+#include "game_graph.h"
 #include "testutil.h"
 
 enum { P = NS_PN_P, N = NS_PN_N, D = NS_PN_DRAW, X = 0xFF };
@@ -32,53 +33,17 @@ enum { P = NS_PN_P, N = NS_PN_N, D = NS_PN_DRAW, X = 0xFF };
 
 /* ---------- the naive solver ---------- */
 
-typedef struct adj {
-    uint64_t *off;      /* ncells + 1 */
-    uint64_t *to;
-    uint64_t n, cap;
-    const ns_table *t;
-} adj;
-
-static int adj_emit(void *u, const int64_t *o)
-{
-    adj *a = u;
-    if (a->n == a->cap) {
-        a->cap = a->cap ? 2 * a->cap : 1024;
-        a->to = realloc(a->to, a->cap * sizeof *a->to);
-        if (!a->to)
-            abort();
-    }
-    a->to[a->n++] = ns_table_index(a->t, o);
-    return 0;
-}
-
 /* pn[i] in {P, N, D, X}, rem[i] (NONE for D and X) */
 static int naive(const ns_game *g, uint8_t *pn, uint32_t *rem)
 {
-    ns_error err = {0};
-    ns_table *shape = ns_table_new(g->k, g->bounds, 1, 1, &err);
-    if (!shape)
+    ns_test_graph a;
+    if (ns_test_graph_build(g, &a))
         return -1;
-    const uint64_t n = shape->ncells;
-    adj a = {calloc(n + 1, sizeof(uint64_t)), NULL, 0, 0, shape};
+    const uint64_t n = a.n;
     for (uint64_t i = 0; i < n; i++) {
-        int64_t s[NS_MAX_DIM];
-        ns_table_coords(shape, i, s);
-        a.off[i] = a.n;
-        pn[i] = X;
+        pn[i] = a.pos[i] ? D : X; /* D: undecided */
         rem[i] = NONE;
-        if (!ns_game_is_position(g, s))
-            continue;
-        pn[i] = D; /* undecided */
-        if (ns_game_foreach_option(g, s, adj_emit, &a, &err) < 0) {
-            fprintf(stderr, "naive: %s\n", err.msg);
-            free(a.off);
-            free(a.to);
-            ns_table_free(shape);
-            return -1;
-        }
     }
-    a.off[n] = a.n;
     uint8_t *next = malloc(n);
     uint32_t *nrem = malloc(n * sizeof *nrem);
     for (uint32_t r = 0;; r++) {
@@ -124,9 +89,7 @@ static int naive(const ns_game *g, uint8_t *pn, uint32_t *rem)
     }
     free(next);
     free(nrem);
-    free(a.off);
-    free(a.to);
-    ns_table_free(shape);
+    ns_test_graph_free(&a);
     return 0;
 }
 

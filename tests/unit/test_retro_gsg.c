@@ -22,69 +22,16 @@
 #include "game/ns_rules.h"
 #include "game/ns_shipped_rules.h"
 #include "game/ns_table.h"
+#include "game_graph.h"
 #include "testutil.h"
 
 #define UNL (UINT32_MAX - 2)
 #define INF NS_GSG_INF
 #define NONE NS_GSG_NONE
 
-/* ---------- the game as a graph ---------- */
+/* ---------- the game as a graph (tests/common/game_graph.h) ---------- */
 
-typedef struct graph {
-    uint64_t n;
-    uint64_t *off;      /* n + 1 */
-    uint64_t *to;
-    uint64_t m, cap;
-    int *pos;           /* 1: a position */
-    ns_table *shape;
-} graph;
-
-static int g_emit(void *u, const int64_t *o)
-{
-    graph *a = u;
-    if (a->m == a->cap) {
-        a->cap = a->cap ? 2 * a->cap : 1024;
-        a->to = realloc(a->to, a->cap * sizeof *a->to);
-        if (!a->to)
-            abort();
-    }
-    a->to[a->m++] = ns_table_index(a->shape, o);
-    return 0;
-}
-
-static int graph_build(const ns_game *g, graph *a)
-{
-    ns_error err = {0};
-    memset(a, 0, sizeof *a);
-    a->shape = ns_table_new(g->k, g->bounds, 1, 1, &err);
-    if (!a->shape)
-        return -1;
-    a->n = a->shape->ncells;
-    a->off = calloc(a->n + 1, sizeof *a->off);
-    a->pos = calloc(a->n, sizeof *a->pos);
-    for (uint64_t i = 0; i < a->n; i++) {
-        int64_t s[NS_MAX_DIM];
-        ns_table_coords(a->shape, i, s);
-        a->off[i] = a->m;
-        if (!ns_game_is_position(g, s))
-            continue;
-        a->pos[i] = 1;
-        if (ns_game_foreach_option(g, s, g_emit, a, &err) < 0) {
-            fprintf(stderr, "graph: %s\n", err.msg);
-            return -1;
-        }
-    }
-    a->off[a->n] = a->m;
-    return 0;
-}
-
-static void graph_free(graph *a)
-{
-    free(a->off);
-    free(a->to);
-    free(a->pos);
-    ns_table_free(a->shape);
-}
+typedef ns_test_graph graph;
 
 static int has_option_labelled(const graph *a, const uint32_t *lab, uint64_t u, uint32_t m)
 {
@@ -233,7 +180,7 @@ static int64_t check_game(const ns_game *g, const char *name)
 {
     ns_error err = {0};
     graph a;
-    if (graph_build(g, &a)) {
+    if (ns_test_graph_build(g, &a)) {
         CHECKF(0, "%s: cannot list the options", name);
         return -1;
     }
@@ -299,7 +246,7 @@ static int64_t check_game(const ns_game *g, const char *name)
     ns_gsg_free(ref);
     free(lab);
     free(pn);
-    graph_free(&a);
+    ns_test_graph_free(&a);
     return ninf;
 }
 
