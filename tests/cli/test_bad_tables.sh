@@ -11,16 +11,7 @@ set -u
 nimsieve=$1
 src=$2
 work=$3
-py=/usr/bin/python3
-rm -rf "$work"
-mkdir -p "$work"
-cd "$work" || exit 1
-fails=0
-checks=0
-fail() {
-    echo "FAIL: $*"
-    fails=$((fails + 1))
-}
+. "$src/tests/cli/plain_lib.sh"
 
 "$nimsieve" solve wythoff --size 300 -o good.h5 -q || { echo "FAIL: cannot solve"; exit 1; }
 

@@ -13,15 +13,7 @@ set -u
 nimsieve=$1
 src=$2
 work=$3
-py=/usr/bin/python3
-rm -rf "$work"
-mkdir -p "$work"
-cd "$work" || exit 1
-fails=0
-fail() {
-    echo "FAIL: $*"
-    fails=$((fails + 1))
-}
+. "$src/tests/cli/plain_lib.sh"
 RANDOM=20261122
 
 # same_tables A B: every dataset of A equals B's (values, shape, type)

@@ -12,15 +12,7 @@ set -u
 nimsieve=$1
 src=$2
 work=$3
-py=/usr/bin/python3
-rm -rf "$work"
-mkdir -p "$work"
-cd "$work" || exit 1
-fails=0
-fail() {
-    echo "FAIL: $*"
-    fails=$((fails + 1))
-}
+. "$src/tests/cli/plain_lib.sh"
 fib=("$src/tests/cli/fib-general.rules" --size 600)
 
 same_tables() {

@@ -13,15 +13,7 @@ set -u
 nimsieve=$1
 src=$2
 work=$3
-py=/usr/bin/python3
-rm -rf "$work"
-mkdir -p "$work"
-cd "$work" || exit 1
-fails=0
-fail() {
-    echo "FAIL: $*"
-    fails=$((fails + 1))
-}
+. "$src/tests/cli/plain_lib.sh"
 
 same_files() {
     "$py" "$src/tests/cli/h5same.py" "$1" "$2"

@@ -17,15 +17,7 @@ set -u
 nimsieve=$1
 src=$2
 work=$3
-py=/usr/bin/python3
-rm -rf "$work"
-mkdir -p "$work"
-cd "$work" || exit 1
-fails=0
-fail() {
-    echo "FAIL: $*"
-    fails=$((fails + 1))
-}
+. "$src/tests/cli/plain_lib.sh"
 
 # same_files A B: every dataset (type, shape, layout, values) and every root
 # attribute but wall_seconds, created_utc and threads equal

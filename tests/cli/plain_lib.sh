@@ -1,0 +1,17 @@
+# plain_lib.sh - the preamble of the tests that count their own failures
+# (sourced, not a test itself). Usage, after nimsieve=$1 src=$2 work=$3:
+#   . "$src/tests/cli/plain_lib.sh"
+# empties $work and enters it; sets py (Debian's python3), fails and checks
+# (0) and fail MESSAGE (prints FAIL: MESSAGE, counts it). Tests with richer
+# checks use cli_lib.sh instead.
+set -u
+py=/usr/bin/python3
+rm -rf "$work"
+mkdir -p "$work"
+cd "$work" || exit 1
+fails=0
+checks=0
+fail() {
+    echo "FAIL: $*"
+    fails=$((fails + 1))
+}
