@@ -458,6 +458,25 @@ static int colours_used(const uint32_t *grid, int64_t n, float (*v_of)(uint32_t,
     return seen;
 }
 
+/* The colour bar's label: WHAT, and in brackets what the colours mean when
+ * values from cap on share the top colour (cap < vmax), else the per-pixel
+ * reduction how (non-NULL when reduced), else plain (or nothing: NULL). */
+static void cb_label(FILE *s, const char *what, uint32_t cap, uint32_t vmax, const char *how, const char *plain)
+{
+    char cbl[200];
+    if (cap < vmax)
+        snprintf(cbl, sizeof cbl, "%s (%" PRIu32 " and above: top colour)", what, cap);
+    else if (how)
+        snprintf(cbl, sizeof cbl, "%s (%s per pixel)", what, how);
+    else if (plain)
+        snprintf(cbl, sizeof cbl, "%s (%s)", what, plain);
+    else
+        snprintf(cbl, sizeof cbl, "%s", what);
+    fprintf(s, "set cblabel ");
+    ns_plot_gp_quote(s, cbl);
+    fprintf(s, "\n");
+}
+
 static ns_err draw_grundy(ns_plot_ctx *c, ns_error *err)
 {
     figure f;
@@ -531,16 +550,8 @@ static ns_err draw_grundy(ns_plot_ctx *c, ns_error *err)
         fprintf(s, "set palette defined (0 '#440154', 1 '#482878', 2 '#3e4989', 3 '#31688e', 4 '#26828e', "
                    "5 '#1f9e89', 6 '#35b779', 7 '#6ece58', 8 '#b5de2b', 9 '#fde725')\n");
         fprintf(s, "set cbrange [0:%" PRIu32 "]\n", cap > 0 ? cap : 1);
-        char cbl[200];
-        if (cap < vmax)
-            snprintf(cbl, sizeof cbl, "Grundy value (%" PRIu32 " and above: top colour)", cap);
-        else if (reduced)
-            snprintf(cbl, sizeof cbl, "Grundy value (%s per pixel)", ds == NS_DS_MIN ? "min" : ds == NS_DS_MAX ? "max" : "mode");
-        else
-            snprintf(cbl, sizeof cbl, "Grundy value");
-        fprintf(s, "set cblabel ");
-        ns_plot_gp_quote(s, cbl);
-        fprintf(s, "\n");
+        cb_label(s, "Grundy value", cap, vmax,
+                 reduced ? ds == NS_DS_MIN ? "min" : ds == NS_DS_MAX ? "max" : "mode" : NULL, NULL);
     }
     image_plot_line(s, &g, win);
     if ((rc = fig_run(&f, err)))
@@ -756,18 +767,7 @@ static ns_err draw_remoteness(ns_plot_ctx *c, ns_error *err)
     else
         fprintf(s, "set cbtics 0, %u, %u scale 0\n", (top + 9) / 10, top);
     fprintf(s, "set cbtics add (\"draw\" %u) scale 0\n", top + 1);
-    {
-        char cbl[200];
-        if (cap < rmax)
-            snprintf(cbl, sizeof cbl, "remoteness (%" PRIu32 " and above: top colour)", cap);
-        else if (reduced)
-            snprintf(cbl, sizeof cbl, "remoteness (%s per pixel)", how);
-        else
-            snprintf(cbl, sizeof cbl, "remoteness (moves to the end under optimal play)");
-        fprintf(s, "set cblabel ");
-        ns_plot_gp_quote(s, cbl);
-        fprintf(s, "\n");
-    }
+    cb_label(s, "remoteness", cap, rmax, reduced ? how : NULL, "moves to the end under optimal play");
     image_plot_line(s, &g, win);
     if ((rc = fig_run(&f, err)))
         goto done;
