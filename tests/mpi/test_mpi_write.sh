@@ -15,8 +15,10 @@
 # fewer (one band: idle writers at 2 and 3 ranks) are both among them (the
 # test checks which: every engine has a table of 4 or 5 bands).
 # --mpi-write rank0 (and the default) gives the same values written by
-# rank 0 alone (mpi_write = rank0, incremental allocation). A streamed solve asked for --mpi-write parallel is written
-# by rank 0, says so on stderr and records mpi_write = rank0. The values
+# rank 0 alone (mpi_write = rank0, incremental allocation). A streamed
+# solve (tile kernel, row kernel; 1, 2, 3 ranks) asked for --mpi-write
+# parallel is written by rank 0, says so on stderr, records mpi_write =
+# rank0 (none at one rank) and is the single-process file. The values
 # themselves against closed forms: Wythoff's P-positions (Wythoff 1907),
 # Nim's a ^ b ^ c (Bouton 1901), Moore's Nim_2 P-positions (Moore 1910:
 # every binary digit's sum over the piles is 0 mod 3).
@@ -142,24 +144,37 @@ for how in "--mpi-write rank0" ""; do
     done
 done
 
-# a streamed tile-kernel solve: rank 0 writes it whatever was asked
-ref="$WORK/stream.ref.h5"
-rm -f "$ref"
-run "$REF_NS" solve wythoff --size 1000 --stream -q -o "$ref"
-[ "$RC" -eq 0 ] || { fail "reference stream: exit $RC"; show; }
-f="$WORK/stream.2.h5"
-rm -f "$f"
-mpi 2 "$NS" solve wythoff --size 1000 --stream --mpi-write parallel -o "$f"
-CHECKS=$((CHECKS + 1))
-[ "$RC" -eq 0 ] || { fail "streamed at 2 ranks: exit $RC"; show; }
-CHECKS=$((CHECKS + 1))
-$PY "$SAME" "$ref" "$f" --skip "$SKIP" >"$WORK/diff" 2>&1 ||
-    fail "streamed at 2 ranks: not the single-process file: $(head -3 "$WORK/diff")"
-CHECKS=$((CHECKS + 1))
-[ "$(attr "$f" mpi_write)" = rank0 ] || fail "streamed at 2 ranks: expected mpi_write = rank0"
-CHECKS=$((CHECKS + 1))
-grep -q "^nimsieve solve: --mpi-write parallel: a streamed solve's file is written by rank 0 alone" "$ERR" ||
-    { fail "streamed at 2 ranks: expected the note on stderr"; show; }
+# streamed solves (the tile kernel's Grundy table, the row kernel's P/N
+# table): rank 0 writes them whatever was asked, at 1, 2 and 3 ranks
+for nm in stream stream-pn; do
+    game=(wythoff --size 1000 --stream)
+    [ "$nm" = stream-pn ] && game=(wythoff --size 4500 --pn-only --stream)
+    ref="$WORK/$nm.ref.h5"
+    rm -f "$ref"
+    run "$REF_NS" solve "${game[@]}" -q -o "$ref"
+    [ "$RC" -eq 0 ] || { fail "reference $nm: exit $RC"; show; continue; }
+    for r in 1 2 3; do
+        f="$WORK/$nm.$r.h5"
+        rm -f "$f"
+        mpi "$r" "$NS" solve "${game[@]}" --mpi-write parallel -o "$f"
+        CHECKS=$((CHECKS + 1))
+        [ "$RC" -eq 0 ] || { fail "$nm at $r ranks: exit $RC"; show; continue; }
+        CHECKS=$((CHECKS + 1))
+        $PY "$SAME" "$ref" "$f" --skip "$SKIP" >"$WORK/diff" 2>&1 ||
+            fail "$nm at $r ranks: not the single-process file: $(head -3 "$WORK/diff")"
+        if [ -n "$H5DIFF" ]; then
+            CHECKS=$((CHECKS + 1))
+            h5diff_all "$ref" "$f" >"$WORK/diff" 2>&1 || fail "$nm at $r ranks: h5diff: $(head -3 "$WORK/diff")"
+        fi
+        want=rank0
+        [ "$r" -eq 1 ] && want="" # one rank: a single process's file
+        CHECKS=$((CHECKS + 1))
+        [ "$(attr "$f" mpi_write)" = "$want" ] || fail "$nm at $r ranks: expected mpi_write = '$want', got '$(attr "$f" mpi_write)'"
+        CHECKS=$((CHECKS + 1))
+        grep -q "^nimsieve solve: --mpi-write parallel: a streamed solve's file is written by rank 0 alone" "$ERR" ||
+            { fail "$nm at $r ranks: expected the note on stderr"; show; }
+    done
+done
 
 # a bad value: one line, exit 2
 mpi 2 "$NS" solve wythoff --size 100 --mpi-write everyone -o "$WORK/bad.h5"
