@@ -33,7 +33,7 @@ static void usage(void)
     printf("usage: nimsieve solve GAME [-D name=value ...] (--size N | --bounds N1,N2,..)\n"
            "                      [--pn-only] [--misere] [--threads T] [--memory LIMIT]\n"
            "                      [--checkpoint-every SECONDS] [--resume] [--stream] [--until-periodic]\n"
-           "                      [--no-stream] [--loose-bound]\n"
+           "                      [--no-stream] [--loose-bound] [--mpi-write rank0|parallel]\n"
            "                      [--force] [--quiet] -o OUT.h5\n"
            "\n"
            "Compute the Grundy values (or only P/N with --pn-only) of every position of GAME\n"
@@ -95,6 +95,12 @@ static void usage(void)
            "                           every 4096 heap sizes up to 2^20, then each time n grew\n"
            "                           by an eighth) and write the heap sizes computed; --size\n"
            "                           is then the most to compute\n"
+           "      --mpi-write WHO      across MPI ranks, who writes a table held in memory:\n"
+           "                           rank0 (the default: rank 0 alone, with the fast\n"
+           "                           single-process writer) or parallel (every rank its\n"
+           "                           bands of chunk rows with parallel HDF5, also under\n"
+           "                           one rank); the file says which (attribute mpi_write).\n"
+           "                           A streamed solve is written by rank 0 either way\n"
            "  -f, --force              overwrite OUT.h5 if it exists; discard a checkpoint\n"
            "  -q, --quiet              print nothing but errors (no plan, summary or progress)\n"
            "  -o, --output OUT.h5      the table file to write (required)\n"
@@ -126,9 +132,10 @@ static void usage(void)
            "shared by the ranks, rows of tiles dealt cyclically, and so are two-pile P/N\n"
            "tables of the row kernel (rows-pn, --pn-only), blocks of 256 rows dealt\n"
            "cyclically; in memory or --stream. The file is the same as one process's\n"
-           "(values, chunks, filters, attributes), with the attribute mpi_ranks: a Grundy\n"
-           "table in memory is written by every rank, its bands of chunk rows with\n"
-           "parallel HDF5; otherwise rank 0 writes it. The general engine (three or more\n"
+           "(values, chunks, filters, attributes), with the attributes mpi_ranks and\n"
+           "mpi_write: rank 0 writes it, or with --mpi-write parallel (tables in memory:\n"
+           "tile kernel, row kernel, general engine) every rank writes its bands of chunk\n"
+           "rows with parallel HDF5. The general engine (three or more\n"
            "piles, Moore's Nim, a-Wythoff, other moves) too: each rank computes a block\n"
            "of every level, the ranks swap the blocks' values after each level and\n"
            "every rank keeps the whole table.\n"
@@ -167,8 +174,16 @@ typedef struct solve_args {
     uint64_t memory;       /* budget in bytes; 0: MemAvailable */
     double ckpt_every;     /* seconds; 0: no checkpoints */
     int ckpt_given;        /* --checkpoint-every was on the command line */
+    int mpi_write;         /* --mpi-write: MPI_WRITE_RANK0 or MPI_WRITE_PARALLEL */
+    int mpi_write_given;   /* --mpi-write was on the command line */
     const char *out;
 } solve_args;
+
+/* --mpi-write: who writes the file of a solve across MPI ranks */
+enum { MPI_WRITE_RANK0 = 0, MPI_WRITE_PARALLEL = 1 };
+/* the default: rank 0 alone, measured faster on this machine (README,
+ * "Across MPI ranks", the write-time table) */
+#define MPI_WRITE_DEFAULT MPI_WRITE_RANK0
 
 /* "4G", "512M", "1.5GiB", "100000": bytes (powers of 1024). */
 static int parse_memory(const char *text, uint64_t *out)
@@ -205,13 +220,15 @@ static int parse_args(int argc, char **argv, solve_args *a)
         {"memory", required_argument, NULL, 'M'}, {"checkpoint-every", required_argument, NULL, 'c'},
         {"resume", no_argument, NULL, 'r'},       {"stream", no_argument, NULL, 's'},
         {"until-periodic", no_argument, NULL, 'U'}, {"loose-bound", no_argument, NULL, 'L'},
-        {"no-stream", no_argument, NULL, 'S'},    {NULL, 0, NULL, 0},
+        {"no-stream", no_argument, NULL, 'S'},    {"mpi-write", required_argument, NULL, 'W'},
+        {NULL, 0, NULL, 0},
     };
     ns_error err = {0};
     int c;
     int64_t v;
     memset(a, 0, sizeof *a);
     a->ckpt_every = 300;
+    a->mpi_write = MPI_WRITE_DEFAULT;
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":D:n:b:pmt:fqo:hM:c:rsULS", longopts, NULL)) != -1) {
@@ -253,6 +270,15 @@ static int parse_args(int argc, char **argv, solve_args *a)
         }
         case 'o': a->out = optarg; break;
         case 'h': a->help = 1; break;
+        case 'W':
+            if (strcmp(optarg, "rank0") == 0)
+                a->mpi_write = MPI_WRITE_RANK0;
+            else if (strcmp(optarg, "parallel") == 0)
+                a->mpi_write = MPI_WRITE_PARALLEL;
+            else
+                return ns_cli_error(CMD, "--mpi-write '%s': expected rank0 or parallel", optarg);
+            a->mpi_write_given = 1;
+            break;
         default: return ns_cli_bad_option(CMD, c, argv);
         }
     }
@@ -742,8 +768,19 @@ static int solve_streaming(const solve_args *a, const ns_game *g, ns_meta *meta,
     ns_error err = {0};
     const int elem = a->pn_only ? 1 : plan->max_value <= 0xFFFFu ? 2 : 4;
     stream_sink sink = {0};
-    /* across MPI ranks: rank 0 alone writes the file */
+    /* across MPI ranks: rank 0 alone writes the file, whatever --mpi-write
+     * asked (the streamed writer's direct chunk writes have no parallel
+     * form in HDF5 1.10; src/store/README.md) */
     const int writer = !ctx->dist || ns_dist_rank() == 0;
+    if (ctx->dist) {
+        snprintf(meta->mpi_write, sizeof meta->mpi_write, "rank0");
+    } else {
+        meta->mpi_ranks = 0;
+        meta->mpi_write[0] = '\0';
+    }
+    if (a->mpi_write_given && a->mpi_write == MPI_WRITE_PARALLEL && ns_dist_is_mpi_build() && ns_dist_rank() == 0)
+        fprintf(stderr, "nimsieve solve: --mpi-write parallel: a streamed solve's file is written by rank 0 alone "
+                "(the parallel write takes tables in memory only)\n");
     ns_dist_tiles *dt = NULL;
     ns_tile_exchange xch;
     char dims[256], lb[32], tb[32];
@@ -1041,6 +1078,17 @@ int ns_cmd_solve(int argc, char **argv)
         }
         fprintf(stderr, "nimsieve solve: not distributed yet (the %s engine): runs on rank 0 of %d, the other ranks "
                 "wait\n", plan.engine->name, ranks);
+    }
+    /* --mpi-write parallel: an in-memory table of a shared engine is
+     * written by every rank (ns_h5_write_par), also by a job of one rank
+     * in an MPI build; else rank 0 writes it. A streamed solve is written
+     * by rank 0 whatever was asked (solve_streaming) */
+    const int par_write = a.mpi_write == MPI_WRITE_PARALLEL && ns_dist_is_mpi_build() &&
+                          (ctx.dist || (ranks == 1 && (strcmp(plan.engine->name, "tiles2d") == 0 ||
+                                                       strcmp(plan.engine->name, "rows-pn") == 0 || dist_general)));
+    if (ctx.dist || par_write) {
+        meta.mpi_ranks = ranks;
+        snprintf(meta.mpi_write, sizeof meta.mpi_write, "%s", par_write ? "parallel" : "rank0");
     }
     const int threads = a.threads > 0 ? a.threads : ns_omp_max_threads();
     char dims[256], tb[32], lb[32], nb[32], avb[32];
@@ -1352,7 +1400,7 @@ int ns_cmd_solve(int argc, char **argv)
     /* across ranks a P/N solve's rows on a rank other than 0 go nowhere:
      * that rank's table is never filled (so never touched) */
     ns_table *run_t = t;
-    if (dt && a.pn_only && ns_dist_rank() != 0) {
+    if (dt && a.pn_only && ns_dist_rank() != 0 && !par_write) {
         opts.rows_sink = on_rows_drop;
         run_t = NULL;
     }
@@ -1369,11 +1417,12 @@ int ns_cmd_solve(int argc, char **argv)
         ns_dist_tiles_free(dt);
         if (rc)
             goto fail;
-        /* a Grundy table: every rank holds the whole table and writes its
-         * share of the file with rank 0 (parallel HDF5, ns_h5_write_par); a
-         * P/N table: rank 0 alone holds it and writes it */
+        /* --mpi-write parallel: every rank holds the whole table (a P/N
+         * table too: its rows were not dropped) and writes its share of the
+         * file with rank 0 (parallel HDF5, ns_h5_write_par); else rank 0
+         * alone writes it */
         if (ns_dist_rank() != 0) {
-            if (strcmp(plan.engine->name, "tiles2d") == 0)
+            if (par_write)
                 rc = dist_write(&a, t, &meta, threads, ctx.prior + wall, NULL);
             goto fail;
         }
@@ -1383,8 +1432,13 @@ int ns_cmd_solve(int argc, char **argv)
             ns_cli_error(CMD, "%s", err.msg);
         rc = dist_levels_end(dl, src ? NS_EXIT_ERROR : NS_EXIT_OK, a.quiet);
         ns_dist_levels_free(dl);
-        if (rc || ns_dist_rank() != 0)
-            goto fail; /* rank 0 alone writes the table */
+        if (rc)
+            goto fail;
+        if (ns_dist_rank() != 0) { /* with rank 0 (--mpi-write parallel), or rank 0 alone */
+            if (par_write)
+                rc = dist_write(&a, t, &meta, threads, ctx.prior + wall, NULL);
+            goto fail;
+        }
     }
     if (src == NS_EINTR && ctx.periodic_at) {
         /* --until-periodic: keep the prefix that proves the period */
@@ -1467,15 +1521,12 @@ int ns_cmd_solve(int argc, char **argv)
     ns_table_stats ts;
     ns_h5_seq *seq = ctx.seq;
     ctx.seq = NULL;
-    double write_s = 0.0;
-    /* across ranks the tile kernel's table is on every rank, and every rank
-     * writes its share (the others are in dist_write too); the row kernel's
-     * and the general engine's rank 0 writes alone */
-    if (ctx.dist && strcmp(plan.engine->name, "tiles2d") == 0) {
-        write_s = ns_cli_now();
+    double write_s = ns_cli_now();
+    /* --mpi-write parallel: every rank writes its share (the others are in
+     * dist_write too); else rank 0 writes alone */
+    if (par_write) {
         if ((rc = dist_write(&a, t, &meta, threads, ctx.prior + wall, &ts)))
             goto fail;
-        write_s = ns_cli_now() - write_s;
     } else if (seq ? ns_h5_seq_close(seq, t, &meta, &ts, &err)
                    : ns_h5_write_stats(a.out, t, &meta, a.force ? NS_H5_FORCE : 0, &ts, &err)) {
         const char *tail = seq && ctx.units_saved ? "; the .part is gone with it: start over with --force"
@@ -1487,6 +1538,7 @@ int ns_cmd_solve(int argc, char **argv)
                                     : ns_cli_error(CMD, "%s: %s%s", a.out, err.msg, tail);
         goto fail;
     }
+    write_s = ns_cli_now() - write_s;
     remove_checkpoint(ckpt_path, a.out);
 
     if (!a.quiet) {
@@ -1505,9 +1557,13 @@ int ns_cmd_solve(int argc, char **argv)
             printf("gsg values:    %" PRIu64 " finite (largest %" PRIu32 "), %" PRIu64 " infinite\n", gsg->nfinite,
                    gsg->max_finite, gsg->ninf);
         print_times(&ctx, wall, threads);
-        if (ctx.dist)
-            printf("mpi write:     %d ranks wrote %s at once with parallel HDF5 (each its bands of chunk rows) "
-                   "in %.2f s\n", ns_dist_size(), a.out, write_s);
+        if (par_write)
+            printf("mpi write:     %d rank%s wrote %s at once with parallel HDF5 (each its bands of chunk rows) "
+                   "in %.2f s (--mpi-write parallel)\n", ns_dist_size(), ns_dist_size() == 1 ? "" : "s", a.out,
+                   write_s);
+        else if (ctx.dist)
+            printf("mpi write:     rank 0 of %d wrote %s alone in %.2f s (--mpi-write rank0)\n", ns_dist_size(),
+                   a.out, write_s);
         printf("output:        %s\n", a.out);
     }
     rc = NS_EXIT_OK;

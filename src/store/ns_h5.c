@@ -252,6 +252,8 @@ static ns_err write_attributes(writer *w, int k, const int64_t *bounds, int pn_o
     snprintf(game, sizeof game, "%.*s", (int)sizeof m->game - 1, m->game);
     snprintf(params, sizeof params, "%.*s", (int)sizeof m->params - 1, m->params);
     snprintf(rules_file, sizeof rules_file, "%.*s", (int)sizeof m->rules_file - 1, m->rules_file);
+    char mpi_write[sizeof m->mpi_write];
+    snprintf(mpi_write, sizeof mpi_write, "%.*s", (int)sizeof m->mpi_write - 1, m->mpi_write);
 
     ns_err rc;
     if ((rc = attr_str(w, "game", game)) ||
@@ -267,6 +269,7 @@ static ns_err write_attributes(writer *w, int k, const int64_t *bounds, int pn_o
         (rc = attr_str(w, "created_utc", created)) ||
         (rc = attr_i32(w, "threads", m->threads)) ||
         (m->mpi_ranks > 0 && (rc = attr_i32(w, "mpi_ranks", m->mpi_ranks))) ||
+        (m->mpi_ranks > 0 && mpi_write[0] && (rc = attr_str(w, "mpi_write", mpi_write))) ||
         (rc = attr_f64(w, "wall_seconds", m->wall_seconds)) ||
         (rc = attr_str(w, "hdf5_version", ns_h5_library_version())) ||
         (rc = attr_str(w, "gsl_version", GSL_VERSION)) ||

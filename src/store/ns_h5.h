@@ -40,6 +40,10 @@ typedef struct ns_meta {
     int threads;
     int mpi_ranks;            /* > 0: a solve across that many MPI ranks
                                  (root attribute mpi_ranks; not read back) */
+    char mpi_write[16];       /* with mpi_ranks > 0: who wrote the file,
+                                 "rank0" (rank 0 alone) or "parallel" (every
+                                 rank, ns_h5_write_par); root attribute
+                                 mpi_write when not ""; not read back */
     double wall_seconds;
     int complete;             /* 1 when the solve finished */
     char engine[32];          /* the engine that solved it (ns_engine.name);

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # test_mpi_h5.sh - one table file written by every rank with parallel HDF5
 # (issue 21, item 3): an in-memory tile-kernel solve across R = 2..4 ranks
-# (1..2 threads a rank) writes the file with MPI-IO, each rank its bands of
+# (1..2 threads a rank) with --mpi-write parallel (not the default; the
+# other engines: test_mpi_write.sh) writes the file with MPI-IO, each rank its bands of
 # chunk rows, and that file equals the single-process file of the default
 # build value for value: every dataset's type, shape, chunk shape, filters
 # and values and every attribute but the run's own (h5same.py), the
@@ -47,7 +48,7 @@ for gi in 0 1; do
         r=${rt%x*} t=${rt#*x}
         f="$WORK/$nm.$rt.h5"
         rm -f "$f" "$f.part"
-        OMP_NUM_THREADS=$t mpi "$r" "$NS" solve "${game[@]}" -o "$f"
+        OMP_NUM_THREADS=$t mpi "$r" "$NS" solve "${game[@]}" --mpi-write parallel -o "$f"
         CHECKS=$((CHECKS + 1))
         if [ "$RC" -ne 0 ]; then
             fail "$nm at $r ranks x $t threads: exit $RC"
@@ -104,7 +105,7 @@ PY
 # name is a folder): one line per failing rank naming it, exit 2, nothing left
 mkdir -p "$WORK/blocked.h5.part"
 rm -f "$WORK/blocked.h5"
-mpi 2 "$NS" solve wythoff --size 600 -q -o "$WORK/blocked.h5"
+mpi 2 "$NS" solve wythoff --size 600 --mpi-write parallel -q -o "$WORK/blocked.h5"
 CHECKS=$((CHECKS + 1))
 [ "$RC" -eq 2 ] || { fail "a failing parallel write: expected exit 2, got $RC"; show; }
 grep -q '^nimsieve solve: rank [01] of 2: .*blocked.h5: cannot create .*blocked.h5.part' "$ERR" || { fail "a failing parallel write: expected the rank's message"; show; }
@@ -116,7 +117,7 @@ rm -rf "$WORK/blocked.h5.part"
 # in them; exit 2, the rank named, nothing left
 for bad in 0 1; do
     rm -f "$WORK/nomem.h5"
-    NS_H5_PAR_TEST_NOMEM_RANK=$bad mpi 2 "$NS" solve wythoff --size 600 -q -o "$WORK/nomem.h5"
+    NS_H5_PAR_TEST_NOMEM_RANK=$bad mpi 2 "$NS" solve wythoff --size 600 --mpi-write parallel -q -o "$WORK/nomem.h5"
     CHECKS=$((CHECKS + 1))
     [ "$RC" -eq 2 ] || { fail "rank $bad out of memory in the parallel write: expected exit 2, got $RC"; show; }
     grep -q "^nimsieve solve: rank $bad of 2: .*nomem.h5: rank $bad: out of memory for a band of chunks" "$ERR" ||
