@@ -139,15 +139,17 @@ static void usage(void)
            "piles, Moore's Nim, a-Wythoff, other moves) too: each rank computes a block\n"
            "of every level, the ranks swap the blocks' values after each level and\n"
            "every rank keeps the whole table.\n"
-           "Checkpoints and --resume across ranks: the tile kernel only (the row kernel\n"
-           "and the general engine refuse them). Rank 0 writes the checkpoints (the\n"
-           "single-process OUT.h5.ckpt: it holds every finished tile); --resume goes on\n"
-           "under any number of ranks, or one process, rank 0 sending the finished tiles\n"
-           "to the others. SIGTERM to the ranks: rank 0 writes a final checkpoint at the\n"
-           "end of its range of tiles, then ends every rank (mpirun passes SIGTERM on\n"
-           "after ~1 s and kills ~1 s later: the final checkpoint only if rank 0 gets\n"
-           "there first). A rank that dies ends the job (mpirun says which); the last\n"
-           "checkpoint stays intact. Other games run on rank 0 alone.\n"
+           "Checkpoints and --resume across ranks, for all three: rank 0 writes the\n"
+           "checkpoints (the single-process OUT.h5.ckpt: after each unit it holds every\n"
+           "finished tile, block of rows or level); --resume goes on under any number of\n"
+           "ranks, or one process, rank 0 passing on what the others need (the finished\n"
+           "tiles; the finished rows' P-positions; the general engine's table).\n"
+           "SIGTERM to the ranks: rank 0 writes a final checkpoint at the end of its\n"
+           "unit (a range of tiles, a block of rows, a level), then ends every rank\n"
+           "(mpirun passes SIGTERM on after ~1 s and kills ~1 s later: the final\n"
+           "checkpoint only if rank 0 gets there first). A rank that dies ends the job\n"
+           "(mpirun says which); the last checkpoint stays intact. Other games run on\n"
+           "rank 0 alone.\n"
            "\n"
            "examples:\n"
            "  nimsieve solve wythoff --size 4096 -o wythoff.h5\n"
@@ -363,8 +365,9 @@ typedef struct solve_ctx {
  * opts (progress and checkpoints from rank 0 only: it has every finished
  * tile, so its checkpoint is the job's; a resume's finished tiles go from
  * it to the others, ns_dist_tiles_resume); the P/N row kernel (rows-pn)
- * takes the same hooks with blocks of rows for rows of tiles (no
- * checkpoints there). NULL after printing the error. */
+ * takes the same hooks with blocks of rows for rows of tiles (rank 0 has
+ * every finished block too; a resume's finished rows reach the others as
+ * P-positions, dist_resume_share). NULL after printing the error. */
 static ns_dist_tiles *dist_start(const ns_game *g, const ns_engine_plan *plan, ns_engine_opts *opts,
                                  ns_tile_exchange *x, ns_meta *meta)
 {
@@ -388,9 +391,6 @@ static ns_dist_tiles *dist_start(const ns_game *g, const ns_engine_plan *plan, n
         opts->progress = NULL;
         opts->checkpoint = NULL;
     }
-    /* the row kernel has no checkpoints across ranks (refused above) */
-    if (strcmp(plan->engine->name, "tiles2d") != 0)
-        opts->checkpoint = NULL;
     meta->mpi_ranks = ns_dist_size();
     /* a rank that fails now ends the job: the others would wait for its tiles */
     ns_cli_errors_every_rank(1);
@@ -423,8 +423,9 @@ static int dist_end(ns_dist_tiles *d, int rc, int quiet, int pn)
 }
 
 /* Under MPI: the general engine's level exchange across the ranks into *x
- * and opts (no checkpoints; progress from rank 0 only). NULL after
- * printing the error. */
+ * and opts (progress and checkpoints from rank 0 only: after each level
+ * every rank holds the whole state, so rank 0's checkpoint is the job's).
+ * NULL after printing the error. */
 static ns_dist_levels *dist_levels_start(ns_engine_opts *opts, ns_level_exchange *x, ns_meta *meta)
 {
     ns_error err = {0};
@@ -439,9 +440,10 @@ static ns_dist_levels *dist_levels_start(ns_engine_opts *opts, ns_level_exchange
         return NULL;
     }
     opts->level_exchange = x;
-    opts->checkpoint = NULL;
-    if (ns_dist_rank() != 0)
+    if (ns_dist_rank() != 0) {
         opts->progress = NULL;
+        opts->checkpoint = NULL;
+    }
     meta->mpi_ranks = ns_dist_size();
     /* a rank that fails now ends the job: the others would wait for its levels */
     ns_cli_errors_every_rank(1);
@@ -463,6 +465,95 @@ static int dist_levels_end(ns_dist_levels *d, int rc, int quiet)
     if (!quiet)
         printf("mpi:           %d ranks, a block of each of %" PRIu64 " shared levels a rank; rank 0 sent %.1f MB and "
                "received %.1f MB of values\n", ns_dist_size(), levels, (double)sent / 1e6, (double)got / 1e6);
+    return NS_EXIT_OK;
+}
+
+/* Under MPI, a resume of the P/N row kernel: rank 0's P-positions of the
+ * finished rows reach every rank as opts->resume_p (the ranks but 0 run
+ * without a table and rebuild their line flags from them, ns_rows_fn).
+ * Rank 0 takes them from t, the rows of the units done (unit rows a unit),
+ * or without a table (streamed) from its own opts->resume_p. *own gets
+ * the array made here (caller frees). rc: this rank's outcome so far;
+ * every rank calls it, and a failure on any fails all (printed where it
+ * happened). */
+static int dist_share_p(int rc, const ns_table *t, uint64_t units, int64_t unit, ns_engine_opts *opts, int64_t **own)
+{
+    ns_error err = {0};
+    const int zero = ns_dist_rank() == 0;
+    uint64_t np = 0;
+    int64_t *p = NULL;
+    if (zero && !rc && t) {
+        const int64_t n0 = t->bounds[0], n1 = t->bounds[1];
+        const int64_t rows = units < (uint64_t)((n0 + unit - 1) / unit) ? (int64_t)units * unit : n0;
+        const uint8_t *c = t->data;
+        const uint64_t cells = (uint64_t)rows * (uint64_t)n1;
+        for (uint64_t i = 0; i < cells; i++)
+            np += c[i] == NS_PN_P;
+        if (!(p = malloc((size_t)(np ? np : 1) * 2 * sizeof *p))) {
+            rc = ns_cli_error(CMD, "out of memory for the %" PRIu64 " P-positions of the resume", np);
+        } else {
+            uint64_t j = 0;
+            for (uint64_t i = 0; i < cells; i++)
+                if (c[i] == NS_PN_P) {
+                    p[j++] = (int64_t)(i / (uint64_t)n1);
+                    p[j++] = (int64_t)(i % (uint64_t)n1);
+                }
+        }
+    } else if (zero && !rc) {
+        np = opts->resume_np;
+    }
+    np = ns_dist_bcast_u64(np);
+    if (!zero && !rc && !(p = malloc((size_t)(np ? np : 1) * 2 * sizeof *p)))
+        rc = ns_cli_error(CMD, "rank %d: out of memory for the %" PRIu64 " P-positions of the resume", ns_dist_rank(),
+                          np);
+    if (ns_dist_max_code(rc)) {
+        free(p);
+        return rc ? rc : NS_EXIT_ERROR;
+    }
+    /* rank 0's streamed pairs are only read by the broadcast */
+    void *buf = zero && !t ? (void *)opts->resume_p : p;
+    if (np && ns_dist_bcast_bytes(buf, np * 2 * sizeof *p, &err)) {
+        ns_cli_error(CMD, "%s", err.msg);
+        fflush(stderr);
+        free(p);
+        ns_dist_abort(NS_EXIT_ERROR);
+        return NS_EXIT_ERROR;
+    }
+    if (!zero) {
+        opts->resume_p = p;
+        opts->resume_np = np;
+    }
+    *own = p;
+    return NS_EXIT_OK;
+}
+
+/* Under MPI, a resume in memory, after rank 0 alone read the checkpoint
+ * (rc: this rank's outcome so far): every rank starts from the same
+ * state. The general engine's table goes from rank 0 to every rank (the
+ * engine rebuilds its sets from it); the row kernel's finished rows as
+ * P-positions (dist_share_p); the tile kernel's finished tiles rank 0
+ * sends as it replays them (ns_dist_tiles_resume): nothing here. Every
+ * rank calls it; a failure on any fails all. */
+static int dist_resume_share(int rc, const ns_engine_plan *plan, ns_table *t, uint64_t units, ns_engine_opts *opts,
+                             int64_t **own)
+{
+    if (strcmp(plan->engine->name, "rows-pn") == 0)
+        return dist_share_p(rc, ns_dist_rank() == 0 ? t : NULL, units, plan->engine->stream_unit(), opts, own);
+    if (ns_dist_max_code(rc))
+        return rc ? rc : NS_EXIT_ERROR;
+    if (strcmp(plan->engine->name, "general") != 0)
+        return NS_EXIT_OK;
+    ns_error err = {0};
+    const uint64_t elem = ns_dist_bcast_u64((uint64_t)t->elem);
+    if (ns_dist_max_code(elem != (uint64_t)t->elem))
+        return ns_cli_error(CMD, "rank %d: the checkpoint's table has %d-byte values on rank 0, %d here",
+                            ns_dist_rank(), (int)elem, t->elem);
+    if (ns_dist_bcast_bytes(t->data, t->ncells * (uint64_t)t->elem, &err)) {
+        ns_cli_error(CMD, "%s", err.msg);
+        fflush(stderr);
+        ns_dist_abort(NS_EXIT_ERROR);
+        return NS_EXIT_ERROR;
+    }
     return NS_EXIT_OK;
 }
 
@@ -580,9 +671,21 @@ static int write_checkpoint(solve_ctx *c, uint64_t done, uint64_t total)
     return 0;
 }
 
+/* Test hook: NS_SOLVE_TEST_TERM_AT=N: the solve raises SIGTERM on itself
+ * once N units are done (a stop at a known unit; across ranks rank 0's:
+ * it alone gets the checkpoint callback). 0: none. */
+static uint64_t test_term_at(void)
+{
+    const char *e = getenv("NS_SOLVE_TEST_TERM_AT");
+    return e && *e ? strtoull(e, NULL, 10) : 0;
+}
+
 static int on_checkpoint(void *user, uint64_t done, uint64_t total)
 {
     solve_ctx *c = user;
+    const uint64_t term_at = test_term_at();
+    if (term_at && done >= term_at && !ns_cli_interrupted())
+        raise(SIGTERM);
     c->units_done = done;
     c->units_total = total;
     if (c->resume_total && total != c->resume_total) {
@@ -783,6 +886,7 @@ static int solve_streaming(const solve_args *a, const ns_game *g, ns_meta *meta,
                 "(the parallel write takes tables in memory only)\n");
     ns_dist_tiles *dt = NULL;
     ns_tile_exchange xch;
+    int64_t *shared_p = NULL;   /* across ranks: a resume's P-positions from rank 0 */
     char dims[256], lb[32], tb[32];
     ns_cli_format_dims(g->k, g->bounds, dims, sizeof dims);
     ns_cli_format_bytes(line_bytes, lb, sizeof lb);
@@ -841,6 +945,11 @@ static int solve_streaming(const solve_args *a, const ns_game *g, ns_meta *meta,
         opts.rows_user = &sink;
         if (sink.s)
             opts.resume_p = ns_h5_stream_p_positions(sink.s, &opts.resume_np);
+        /* across ranks the others rebuild their line flags from rank 0's */
+        if (ctx->dist && ci && dist_share_p(NS_EXIT_OK, NULL, 0, 0, &opts, &shared_p)) {
+            ns_h5_stream_abort(sink.s);
+            return NS_EXIT_ERROR;
+        }
     } else {
         opts.tile_sink = writer ? on_tile : on_tile_drop;
         opts.tile_source = on_tile_source;
@@ -848,6 +957,7 @@ static int solve_streaming(const solve_args *a, const ns_game *g, ns_meta *meta,
     }
     if (ctx->dist && !(dt = dist_start(g, plan, &opts, &xch, meta))) {
         ns_h5_stream_abort(sink.s);
+        free(shared_p);
         return NS_EXIT_ERROR;
     }
     const uint64_t resume_units = ci ? ci->ckpt.units_done : 0;
@@ -862,12 +972,14 @@ static int solve_streaming(const solve_args *a, const ns_game *g, ns_meta *meta,
     ns_engine_choose(g, &opts, &choice);
     if (!choice.engine) {
         ns_h5_stream_abort(sink.s);
+        free(shared_p);
         return ns_cli_error(CMD, "%s cannot be solved streaming", g->name);
     }
     snprintf(meta->engine, sizeof meta->engine, "%s", choice.engine->name);
     ctx->kernel = choice.engine->name;
     if (ci && strcmp(ci->ckpt.kernel, ctx->kernel) != 0) {
         ns_h5_stream_suspend(sink.s);
+        free(shared_p);
         return ns_cli_error(CMD, "%s is a checkpoint of another solve (the solver kernel differs: %s, this one %s); use "
                             "--force to start over", ctx->ckpt_path, ci->ckpt.kernel, ctx->kernel);
     }
@@ -881,6 +993,8 @@ static int solve_streaming(const solve_args *a, const ns_game *g, ns_meta *meta,
     ctx->next_due = ctx->t0 + a->ckpt_every;
     ns_err src = ns_engine_resume_with(choice.engine, g, NULL, &opts, resume_units, &err);
     const double wall = ns_cli_now() - ctx->t0;
+    free(shared_p);     /* borrowed by the engine only */
+    opts.resume_p = NULL;
     ns_cli_progress_finish(&ctx->prog);
     /* across ranks, rank 0 stopped (a checkpoint) or failed: it says so as a
      * single process does, below, then ends every rank */
@@ -968,6 +1082,7 @@ int ns_cmd_solve(int argc, char **argv)
     ns_gsg *gsg = NULL;         /* a loopy game's generalized Sprague-Grundy values (opts.gsg) */
     int64_t *rare = NULL;   /* the rare heap sizes of a rare/common run */
     ns_seq_stats sst;       /* the sequence engines' numbers (the final mask) */
+    int64_t *shared_p = NULL;   /* across ranks: a resume's P-positions from rank 0 (dist_share_p) */
     int have_ckpt = 0;
     int rc = parse_args(argc, argv, &a);
     memset(&meta, 0, sizeof meta);
@@ -1060,17 +1175,8 @@ int ns_cmd_solve(int argc, char **argv)
     const int dist_general = strcmp(plan.engine->name, "general") == 0;
     ctx.dist = ranks > 1 && (strcmp(plan.engine->name, "tiles2d") == 0 || strcmp(plan.engine->name, "rows-pn") == 0 ||
                              dist_general);
-    /* checkpoints across ranks: the tile kernel's (rank 0 holds every
-     * tile); the row kernel and the general engine have none yet */
-    const int dist_no_ckpt = ctx.dist && strcmp(plan.engine->name, "tiles2d") != 0;
-    if (dist_no_ckpt && (a.resume || (a.ckpt_given && a.ckpt_every > 0))) {
-        rc = ns_cli_error(CMD, "%s: a solve across %d MPI ranks has no checkpoints yet with the %s engine, so it "
-                          "cannot be resumed; solve without %s", a.resume ? "--resume" : "--checkpoint-every", ranks,
-                          plan.engine->name, a.resume ? "--resume" : "--checkpoint-every (or with --checkpoint-every 0)");
-        goto fail;
-    }
-    if (dist_no_ckpt)
-        a.ckpt_every = 0;
+    /* checkpoints across ranks: rank 0 writes them (after each unit it
+     * holds every finished tile, block of rows or level) */
     if (ranks > 1 && !ctx.dist) {
         if (ns_dist_rank() != 0) {
             rc = NS_EXIT_OK;
@@ -1310,21 +1416,23 @@ int ns_cmd_solve(int argc, char **argv)
                               "and options, or use --force to start over", ckpt_path, why);
             goto fail;
         }
-        /* across ranks rank 0 alone reads the finished tiles: it sends them on */
+        /* across ranks rank 0 alone reads the finished cells: it passes them
+         * on (dist_resume_share, ns_dist_tiles_resume) */
+        int rrc = NS_EXIT_OK;
         if (!ci.seq_streamed && (!ctx.dist || ns_dist_rank() == 0)) {
             ns_meta_free(&ci.meta); /* read again, with the table */
             /* a sequence's table widens as values grow: take the checkpoint's width */
-            if (g->octal && ci.elem > t->elem && ns_table_widen(t, ci.elem, 0, &err)) {
-                rc = ns_cli_error(CMD, "%s", err.msg);
-                goto fail;
-            }
-            if (ns_h5_ckpt_read(ckpt_path, &ci, t, &err)) {
-                rc = ns_cli_error(CMD, "%s; remove it or use --force to start over", err.msg);
-                goto fail;
-            }
+            if (g->octal && ci.elem > t->elem && ns_table_widen(t, ci.elem, 0, &err))
+                rrc = ns_cli_error(CMD, "%s", err.msg);
+            else if (ns_h5_ckpt_read(ckpt_path, &ci, t, &err))
+                rrc = ns_cli_error(CMD, "%s; remove it or use --force to start over", err.msg);
         }
-        if (plan.engine->loopy && ns_h5_ckpt_read_remoteness(ckpt_path, t, remote, &err)) {
-            rc = ns_cli_error(CMD, "%s; remove it or use --force to start over", err.msg);
+        if (!rrc && plan.engine->loopy && ns_h5_ckpt_read_remoteness(ckpt_path, t, remote, &err))
+            rrc = ns_cli_error(CMD, "%s; remove it or use --force to start over", err.msg);
+        if (ctx.dist)
+            rrc = dist_resume_share(rrc, &plan, t, ci.ckpt.units_done, &opts, &shared_p);
+        if (rrc) {
+            rc = rrc;
             goto fail;
         }
         resume_units = ci.ckpt.units_done;
@@ -1409,7 +1517,7 @@ int ns_cmd_solve(int argc, char **argv)
     ns_cli_progress_finish(&ctx.prog);
     /* across ranks, rank 0 stopped (a checkpoint) or failed: it says so as a
      * single process does, below, then ends every rank */
-    const int dist_stop = dt && src && ns_dist_rank() == 0;
+    const int dist_stop = (dt || dl) && src && ns_dist_rank() == 0;
     if (dt && !dist_stop) {
         if (src)
             ns_cli_error(CMD, "%s", err.msg);
@@ -1427,7 +1535,7 @@ int ns_cmd_solve(int argc, char **argv)
             goto fail;
         }
     }
-    if (dl) {
+    if (dl && !dist_stop) {
         if (src)
             ns_cli_error(CMD, "%s", err.msg);
         rc = dist_levels_end(dl, src ? NS_EXIT_ERROR : NS_EXIT_OK, a.quiet);
@@ -1576,6 +1684,7 @@ fail:
         ns_h5_seq_abort(ctx.seq);
     free(remote);
     free(rare);
+    free(shared_p);
     ns_meta_free(&ci.meta);
     ns_meta_free(&meta);
     ns_table_free(t);

@@ -84,6 +84,21 @@ uint64_t ns_dist_bcast_u64(uint64_t v)
     return v;
 }
 
+ns_err ns_dist_bcast_bytes(void *buf, uint64_t n, ns_error *err)
+{
+    if (!world_up() || ns_dist_size() == 1)
+        return NS_OK;
+    /* MPI counts are ints: pieces of at most 1 GiB */
+    const uint64_t piece = (uint64_t)1 << 30;
+    for (uint64_t at = 0; at < n; at += piece) {
+        const int len = (int)(n - at < piece ? n - at : piece);
+        if (MPI_Bcast((unsigned char *)buf + at, len, MPI_BYTE, 0, MPI_COMM_WORLD) != MPI_SUCCESS)
+            return ns_error_set(err, NS_EINTERNAL, "rank %d: MPI_Bcast of %llu bytes from rank 0 failed",
+                                ns_dist_rank(), (unsigned long long)n);
+    }
+    return NS_OK;
+}
+
 const void *ns_dist_comm(void)
 {
     static const MPI_Comm world = MPI_COMM_WORLD;
@@ -150,6 +165,14 @@ int ns_dist_max_code(int code)
 uint64_t ns_dist_bcast_u64(uint64_t v)
 {
     return v;
+}
+
+ns_err ns_dist_bcast_bytes(void *buf, uint64_t n, ns_error *err)
+{
+    (void)buf;
+    (void)n;
+    (void)err;
+    return NS_OK;
 }
 
 const void *ns_dist_comm(void)

@@ -43,6 +43,11 @@ ns_err ns_dist_barrier(ns_error *err);
  * process. */
 uint64_t ns_dist_bcast_u64(uint64_t v);
 
+/* Rank 0's n bytes at buf into every other rank's buf (every rank must
+ * call it, with the same n; in pieces of 1 GiB, MPI counts being ints).
+ * NS_EINTERNAL if MPI reports a failure; a no-op in a single process. */
+ns_err ns_dist_bcast_bytes(void *buf, uint64_t n, ns_error *err);
+
 /* The largest of every rank's code (an exit status): every rank must call
  * it; returns code itself in a single process. */
 int ns_dist_max_code(int code);

@@ -10,6 +10,7 @@
 
 #ifdef NS_MPI
 #include <mpi.h>
+#include <signal.h>
 
 /* Each rank's part of the gathered buffer: a header of HEAD words (status,
  * the level's low and high 32 bits), then its block's values. */
@@ -22,6 +23,7 @@ struct ns_dist_levels {
     uint32_t *buf;          /* HEAD * size + the level's values; owned */
     uint64_t cap;
     uint64_t sent, received, levels;
+    uint64_t die_after;     /* test hook: > 0, this rank kills itself after so many exchanges */
 };
 
 /* One collective a level: MPI_Allgatherv of every rank's header and block
@@ -89,7 +91,9 @@ static int exchange(void *user, int64_t level, int *status, uint32_t *vals, uint
             memcpy(vals + first[q], d->buf + d->displs[q] + HEAD, (size_t)(first[q + 1] - first[q]) * sizeof *vals);
     d->sent += own * sizeof *vals * (uint64_t)(d->size - 1);
     d->received += (n - own) * sizeof *vals;
-    d->levels++;
+    /* test hook: a rank that dies mid-run (NS_DIST_TEST_DIE_AFTER_LEVELS) */
+    if (++d->levels == d->die_after)
+        raise(SIGKILL);
     return 0;
 }
 
@@ -118,6 +122,11 @@ ns_dist_levels *ns_dist_levels_new(ns_level_exchange *x, ns_error *err)
     x->user = d;
     x->rank = d->rank;
     x->ranks = d->size;
+    /* test hook: NS_DIST_TEST_DIE_AFTER_LEVELS=N: rank NS_DIST_TEST_FAIL_RANK
+     * (default 1) raises SIGKILL after its N-th exchange */
+    const char *die = getenv("NS_DIST_TEST_DIE_AFTER_LEVELS"), *who = getenv("NS_DIST_TEST_FAIL_RANK");
+    if (die && d->rank == (who ? atoi(who) : 1))
+        d->die_after = strtoull(die, NULL, 10);
     return d;
 }
 

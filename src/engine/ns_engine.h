@@ -109,8 +109,13 @@ typedef int (*ns_tile_src_fn)(void *user, int64_t x0, int64_t y0, int64_t nx, in
  * hooks copy them as bytes); a block of another process it receives the
  * same way when the block begins and takes in its rows as its own, so its
  * line flags stay a single process's. Called on the calling thread, blocks
- * in row order; the table or rows_sink gets every row. Not with resume or
- * checkpoints (NS_EINVAL). */
+ * in row order; the table or rows_sink gets every row. Checkpoints: after
+ * a block every process holds every finished row, so any one process's
+ * callback (the caller sets one) sees the job's state. Resume: each
+ * process is handed the finished rows (its table, or resume_p without
+ * one: a process may run without a table and a sink that drops the rows)
+ * and the blocks exchanged are only those after them, so a checkpoint of
+ * any number of processes resumes under any number. */
 typedef struct ns_tile_exchange {
     int (*mine)(void *user, int64_t tile_row);  /* REQUIRED */
     int (*send)(void *user, int64_t x0, int64_t y0, int64_t nx, int64_t ny, const uint32_t *vals); /* REQUIRED */
@@ -138,8 +143,12 @@ typedef struct ns_tile_exchange {
  * into its line and running sets as if it had computed them, so its state
  * stays a single process's. Non-zero from the hook, or 2 out when this
  * process did not fail (err then names the process that did): the engine
- * fails with NS_EIO and err's message. Not with resume or checkpoints
- * (NS_EINVAL). */
+ * fails with NS_EIO and err's message. Checkpoints and resume: after
+ * each level every process holds the whole state, so any one process's
+ * checkpoint callback (the caller sets one) sees the job's levels final in
+ * its table; a resume rebuilds the sets from the table alone, so processes
+ * handed the same checkpoint's table start from the same state, whatever
+ * the number of processes that wrote it or resume it. */
 typedef struct ns_level_exchange {
     int (*exchange)(void *user, int64_t level, int *status, uint32_t *vals, uint64_t n, const uint64_t *first,
                     ns_error *err);     /* REQUIRED */

@@ -56,7 +56,13 @@
  * (N). Misere play: a position without options gets 1, others the mex
  * (Conway's misere Grundy value, 0 exactly at misere P-positions).
  *
- * Checkpoints: a unit is a rank level r = 0 .. levels-1 (empty or not). */
+ * Checkpoints: a unit is a rank level r = 0 .. levels-1 (empty or not).
+ * Across processes (opts.level_exchange) every process holds the whole
+ * state after each level, so the checkpoint callback of any one of them
+ * (the caller picks one) sees the levels done final in its table; a resume
+ * rebuilds the sets from the table alone, so every process given the same
+ * checkpoint's table starts from the same state, whatever the number of
+ * processes that wrote it. */
 #include "engine/ns_engine.h"
 
 #include <inttypes.h>
@@ -1474,9 +1480,6 @@ static ns_err general_resume(const ns_game *game, ns_table *t, const ns_engine_p
                             resume_units, levels);
 
     const ns_level_exchange *xch = opts->level_exchange;
-    if (xch && (resume_units || opts->checkpoint))
-        return ns_error_set(err, NS_EINVAL, "the general engine across %d processes has no %s", xch->ranks,
-                            resume_units ? "resume" : "checkpoints");
     if (xch && (xch->ranks < 1 || xch->rank < 0 || xch->rank >= xch->ranks || !xch->exchange))
         return ns_error_set(err, NS_EINVAL, "a level exchange of process %d of %d", xch->rank, xch->ranks);
     const int k = game->k;

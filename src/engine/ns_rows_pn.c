@@ -30,7 +30,12 @@
  * receives, as P bitmaps, when the block begins, and takes them in as its
  * own rows: the lagging groups' line flags take in every row in the same
  * place as in a single process, so they stay a single process's. A block
- * of its own it sends when it is done. */
+ * of its own it sends when it is done. Checkpoints and resume work as in
+ * one process: after a block every process holds every row of the blocks
+ * done (received ones included), so any one of them (the caller picks one)
+ * may write the checkpoint; a resume hands each process the finished rows
+ * (its table, or resume_p without one) and exchanges only the rows after
+ * them, so a checkpoint of any number of processes resumes under any. */
 #include "engine/ns_engine.h"
 
 #include <stdio.h>
@@ -272,11 +277,6 @@ static ns_err rows_pn_resume(const ns_game *game, ns_table *t, const ns_engine_p
     /* a block of rows travels as nx = its rows, ny = 2 words-worth of 32-bit
      * halves a 64-bit word: the bitmaps' bytes (the same binary, the same
      * byte order, on every process) */
-    if (xch && (resume_units || o->checkpoint)) {
-        rc = ns_error_set(err, NS_EINVAL, "rows-pn: a solve across %d processes has no checkpoints and cannot "
-                          "resume yet", xch->ranks);
-        goto fail;
-    }
     if (xch && !(xbuf = malloc((size_t)(BLOCK_ROWS * words) * sizeof(uint64_t)))) {
         rc = ns_error_set(err, NS_ENOMEM, "out of memory");
         goto fail;
@@ -318,7 +318,9 @@ static ns_err rows_pn_resume(const ns_game *game, ns_table *t, const ns_engine_p
     }
     int theirs = 0;         /* across processes: the block of row x came from another */
     for (int64_t x = x_start; x < n0; x++) {
-        if (xch && x % BLOCK_ROWS == 0) {
+        /* the finished rows of a resume are every process's already (from
+         * the table or resume_p): nothing to exchange */
+        if (xch && x >= resume_rows && x % BLOCK_ROWS == 0) {
             const int64_t nrows = n0 - x < BLOCK_ROWS ? n0 - x : BLOCK_ROWS;
             theirs = !xch->mine(xch->user, x / BLOCK_ROWS);
             if (theirs) {

@@ -8,7 +8,7 @@
 # a-Wythoff a = 2 (lagged and early line sets), boxes not of equal sides.
 # The values against independent sources: Nim's a ^ b ^ c (Bouton), Moore's
 # theorem (P iff every binary column sums to 0 mod k + 1) and a naive mex
-# of a-Wythoff written here. Also --resume and --checkpoint-every refused
+# of a-Wythoff written here. Also --resume and --checkpoint-every taken
 # across ranks, and a failure mid-run (a widening past --memory) ends the
 # job with its cause, not a hang.
 NS=$1 SRC=$2 WORK=$3
@@ -90,16 +90,27 @@ for s in bad:
 sys.exit(1 if bad else 0)
 PY
 
-# no checkpoints across ranks yet: refused in one line, not ignored
-mpi 2 "$NS" solve nim -D piles=3 --bounds 30,30,30 --resume -o "$WORK/r.h5"
-CHECKS=$((CHECKS + 1))
-[ "$RC" -eq 2 ] && grep -q -- '--resume: a solve across 2 MPI ranks has no checkpoints yet' "$ERR" ||
-    { fail "--resume across 2 ranks (general): expected the refusal"; show; }
-mpi 2 "$NS" solve moore -D piles=3 -D k=2 --bounds 20,20,20 --checkpoint-every 5 -o "$WORK/r.h5"
-CHECKS=$((CHECKS + 1))
-[ "$RC" -eq 2 ] && grep -q -- '--checkpoint-every: a solve across 2 MPI ranks has no checkpoints yet' "$ERR" ||
-    { fail "--checkpoint-every across 2 ranks (general): expected the refusal"; show; }
-[ ! -e "$WORK/r.h5" ] || fail "a refused solve wrote r.h5"
+# checkpoints across ranks (test_mpi_resume_general.sh stops and resumes
+# them), no longer refused: --resume without a checkpoint starts from the
+# beginning, --checkpoint-every is taken; each gives the single-process
+# file and leaves no checkpoint
+for gi in 0 1; do
+    if [ "$gi" -eq 0 ]; then
+        game=(nim -D piles=3 --bounds 30,30,30) opt=--resume
+    else
+        game=(moore -D piles=3 -D k=2 --bounds 20,20,20) opt="--checkpoint-every 5"
+    fi
+    ref="$WORK/ck$gi.ref.h5" f="$WORK/ck$gi.h5"
+    rm -f "$ref" "$f" "$f.ckpt"
+    run "$REF_NS" solve "${game[@]}" -q -o "$ref"
+    [ "$RC" -eq 0 ] || { fail "reference ${game[*]}: exit $RC"; show; continue; }
+    # shellcheck disable=SC2086
+    mpi 2 "$NS" solve "${game[@]}" $opt -o "$f"
+    CHECKS=$((CHECKS + 1))
+    [ "$RC" -eq 0 ] || { fail "$opt across 2 ranks (general): exit $RC"; show; continue; }
+    $PY "$SAME" "$ref" "$f" --skip "$SKIP" >/dev/null 2>&1 || fail "$opt across 2 ranks (general): not the single-process file"
+    [ ! -e "$f.ckpt" ] || fail "$opt across 2 ranks (general): a checkpoint is left behind"
+done
 
 # a failure on every rank mid-run (the sets must widen past --memory at
 # level 128): the job ends with exit 2 and the cause, no hang, no file

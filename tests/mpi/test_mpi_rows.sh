@@ -6,7 +6,7 @@
 # the attribute mpi_ranks = R when R > 1). Games: Wythoff (1000 x 1000) and
 # tests/mpi/asym-rays.rules (not symmetric, a ray with a = 2 and one that
 # lags 3 rows; 700 x 500); sizes not multiples of the 256-row blocks. Also:
-# more ranks than blocks (idle ranks), --resume refused across ranks, and
+# more ranks than blocks (idle ranks), --resume without a checkpoint, and
 # Wythoff's P-positions against Wythoff's closed form.
 NS=$1 SRC=$2 WORK=$3
 . "$SRC/tests/cli/cli_lib.sh"
@@ -87,13 +87,17 @@ for mode in memory stream; do
     $PY "$SAME" "$ref" "$f" --skip "$SKIP" >/dev/null 2>&1 || fail "4 ranks, 2 blocks of rows, $mode: not the single-process file"
 done
 
-# no checkpoints across ranks yet: refused in one line, not ignored
+# checkpoints across ranks (test_mpi_resume_rows.sh stops and resumes
+# them): --resume without a checkpoint starts from the beginning, in memory
+# (not refused as it was: the single-process file, no checkpoint left)
+rm -f "$WORK/r.h5" "$WORK/r.h5.ckpt"
 mpi 2 "$NS" solve wythoff --size 300 --pn-only --resume -o "$WORK/r.h5"
 CHECKS=$((CHECKS + 1))
-[ "$RC" -eq 2 ] || { fail "--resume across 2 ranks: expected exit 2"; show; }
-grep -q '^nimsieve solve: rank 0 of 2: --resume: a solve across 2 MPI ranks has no checkpoints yet' "$ERR" ||
-    { fail "--resume across 2 ranks: expected the refusal"; show; }
-[ "$(grep -c '^nimsieve solve:' "$ERR")" -eq 1 ] || { fail "--resume: expected the error once"; show; }
-[ ! -e "$WORK/r.h5" ] || fail "a refused solve wrote r.h5"
+[ "$RC" -eq 0 ] || { fail "--resume without a checkpoint across 2 ranks: exit $RC"; show; }
+grep -q '^no checkpoint .*r.h5.ckpt: starting from the beginning' "$OUT" ||
+    { fail "--resume without a checkpoint across 2 ranks: expected the line saying it starts from the beginning"; show; }
+$PY "$SAME" "$WORK/small.memory.ref.h5" "$WORK/r.h5" --skip "$SKIP" >/dev/null 2>&1 ||
+    fail "--resume without a checkpoint across 2 ranks: not the single-process file"
+[ ! -e "$WORK/r.h5.ckpt" ] || fail "--resume across 2 ranks: a checkpoint is left behind"
 
 finish

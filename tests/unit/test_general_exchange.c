@@ -15,8 +15,11 @@
  * span levels: "pw" below, with a naive mex written here); at 1 to
  * 4 processes and 1 or 2 threads each, every level shared (solo_cells 1)
  * and the default small levels. Also: a process that fails makes every
- * other fail with NS_EIO naming it (no hang); resume and checkpoints with
- * an exchange are refused. */
+ * other fail with NS_EIO naming it (no hang); checkpoints and resume with
+ * an exchange as the CLI runs them across MPI ranks: every process's table
+ * holds the levels before u (the rest garbage) and resumes there, process
+ * 0's checkpoint callback (the only one) sees every level it reports
+ * final in its table; every process ends with the independent values. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,6 +51,7 @@ typedef struct proc {
     ns_level_exchange x;
     const ns_game *g;
     ns_table *t;
+    uint64_t units;         /* levels done: a resume (0: a run) */
     ns_err rc;
     ns_error err;
 } proc;
@@ -92,7 +96,7 @@ static int exchange(void *user, int64_t level, int *status, uint32_t *vals, uint
 static void *run_proc(void *arg)
 {
     proc *q = arg;
-    q->rc = ns_engine_run_with(ns_engine_find("general"), q->g, q->t, &q->o, &q->err);
+    q->rc = ns_engine_resume_with(ns_engine_find("general"), q->g, q->t, &q->o, q->units, &q->err);
     return NULL;
 }
 
@@ -114,6 +118,104 @@ static ns_game *build(const char *name, const char *params, int k, const int64_t
 }
 
 typedef uint32_t (*want_fn)(const int64_t *s, void *ctx);
+
+/* cell i's coordinates into s, the last fastest */
+static void coords(const ns_game *g, uint64_t i, int64_t *s)
+{
+    for (int d = g->k - 1; d >= 0; d--) {
+        s[d] = (int64_t)(i % (uint64_t)g->bounds[d]);
+        i /= (uint64_t)g->bounds[d];
+    }
+}
+
+static int64_t rank_of(const ns_game *g, const int64_t *s)
+{
+    int64_t r = 0;
+    for (int d = 0; d < g->k; d++)
+        r += g->rank_w[d] * s[d];
+    return r;
+}
+
+/* process 0's checkpoint callback: the levels reported final in its table */
+typedef struct ckpt_seen {
+    const proc *q;
+    want_fn want;
+    void *ctx;
+    uint64_t calls, bad, last;
+} ckpt_seen;
+
+static int on_ckpt(void *user, uint64_t done, uint64_t total)
+{
+    ckpt_seen *c = user;
+    const ns_game *g = c->q->g;
+    int64_t s[NS_MAX_DIM] = {0};
+    (void)total;
+    c->calls++;
+    c->bad += done <= c->last;
+    c->last = done;
+    for (uint64_t i = 0; i < c->q->t->ncells; i++) {
+        coords(g, i, s);
+        if (rank_of(g, s) < (int64_t)done)
+            c->bad += ns_table_get(c->q->t, ns_table_index(c->q->t, s)) != c->want(s, c->ctx);
+    }
+    return 0;
+}
+
+/* A resume of u levels across ranks processes, as the CLI runs it (every
+ * process handed the checkpoint's table: the values of the levels before
+ * u, anything after). */
+static void resume_case(const char *what, const ns_game *g, int pn_only, int ranks, int threads, uint64_t solo,
+                        want_fn want, void *ctx, uint64_t u)
+{
+    ns_error err = {0};
+    post p = {.ranks = ranks, .fail_rank = -1};
+    pthread_barrier_init(&p.b1, NULL, (unsigned)ranks);
+    pthread_barrier_init(&p.b2, NULL, (unsigned)ranks);
+    proc q[MAXR];
+    memset(q, 0, sizeof q);
+    ckpt_seen cs = {.q = &q[0], .want = want, .ctx = ctx, .last = u};
+    int64_t s[NS_MAX_DIM] = {0};
+    int ok = 1;
+    for (int r = 0; r < ranks; r++) {
+        q[r] = (proc){.p = &p, .rank = r, .g = g, .units = u};
+        q[r].x = (ns_level_exchange){.exchange = exchange, .user = &q[r], .rank = r, .ranks = ranks};
+        q[r].o = (ns_engine_opts){.threads = threads, .pn_only = pn_only, .solo_cells = solo,
+                                  .level_exchange = &q[r].x};
+        if (r == 0) {
+            q[r].o.checkpoint = on_ckpt;
+            q[r].o.checkpoint_user = &cs;
+        }
+        ok = ok && (q[r].t = ns_engine_table_new(g, pn_only, &err));
+        for (uint64_t i = 0; ok && i < q[r].t->ncells; i++) {
+            coords(g, i, s);
+            ns_table_set(q[r].t, ns_table_index(q[r].t, s),
+                         rank_of(g, s) < (int64_t)u ? want(s, ctx) : (uint32_t)(i * 5 % (pn_only ? 2 : 7)));
+        }
+    }
+    CHECKF(ok, "%s: tables: %s", what, err.msg);
+    pthread_t th[MAXR];
+    for (int r = 0; ok && r < ranks; r++)
+        CHECK(pthread_create(&th[r], NULL, run_proc, &q[r]) == 0);
+    for (int r = 0; ok && r < ranks; r++)
+        pthread_join(th[r], NULL);
+    for (int r = 0; ok && r < ranks; r++) {
+        uint64_t diff = 0;
+        for (uint64_t i = 0; i < q[r].t->ncells; i++) {
+            coords(g, i, s);
+            diff += ns_table_get(q[r].t, ns_table_index(q[r].t, s)) != want(s, ctx);
+        }
+        CHECKF(q[r].rc == NS_OK && diff == 0, "%s resumed after %llu levels, process %d of %d, %d threads: rc %d "
+               "(%s), %llu cells differ", what, (unsigned long long)u, r, ranks, threads, (int)q[r].rc, q[r].err.msg,
+               (unsigned long long)diff);
+    }
+    CHECKF(!ok || (cs.calls > 0 && cs.bad == 0), "%s resumed after %llu levels at %d processes: %llu checkpoint "
+           "calls, %llu with a reported level not final (or not increasing)", what, (unsigned long long)u, ranks,
+           (unsigned long long)cs.calls, (unsigned long long)cs.bad);
+    for (int r = 0; r < ranks; r++)
+        ns_table_free(q[r].t);
+    pthread_barrier_destroy(&p.b1);
+    pthread_barrier_destroy(&p.b2);
+}
 
 /* Solve g across ranks processes of threads threads (solo: solo_cells) and
  * compare every process's table with want; fail_rank >= 0 makes that
@@ -380,15 +482,17 @@ int main(void)
     /* a process that fails: all fail, none hangs */
     run_case("nim, process 1 fails", nim, 0, 3, 2, 1, want_nim, &grundy, 1, 20);
     run_case("nim, process 0 fails", nim, 0, 2, 1, 1, want_nim, &grundy, 0, 5);
-    /* resume and checkpoints with an exchange: refused */
-    {
-        ns_table *t = ns_engine_table_new(nim, 0, &err);
-        ns_level_exchange x = {.exchange = exchange, .rank = 0, .ranks = 2};
-        ns_engine_opts o = {.threads = 1, .level_exchange = &x};
-        CHECK(t && ns_engine_resume_with(ns_engine_find("general"), nim, t, &o, 3, &err) == NS_EINVAL &&
-              strstr(err.msg, "resume"));
-        ns_table_free(t);
-    }
+    /* checkpoints and resume across processes (u levels of 60, 54, 119;
+     * nimw: its values pass 127 after the resume, the sets widen) */
+    for (int ranks = 1; ranks <= 3; ranks++)
+        for (uint64_t solo = 0; solo <= 1; solo++) {
+            resume_case("nim", nim, 0, ranks, 2, solo, want_nim, &grundy, 25);
+            resume_case("nim P/N", nim, 1, ranks, 1, solo, want_nim, &pn, 40);
+            if (mref)
+                resume_case("moore", moore, 0, ranks, 1 + (int)solo, solo, want_moore, &mc, 20);
+            resume_case("a-wythoff", aw, 0, ranks, 2, solo, want_aw, NULL, 30);
+        }
+    resume_case("nim 200x8x8", nimw, 0, 3, 2, 1, want_nim, &grundy, 100);
     ns_table_free(mref);
     ns_game_free(nim);
     ns_game_free(nimw);

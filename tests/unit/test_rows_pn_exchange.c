@@ -9,8 +9,13 @@
  * asymmetric game of rays (one of them along (-2,-1), a = 2, the other
  * lagging 3 rows), 1 to 4 processes (4 > the 3 blocks of 600 rows: an idle
  * one), 1 or 2 threads, rows not a multiple of the block. Also: a failing
- * receive stops the kernel with NS_EIO (no hang), a resume or checkpoints
- * with an exchange are refused. */
+ * receive stops the kernel with NS_EIO (no hang); checkpoints and resume
+ * with an exchange as the CLI runs them across MPI ranks: process 0 in
+ * memory, its checkpoint callback (the only one) seeing every reported row
+ * final in its table, and a resume of u blocks where process 0's table
+ * holds the naive rows before them (garbage after) and the others run
+ * without a table from the finished rows' P-positions (resume_p): every
+ * process ends with the naive rows, only the blocks after u travel. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,6 +57,7 @@ typedef struct proc {
     uint8_t *pn;            /* streaming: the cells the sink got (0: P, 1: N) */
     uint8_t *seen;          /* streaming: times each row came */
     int64_t n1;
+    uint64_t units;         /* blocks done: a resume (0: a run) */
     ns_err rc;
     ns_error err;
 } proc;
@@ -121,7 +127,7 @@ static int sink(void *user, int64_t x0, int64_t nrows, int64_t words, const uint
 static void *run_proc(void *arg)
 {
     proc *q = arg;
-    q->rc = ns_engine_run(q->g, q->t, &q->o, &q->err);
+    q->rc = ns_engine_resume(q->g, q->t, &q->o, q->units, &q->err);
     return NULL;
 }
 
@@ -244,13 +250,134 @@ static void check(int asym, int64_t n0, int64_t n1, int ranks, int threads, int 
     free(want);
 }
 
+/* process 0's checkpoint callback: the rows of the blocks reported must
+ * be final (the naive search's) in its table */
+typedef struct ckpt_seen {
+    const proc *q;
+    const uint8_t *want;
+    int64_t n0;
+    uint64_t calls, bad, last;
+} ckpt_seen;
+
 static int on_ckpt(void *user, uint64_t done, uint64_t total)
 {
-    (void)user, (void)done, (void)total;
+    ckpt_seen *c = user;
+    const int64_t rows = (int64_t)done * BLOCK < c->n0 ? (int64_t)done * BLOCK : c->n0;
+    (void)total;
+    c->calls++;
+    c->bad += done <= c->last;
+    c->last = done;
+    for (int64_t i = 0; i < rows * c->q->n1; i++)
+        c->bad += (uint8_t)ns_table_get(c->q->t, (uint64_t)i) != c->want[i];
     return 0;
 }
 
-static void check_refusals(void)
+/* A resume of u blocks across ranks processes, as the CLI runs it. */
+static void check_resume(int asym, int64_t n0, int64_t n1, int ranks, int threads, uint64_t u)
+{
+    ns_error err = {0};
+    ns_game *g = build(asym, n0, n1, &err);
+    uint8_t *want = naive(asym, n0, n1);
+    int64_t *pp = NULL;
+    uint64_t np = 0;
+    const int64_t done_rows = (int64_t)u * BLOCK < n0 ? (int64_t)u * BLOCK : n0;
+    CHECKF(g && want, "%s: %s", asym ? "asym" : "wythoff", err.msg);
+    for (int64_t i = 0; want && i < done_rows * n1; i++)
+        np += want[i] == 0;
+    if (g && want && !(pp = malloc((size_t)(np + 1) * 2 * sizeof *pp)))
+        CHECK(pp);
+    if (!g || !want || !pp) {
+        ns_game_free(g);
+        free(want);
+        free(pp);
+        return;
+    }
+    for (int64_t i = 0, j = 0; i < done_rows * n1; i++)
+        if (want[i] == 0) {
+            pp[j++] = i / n1;
+            pp[j++] = i % n1;
+        }
+    post p = {.ranks = ranks};
+    pthread_mutex_init(&p.lock, NULL);
+    pthread_cond_init(&p.cond, NULL);
+    proc q[MAXR];
+    memset(q, 0, sizeof q);
+    ckpt_seen cs = {.q = &q[0], .want = want, .n0 = n0, .last = u};
+    int ok = 1;
+    for (int r = 0; r < ranks; r++) {
+        q[r] = (proc){.p = &p, .rank = r, .g = g, .n1 = n1};
+        q[r].x = (ns_tile_exchange){.mine = mine, .send = send_rows, .recv = recv_rows, .user = &q[r], .ranks = ranks,
+                                    .holder = r == 0};
+        q[r].o = (ns_engine_opts){.threads = threads, .pn_only = 1, .tile_exchange = &q[r].x};
+        if (r == 0) {
+            q[r].o.checkpoint = on_ckpt;
+            q[r].o.checkpoint_user = &cs;
+            ok = ok && (q[r].t = ns_engine_table_new(g, 1, &err));
+            /* the checkpoint's finished rows; the rest garbage */
+            for (int64_t i = 0; ok && i < n0 * n1; i++)
+                ns_table_set(q[r].t, (uint64_t)i, i < done_rows * n1 ? want[i] : (uint32_t)(i * 7 % 3 == 0));
+        } else {
+            q[r].o.rows_sink = sink;
+            q[r].o.rows_user = &q[r];
+            q[r].o.resume_p = pp;
+            q[r].o.resume_np = np;
+            ok = ok && (q[r].pn = calloc((size_t)(n0 * n1), 1)) && (q[r].seen = calloc((size_t)n0, 1));
+            /* the rows a resume does not hand to the sink: as the checkpoint has them */
+            for (int64_t i = 0; ok && i < done_rows * n1; i++)
+                q[r].pn[i] = want[i];
+            for (int64_t x = 0; ok && x < done_rows; x++)
+                q[r].seen[x] = 1;
+        }
+    }
+    CHECK(ok);
+    pthread_t th[MAXR];
+    for (int r = 0; ok && r < ranks; r++) {
+        q[r].units = u;
+        CHECK(pthread_create(&th[r], NULL, run_proc, &q[r]) == 0);
+    }
+    for (int r = 0; ok && r < ranks; r++)
+        pthread_join(th[r], NULL);
+    for (int r = 0; ok && r < ranks; r++) {
+        uint64_t diff = 0, twice = 0;
+        for (int64_t i = 0; i < n0 * n1; i++)
+            diff += (r ? q[r].pn[i] : (uint8_t)ns_table_get(q[r].t, (uint64_t)i)) != want[i];
+        for (int64_t x = 0; r && x < n0; x++)
+            twice += q[r].seen[x] != 1;
+        CHECKF(q[r].rc == NS_OK && diff == 0 && twice == 0,
+               "%s %lldx%lld resumed after %llu blocks, process %d of %d, %d threads: rc %d (%s), %llu cells differ "
+               "from the naive search, %llu rows not seen once", asym ? "asym" : "wythoff", (long long)n0,
+               (long long)n1, (unsigned long long)u, r, ranks, threads, (int)q[r].rc, q[r].err.msg,
+               (unsigned long long)diff, (unsigned long long)twice);
+    }
+    /* process 0's callback: once a block after the resume, each time with
+     * its reported rows final */
+    const uint64_t blocks = (uint64_t)((n0 + BLOCK - 1) / BLOCK);
+    CHECKF(!ok || (cs.calls == blocks - u && cs.bad == 0 && cs.last == blocks),
+           "resumed after %llu of %llu blocks at %d processes: %llu checkpoint calls (%llu wrong), last %llu",
+           (unsigned long long)u, (unsigned long long)blocks, ranks, (unsigned long long)cs.calls,
+           (unsigned long long)cs.bad, (unsigned long long)cs.last);
+    /* only the blocks after the finished ones travel, each to the R - 1 others */
+    long left = 0;
+    for (int r = 0; r < ranks; r++)
+        for (int b = 0; b < MAXB; b++) {
+            left += p.box[r][b] != NULL;
+            free(p.box[r][b]);
+        }
+    CHECKF(left == 0 && p.sent == (long)(blocks - u) * (ranks - 1), "resumed after %llu blocks: %ld blocks left "
+           "unread, %ld sent, expected %ld", (unsigned long long)u, left, p.sent, (long)(blocks - u) * (ranks - 1));
+    for (int r = 0; r < ranks; r++) {
+        ns_table_free(q[r].t);
+        free(q[r].pn);
+        free(q[r].seen);
+    }
+    pthread_mutex_destroy(&p.lock);
+    pthread_cond_destroy(&p.cond);
+    ns_game_free(g);
+    free(want);
+    free(pp);
+}
+
+static void check_failing_receive(void)
 {
     ns_error err = {0};
     ns_game *g = build(0, 600, 300, &err);
@@ -271,15 +398,6 @@ static void check_refusals(void)
             free(p.box[0][b]);
         pthread_mutex_destroy(&p.lock);
         pthread_cond_destroy(&p.cond);
-        /* no resume and no checkpoints across processes yet */
-        x.recv = recv_rows;
-        err.msg[0] = '\0';
-        CHECKF(ns_engine_resume(g, t, &o, 1, &err) == NS_EINVAL && strstr(err.msg, "cannot resume"), "resume: %s",
-               err.msg);
-        o.checkpoint = on_ckpt;
-        err.msg[0] = '\0';
-        CHECKF(ns_engine_run(g, t, &o, &err) == NS_EINVAL && strstr(err.msg, "no checkpoints"), "checkpoints: %s",
-               err.msg);
     }
     ns_table_free(t);
     ns_game_free(g);
@@ -295,6 +413,13 @@ int main(void)
     check(0, 100, 700, 2, 2, 0);   /* one block, 11 words a row: rank 1 only receives */
     check(1, 513, 130, 3, 1, 1);   /* the last block one row */
     check(1, 513, 130, 2, 2, 0);
-    check_refusals();
+    check_failing_receive();
+    /* checkpoints and resume across processes: 3 blocks of 600 rows, 5 of 1100 */
+    for (int asym = 0; asym <= 1; asym++)
+        for (int ranks = 1; ranks <= 3; ranks++)
+            for (uint64_t u = 1; u <= 2; u++)
+                check_resume(asym, 600, 300, ranks, 1 + (int)u % 2, u);
+    check_resume(1, 1100, 200, 3, 2, 3);
+    check_resume(0, 1100, 200, 4, 1, 4);
     return TEST_REPORT();
 }
