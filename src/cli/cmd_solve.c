@@ -167,8 +167,11 @@ typedef struct solve_args {
     uint64_t memory;       /* budget in bytes; 0: MemAvailable */
     double ckpt_every;     /* seconds; 0: no checkpoints */
     int ckpt_given;        /* --checkpoint-every was on the command line */
+    int mpi_sets;          /* --mpi-sets: MPI_SETS_AUTO, _REPLICATED, _OWNED */
     const char *out;
 } solve_args;
+
+enum { MPI_SETS_AUTO = 0, MPI_SETS_REPLICATED = 1, MPI_SETS_OWNED = 2 };
 
 /* "4G", "512M", "1.5GiB", "100000": bytes (powers of 1024). */
 static int parse_memory(const char *text, uint64_t *out)
@@ -205,7 +208,8 @@ static int parse_args(int argc, char **argv, solve_args *a)
         {"memory", required_argument, NULL, 'M'}, {"checkpoint-every", required_argument, NULL, 'c'},
         {"resume", no_argument, NULL, 'r'},       {"stream", no_argument, NULL, 's'},
         {"until-periodic", no_argument, NULL, 'U'}, {"loose-bound", no_argument, NULL, 'L'},
-        {"no-stream", no_argument, NULL, 'S'},    {NULL, 0, NULL, 0},
+        {"no-stream", no_argument, NULL, 'S'},    {"mpi-sets", required_argument, NULL, 'E'},
+        {NULL, 0, NULL, 0},
     };
     ns_error err = {0};
     int c;
@@ -214,7 +218,7 @@ static int parse_args(int argc, char **argv, solve_args *a)
     a->ckpt_every = 300;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":D:n:b:pmt:fqo:hM:c:rsULS", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":D:n:b:pmt:fqo:hM:c:rsULSE:", longopts, NULL)) != -1) {
         switch (c) {
         case 'D':
         case 'n':
@@ -236,6 +240,17 @@ static int parse_args(int argc, char **argv, solve_args *a)
         case 'U': a->until_periodic = 1; break;
         case 'L': a->loose_bound = 1; break;
         case 'S': a->no_stream = 1; break;
+        case 'E':
+            if (strcmp(optarg, "replicated") == 0)
+                a->mpi_sets = MPI_SETS_REPLICATED;
+            else if (strcmp(optarg, "owned") == 0)
+                a->mpi_sets = MPI_SETS_OWNED;
+            else
+                return ns_cli_error(CMD, "--mpi-sets '%s': expected replicated or owned", optarg);
+            if (!ns_dist_is_mpi_build())
+                return ns_cli_error(CMD, "--mpi-sets: an option of solves across MPI ranks; this build has no MPI "
+                                    "(build with -DNS_MPI=ON)");
+            break;
         case 'M':
             if (parse_memory(optarg, &a->memory))
                 return ns_cli_error(CMD, "--memory '%s': expected a size such as 4G, 512M, 1.5GiB or a number of bytes",
@@ -331,6 +346,8 @@ typedef struct solve_ctx {
     int64_t periodic_at;    /* heap sizes done when a period was proven, else 0 */
     int dist;               /* the tile kernel or the P/N row kernel across the
                                MPI ranks (more than one) */
+    int owned;              /* the tile kernel across ranks with owned line
+                               sets (ns_dist_tiles_own) */
 } solve_ctx;
 
 /* Under MPI: the tile exchange of a solve across the ranks into *x and
@@ -340,7 +357,7 @@ typedef struct solve_ctx {
  * takes the same hooks with blocks of rows for rows of tiles (no
  * checkpoints there). NULL after printing the error. */
 static ns_dist_tiles *dist_start(const ns_game *g, const ns_engine_plan *plan, ns_engine_opts *opts,
-                                 ns_tile_exchange *x, ns_meta *meta)
+                                 ns_tile_exchange *x, ns_meta *meta, int owned)
 {
     ns_error err = {0};
     /* every rank has checked the paths and allocated its table before rank 0
@@ -357,6 +374,13 @@ static ns_dist_tiles *dist_start(const ns_game *g, const ns_engine_plan *plan, n
         ns_dist_abort(NS_EXIT_ERROR);
         return NULL;
     }
+    if (owned && ns_dist_tiles_own(d, x, &err)) {
+        ns_cli_error(CMD, "%s", err.msg);
+        ns_dist_abort(NS_EXIT_ERROR);
+        return NULL;
+    }
+    if (strcmp(plan->engine->name, "tiles2d") == 0)
+        snprintf(meta->mpi_sets, sizeof meta->mpi_sets, "%s", owned ? "owned" : "replicated");
     opts->tile_exchange = x;
     if (ns_dist_rank() != 0) {
         opts->progress = NULL;
@@ -393,6 +417,15 @@ static int dist_end(ns_dist_tiles *d, int rc, int quiet, int pn)
     else if (!quiet)
         printf("mpi:           %d ranks, tile rows dealt cyclically; rank 0 sent %.1f MB and received %.1f MB of tiles\n",
                ns_dist_size(), (double)sent / 1e6, (double)got / 1e6);
+    ns_dist_sets s;
+    ns_dist_tiles_sets(d, &s);
+    if (!quiet && !pn && s.owned)
+        printf("mpi sets:      owned (each rank keeps its share of the line sets): at most %" PRIu64 " bytes of line "
+               "sets on a rank at once (%.1f MB; rank 0: %.1f MB), counted; line windows exchanged: %" PRIu64
+               " bytes by all ranks (rank 0 sent %.1f MB, received %.1f MB)\n", s.peak_max, (double)s.peak_max / 1e6,
+               (double)s.peak / 1e6, s.sent_all, (double)s.sent / 1e6, (double)s.received / 1e6);
+    else if (!quiet && !pn)
+        printf("mpi sets:      replicated (every rank keeps a single process's line sets)\n");
     return NS_EXIT_OK;
 }
 
@@ -809,7 +842,7 @@ static int solve_streaming(const solve_args *a, const ns_game *g, ns_meta *meta,
         opts.tile_source = on_tile_source;
         opts.tile_user = &sink;
     }
-    if (ctx->dist && !(dt = dist_start(g, plan, &opts, &xch, meta))) {
+    if (ctx->dist && !(dt = dist_start(g, plan, &opts, &xch, meta, ctx->owned && !ci))) {
         ns_h5_stream_abort(sink.s);
         return NS_EXIT_ERROR;
     }
@@ -1021,8 +1054,26 @@ int ns_cmd_solve(int argc, char **argv)
      * are shared by every rank; any other engine runs on rank 0 alone */
     const int ranks = ns_dist_size();
     const int dist_general = strcmp(plan.engine->name, "general") == 0;
-    ctx.dist = ranks > 1 && (strcmp(plan.engine->name, "tiles2d") == 0 || strcmp(plan.engine->name, "rows-pn") == 0 ||
-                             dist_general);
+    const int dist_tiles = strcmp(plan.engine->name, "tiles2d") == 0;
+    /* --mpi-sets owned runs the exchange even on one rank (its figures) */
+    ctx.dist = (ranks > 1 || (a.mpi_sets == MPI_SETS_OWNED && dist_tiles)) &&
+               (dist_tiles || strcmp(plan.engine->name, "rows-pn") == 0 || dist_general);
+    /* owned line sets: the default of symmetric tile solves across ranks */
+    const int can_own = dist_tiles && plan.engine->owned_sets && plan.engine->owned_sets(g);
+    if (a.mpi_sets == MPI_SETS_OWNED && !can_own) {
+        rc = ns_cli_error(CMD, "--mpi-sets owned: only for the tile kernel's symmetric games (a square box, moves "
+                          "along the row, the column and maybe the diagonal: Wythoff, two-pile Nim); this solve runs "
+                          "the %s engine%s", plan.engine->name, dist_tiles ? " on a game that is not symmetric" : "");
+        goto fail;
+    }
+    ctx.owned = ctx.dist && can_own && a.mpi_sets != MPI_SETS_REPLICATED;
+    if (ctx.owned && a.resume && have_ckpt) {
+        /* a resume rebuilds every line set from the finished tiles on rank 0 */
+        ctx.owned = 0;
+        if (ns_dist_rank() == 0 && !a.quiet)
+            fprintf(stderr, "nimsieve solve: note: a resume across MPI ranks keeps replicated line sets (every rank "
+                    "all of them); owned line sets only from the start\n");
+    }
     /* checkpoints across ranks: the tile kernel's (rank 0 holds every
      * tile); the row kernel and the general engine have none yet */
     const int dist_no_ckpt = ctx.dist && strcmp(plan.engine->name, "tiles2d") != 0;
@@ -1249,7 +1300,7 @@ int ns_cmd_solve(int argc, char **argv)
             rc = NS_EXIT_ERROR;
             goto fail;
         }
-    } else if (ctx.dist && !(dt = dist_start(g, &plan, &opts, &xch, &meta))) {
+    } else if (ctx.dist && !(dt = dist_start(g, &plan, &opts, &xch, &meta, ctx.owned))) {
         rc = NS_EXIT_ERROR;
         goto fail;
     }
@@ -1356,6 +1407,11 @@ int ns_cmd_solve(int argc, char **argv)
         opts.rows_sink = on_rows_drop;
         run_t = NULL;
     }
+    /* owned line sets: likewise, rank 0 takes every tile and holds the table */
+    if (dt && ctx.owned && ns_dist_rank() != 0) {
+        opts.tile_sink = on_tile_drop;
+        run_t = NULL;
+    }
     ns_err src = ns_engine_resume_with(plan.engine, g, run_t, &opts, resume_units, &err);
     const double wall = ns_cli_now() - ctx.t0;
     ns_cli_progress_finish(&ctx.prog);
@@ -1373,7 +1429,7 @@ int ns_cmd_solve(int argc, char **argv)
          * share of the file with rank 0 (parallel HDF5, ns_h5_write_par); a
          * P/N table: rank 0 alone holds it and writes it */
         if (ns_dist_rank() != 0) {
-            if (strcmp(plan.engine->name, "tiles2d") == 0)
+            if (strcmp(plan.engine->name, "tiles2d") == 0 && !ctx.owned)
                 rc = dist_write(&a, t, &meta, threads, ctx.prior + wall, NULL);
             goto fail;
         }
@@ -1471,7 +1527,8 @@ int ns_cmd_solve(int argc, char **argv)
     /* across ranks the tile kernel's table is on every rank, and every rank
      * writes its share (the others are in dist_write too); the row kernel's
      * and the general engine's rank 0 writes alone */
-    if (ctx.dist && strcmp(plan.engine->name, "tiles2d") == 0) {
+    const int par_write = ctx.dist && strcmp(plan.engine->name, "tiles2d") == 0 && !ctx.owned;
+    if (par_write) {
         write_s = ns_cli_now();
         if ((rc = dist_write(&a, t, &meta, threads, ctx.prior + wall, &ts)))
             goto fail;
@@ -1505,7 +1562,7 @@ int ns_cmd_solve(int argc, char **argv)
             printf("gsg values:    %" PRIu64 " finite (largest %" PRIu32 "), %" PRIu64 " infinite\n", gsg->nfinite,
                    gsg->max_finite, gsg->ninf);
         print_times(&ctx, wall, threads);
-        if (ctx.dist)
+        if (par_write)
             printf("mpi write:     %d ranks wrote %s at once with parallel HDF5 (each its bands of chunk rows) "
                    "in %.2f s\n", ns_dist_size(), a.out, write_s);
         printf("output:        %s\n", a.out);

@@ -40,6 +40,9 @@ typedef struct ns_meta {
     int threads;
     int mpi_ranks;            /* > 0: a solve across that many MPI ranks
                                  (root attribute mpi_ranks; not read back) */
+    char mpi_sets[16];        /* "" or, a tile solve across ranks, how the
+                                 line sets were kept: "owned", "replicated"
+                                 (root attribute mpi_sets; not read back) */
     double wall_seconds;
     int complete;             /* 1 when the solve finished */
     char engine[32];          /* the engine that solved it (ns_engine.name);
