@@ -247,9 +247,9 @@ static int parse_args(int argc, char **argv, solve_args *a)
                 a->mpi_sets = MPI_SETS_OWNED;
             else
                 return ns_cli_error(CMD, "--mpi-sets '%s': expected replicated or owned", optarg);
+            /* a build without MPI: one process, which keeps every set */
             if (!ns_dist_is_mpi_build())
-                return ns_cli_error(CMD, "--mpi-sets: an option of solves across MPI ranks; this build has no MPI "
-                                    "(build with -DNS_MPI=ON)");
+                a->mpi_sets = MPI_SETS_AUTO;
             break;
         case 'M':
             if (parse_memory(optarg, &a->memory))
