@@ -17,7 +17,13 @@
  * resume under any number of ranks has rank 0 replay the finished tiles
  * and send them on (ns_dist_tiles_resume). Test hook:
  * NS_DIST_TEST_DIE_AFTER_TILES=N kills rank NS_DIST_TEST_FAIL_RANK (default
- * 1) with SIGKILL after it sent its N-th tile. */
+ * 1) with SIGKILL after it sent its N-th tile.
+ *
+ * That is the replicated design: every rank keeps a single process's line
+ * sets. Owned line sets (ns_dist_tiles_own, symmetric games) keep on each
+ * rank only the blocks of lines its tiles use; between uses a block rests
+ * at its home rank, packed, and a service thread per rank answers the
+ * others' gets and takes their puts; computed tiles go to rank 0 only. */
 #ifndef NS_DIST_TILES_H
 #define NS_DIST_TILES_H
 

@@ -46,6 +46,12 @@
  * (o->tile_exchange) the holder replays them and sends each on; the others
  * receive and replay them as they do other processes' tiles.
  *
+ * Owned line sets (x->acquire and x->release; the symmetric case, no
+ * resume): the sets are reserved, not allocated; a process computes only
+ * its own tile rows, each tile between own_before (the blocks of lines it
+ * needs, from the exchange) and own_after (packed and handed on, their
+ * pages given back), and holds only those blocks; see ns_engine.h.
+ *
  * Streaming (no table: o->tile_sink): the cells of a tile go to a buffer
  * of the thread's (and its mirror tile's to a second one), handed to the
  * sink when the tile is done; only the line sets stay in memory. A
