@@ -19,7 +19,7 @@
  *     and 2 for each thread at once (the bytes the hooks are told), none
  *     at the end;
  *   - refusals (NS_EINVAL): a game that is not symmetric (a rectangle), a
- *     resume. */
+ *     resume; a failing acquire stops the kernel (NS_EIO). */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -321,6 +321,23 @@ static void check(const char *game, int64_t n, int ranks, int threads, int strea
     ns_game_free(g);
 }
 
+/* an acquire that fails once a block has been used: the kernel stops */
+static int acquire_fail(void *user, int kind, int64_t block, int64_t version, uint64_t bytes, uint64_t **w,
+                        size_t *n)
+{
+    (void)user, (void)kind, (void)block, (void)bytes;
+    *w = NULL;
+    *n = 0;
+    return version > 0;
+}
+
+static int release_free(void *user, int kind, int64_t block, int64_t version, uint64_t bytes, uint64_t *w, size_t n)
+{
+    (void)user, (void)kind, (void)block, (void)version, (void)bytes, (void)n;
+    free(w);
+    return 0;
+}
+
 static void check_refusals(void)
 {
     ns_error err = {0};
@@ -342,6 +359,10 @@ static void check_refusals(void)
     CHECK(g && ns_game_set_bounds(g, sq, &err) == NS_OK && (t = ns_engine_table_new(g, 0, &err)));
     if (t) {
         CHECK(ns_engine_resume(g, t, &o, 1, &err) == NS_EINVAL && strstr(err.msg, "no resume"));
+        /* a failing hook stops the kernel with NS_EIO, no hang */
+        q.x.acquire = acquire_fail;
+        q.x.release = release_free;
+        CHECK(ns_engine_run(g, t, &o, &err) == NS_EIO);
         ns_table_free(t);
     }
     ns_game_free(g);
