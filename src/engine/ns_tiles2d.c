@@ -942,6 +942,10 @@ static ns_err tiles2d_resume(const ns_game *g, ns_table *t, const ns_engine_plan
                           "the row, the column and maybe the diagonal) and no resume");
         goto done;
     }
+    /* owned: a block's summaries (128 lines) in whole 4 KiB pages, which
+     * own_put gives back (the sets' stride is a multiple of 8 words) */
+    if (T.owned)
+        T.fstride = (T.fstride + 3) / 4 * 4;
     if (T.row_ray && !(T.owned ? reserve_lines(&T.rows, T.stride, T.fstride) : alloc_lines(&T.rows, T.stride, T.fstride)))
         goto oom;
     for (int i = 0; i < T.ng; i++)
