@@ -34,6 +34,7 @@ static void usage(void)
            "                      [--pn-only] [--misere] [--threads T] [--memory LIMIT]\n"
            "                      [--checkpoint-every SECONDS] [--resume] [--stream] [--until-periodic]\n"
            "                      [--no-stream] [--loose-bound] [--mpi-write rank0|parallel]\n"
+           "                      [--mpi-sets replicated|owned]\n"
            "                      [--force] [--quiet] -o OUT.h5\n"
            "\n"
            "Compute the Grundy values (or only P/N with --pn-only) of every position of GAME\n"
@@ -90,6 +91,9 @@ static void usage(void)
            "                           Nim and Wythoff-like games use (checked as they run: a\n"
            "                           solve in memory that exceeds it is redone with the\n"
            "                           loose bound, a streamed one stops and says so)\n"
+           "      --mpi-sets KIND      across MPI ranks, the tile kernel's line sets: owned\n"
+           "                           (each rank its share; the default of symmetric\n"
+           "                           games) or replicated (every rank all; see below)\n"
            "  -U, --until-periodic     heap games (octal codes): stop as soon as the octal\n"
            "                           periodicity theorem proves a period (looked for after\n"
            "                           every 4096 heap sizes up to 2^20, then each time n grew\n"
@@ -150,6 +154,16 @@ static void usage(void)
            "checkpoint only if rank 0 gets there first). A rank that dies ends the job\n"
            "(mpirun says which); the last checkpoint stays intact. Other games run on\n"
            "rank 0 alone.\n"
+           "--mpi-sets owned (the default of symmetric tile games across ranks: Wythoff,\n"
+           "two-pile Nim; a square box, moves along the row, the column and maybe the\n"
+           "diagonal): each rank keeps only the line sets its own tiles use, the others\n"
+           "rest at their home ranks, packed, and travel between tiles, so the set memory\n"
+           "per rank falls as ranks are added, for more bytes exchanged; rank 0 takes\n"
+           "every tile and writes the file alone (whatever --mpi-write asks). The 'mpi sets:' line gives the most set\n"
+           "memory a rank held and the bytes exchanged; the file's attribute mpi_sets says\n"
+           "which. --mpi-sets replicated: every rank keeps all the sets (the only way of\n"
+           "other games, and of a --resume, which says so). On one rank, owned runs the\n"
+           "exchange all the same (its figures); without MPI the option is ignored.\n"
            "\n"
            "examples:\n"
            "  nimsieve solve wythoff --size 4096 -o wythoff.h5\n"
@@ -178,6 +192,7 @@ typedef struct solve_args {
     int ckpt_given;        /* --checkpoint-every was on the command line */
     int mpi_write;         /* --mpi-write: MPI_WRITE_RANK0 or MPI_WRITE_PARALLEL */
     int mpi_write_given;   /* --mpi-write was on the command line */
+    int mpi_sets;          /* --mpi-sets: MPI_SETS_AUTO, _REPLICATED, _OWNED */
     const char *out;
 } solve_args;
 
@@ -186,6 +201,8 @@ enum { MPI_WRITE_RANK0 = 0, MPI_WRITE_PARALLEL = 1 };
 /* the default: rank 0 alone, measured faster on this machine (README,
  * "Across MPI ranks", the write-time table) */
 #define MPI_WRITE_DEFAULT MPI_WRITE_RANK0
+
+enum { MPI_SETS_AUTO = 0, MPI_SETS_REPLICATED = 1, MPI_SETS_OWNED = 2 };
 
 /* "4G", "512M", "1.5GiB", "100000": bytes (powers of 1024). */
 static int parse_memory(const char *text, uint64_t *out)
@@ -223,6 +240,7 @@ static int parse_args(int argc, char **argv, solve_args *a)
         {"resume", no_argument, NULL, 'r'},       {"stream", no_argument, NULL, 's'},
         {"until-periodic", no_argument, NULL, 'U'}, {"loose-bound", no_argument, NULL, 'L'},
         {"no-stream", no_argument, NULL, 'S'},    {"mpi-write", required_argument, NULL, 'W'},
+        {"mpi-sets", required_argument, NULL, 'E'},
         {NULL, 0, NULL, 0},
     };
     ns_error err = {0};
@@ -233,7 +251,7 @@ static int parse_args(int argc, char **argv, solve_args *a)
     a->mpi_write = MPI_WRITE_DEFAULT;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":D:n:b:pmt:fqo:hM:c:rsULS", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":D:n:b:pmt:fqo:hM:c:rsULSE:", longopts, NULL)) != -1) {
         switch (c) {
         case 'D':
         case 'n':
@@ -255,6 +273,17 @@ static int parse_args(int argc, char **argv, solve_args *a)
         case 'U': a->until_periodic = 1; break;
         case 'L': a->loose_bound = 1; break;
         case 'S': a->no_stream = 1; break;
+        case 'E':
+            if (strcmp(optarg, "replicated") == 0)
+                a->mpi_sets = MPI_SETS_REPLICATED;
+            else if (strcmp(optarg, "owned") == 0)
+                a->mpi_sets = MPI_SETS_OWNED;
+            else
+                return ns_cli_error(CMD, "--mpi-sets '%s': expected replicated or owned", optarg);
+            /* a build without MPI: one process, which keeps every set */
+            if (!ns_dist_is_mpi_build())
+                a->mpi_sets = MPI_SETS_AUTO;
+            break;
         case 'M':
             if (parse_memory(optarg, &a->memory))
                 return ns_cli_error(CMD, "--memory '%s': expected a size such as 4G, 512M, 1.5GiB or a number of bytes",
@@ -359,6 +388,8 @@ typedef struct solve_ctx {
     int64_t periodic_at;    /* heap sizes done when a period was proven, else 0 */
     int dist;               /* the tile kernel or the P/N row kernel across the
                                MPI ranks (more than one) */
+    int owned;              /* the tile kernel across ranks with owned line
+                               sets (ns_dist_tiles_own) */
 } solve_ctx;
 
 /* Under MPI: the tile exchange of a solve across the ranks into *x and
@@ -369,7 +400,7 @@ typedef struct solve_ctx {
  * every finished block too; a resume's finished rows reach the others as
  * P-positions, dist_resume_share). NULL after printing the error. */
 static ns_dist_tiles *dist_start(const ns_game *g, const ns_engine_plan *plan, ns_engine_opts *opts,
-                                 ns_tile_exchange *x, ns_meta *meta)
+                                 ns_tile_exchange *x, ns_meta *meta, int owned)
 {
     ns_error err = {0};
     /* every rank has checked the paths and allocated its table before rank 0
@@ -386,6 +417,13 @@ static ns_dist_tiles *dist_start(const ns_game *g, const ns_engine_plan *plan, n
         ns_dist_abort(NS_EXIT_ERROR);
         return NULL;
     }
+    if (owned && ns_dist_tiles_own(d, x, &err)) {
+        ns_cli_error(CMD, "%s", err.msg);
+        ns_dist_abort(NS_EXIT_ERROR);
+        return NULL;
+    }
+    if (strcmp(plan->engine->name, "tiles2d") == 0)
+        snprintf(meta->mpi_sets, sizeof meta->mpi_sets, "%s", owned ? "owned" : "replicated");
     opts->tile_exchange = x;
     if (ns_dist_rank() != 0) {
         opts->progress = NULL;
@@ -419,6 +457,15 @@ static int dist_end(ns_dist_tiles *d, int rc, int quiet, int pn)
     else if (!quiet)
         printf("mpi:           %d ranks, tile rows dealt cyclically; rank 0 sent %.1f MB and received %.1f MB of tiles\n",
                ns_dist_size(), (double)sent / 1e6, (double)got / 1e6);
+    ns_dist_sets s;
+    ns_dist_tiles_sets(d, &s);
+    if (!quiet && !pn && s.owned)
+        printf("mpi sets:      owned (each rank keeps its share of the line sets): at most %" PRIu64 " bytes of line "
+               "sets on a rank at once (%.1f MB; rank 0: %.1f MB), counted; line windows exchanged: %" PRIu64
+               " bytes by all ranks (rank 0 sent %.1f MB, received %.1f MB)\n", s.peak_max, (double)s.peak_max / 1e6,
+               (double)s.peak / 1e6, s.sent_all, (double)s.sent / 1e6, (double)s.received / 1e6);
+    else if (!quiet && !pn)
+        printf("mpi sets:      replicated (every rank keeps a single process's line sets)\n");
     return NS_EXIT_OK;
 }
 
@@ -955,7 +1002,7 @@ static int solve_streaming(const solve_args *a, const ns_game *g, ns_meta *meta,
         opts.tile_source = on_tile_source;
         opts.tile_user = &sink;
     }
-    if (ctx->dist && !(dt = dist_start(g, plan, &opts, &xch, meta))) {
+    if (ctx->dist && !(dt = dist_start(g, plan, &opts, &xch, meta, ctx->owned && !ci))) {
         ns_h5_stream_abort(sink.s);
         free(shared_p);
         return NS_EXIT_ERROR;
@@ -1173,8 +1220,26 @@ int ns_cmd_solve(int argc, char **argv)
      * are shared by every rank; any other engine runs on rank 0 alone */
     const int ranks = ns_dist_size();
     const int dist_general = strcmp(plan.engine->name, "general") == 0;
-    ctx.dist = ranks > 1 && (strcmp(plan.engine->name, "tiles2d") == 0 || strcmp(plan.engine->name, "rows-pn") == 0 ||
-                             dist_general);
+    const int dist_tiles = strcmp(plan.engine->name, "tiles2d") == 0;
+    /* --mpi-sets owned runs the exchange even on one rank (its figures) */
+    ctx.dist = (ranks > 1 || (a.mpi_sets == MPI_SETS_OWNED && dist_tiles)) &&
+               (dist_tiles || strcmp(plan.engine->name, "rows-pn") == 0 || dist_general);
+    /* owned line sets: the default of symmetric tile solves across ranks */
+    const int can_own = dist_tiles && plan.engine->owned_sets && plan.engine->owned_sets(g);
+    if (a.mpi_sets == MPI_SETS_OWNED && !can_own) {
+        rc = ns_cli_error(CMD, "--mpi-sets owned: only for the tile kernel's symmetric games (a square box, moves "
+                          "along the row, the column and maybe the diagonal: Wythoff, two-pile Nim); this solve runs "
+                          "the %s engine%s", plan.engine->name, dist_tiles ? " on a game that is not symmetric" : "");
+        goto fail;
+    }
+    ctx.owned = ctx.dist && can_own && a.mpi_sets != MPI_SETS_REPLICATED;
+    if (ctx.owned && a.resume && have_ckpt) {
+        /* a resume rebuilds every line set from the finished tiles on rank 0 */
+        ctx.owned = 0;
+        if (ns_dist_rank() == 0 && !a.quiet)
+            fprintf(stderr, "nimsieve solve: note: a resume across MPI ranks keeps replicated line sets (every rank "
+                    "all of them); owned line sets only from the start\n");
+    }
     /* checkpoints across ranks: rank 0 writes them (after each unit it
      * holds every finished tile, block of rows or level) */
     if (ranks > 1 && !ctx.dist) {
@@ -1189,9 +1254,12 @@ int ns_cmd_solve(int argc, char **argv)
      * written by every rank (ns_h5_write_par), also by a job of one rank
      * in an MPI build; else rank 0 writes it. A streamed solve is written
      * by rank 0 whatever was asked (solve_streaming) */
-    const int par_write = a.mpi_write == MPI_WRITE_PARALLEL && ns_dist_is_mpi_build() &&
+    const int par_write = a.mpi_write == MPI_WRITE_PARALLEL && ns_dist_is_mpi_build() && !ctx.owned &&
                           (ctx.dist || (ranks == 1 && (strcmp(plan.engine->name, "tiles2d") == 0 ||
                                                        strcmp(plan.engine->name, "rows-pn") == 0 || dist_general)));
+    if (ctx.owned && a.mpi_write_given && a.mpi_write == MPI_WRITE_PARALLEL && ns_dist_rank() == 0)
+        fprintf(stderr, "nimsieve solve: --mpi-write parallel: with owned line sets rank 0 alone holds the table "
+                "and writes the file (ask --mpi-sets replicated for the parallel write)\n");
     if (ctx.dist || par_write) {
         meta.mpi_ranks = ranks;
         snprintf(meta.mpi_write, sizeof meta.mpi_write, "%s", par_write ? "parallel" : "rank0");
@@ -1403,7 +1471,7 @@ int ns_cmd_solve(int argc, char **argv)
             rc = NS_EXIT_ERROR;
             goto fail;
         }
-    } else if (ctx.dist && !(dt = dist_start(g, &plan, &opts, &xch, &meta))) {
+    } else if (ctx.dist && !(dt = dist_start(g, &plan, &opts, &xch, &meta, ctx.owned))) {
         rc = NS_EXIT_ERROR;
         goto fail;
     }
@@ -1510,6 +1578,11 @@ int ns_cmd_solve(int argc, char **argv)
     ns_table *run_t = t;
     if (dt && a.pn_only && ns_dist_rank() != 0 && !par_write) {
         opts.rows_sink = on_rows_drop;
+        run_t = NULL;
+    }
+    /* owned line sets: likewise, rank 0 takes every tile and holds the table */
+    if (dt && ctx.owned && ns_dist_rank() != 0) {
+        opts.tile_sink = on_tile_drop;
         run_t = NULL;
     }
     ns_err src = ns_engine_resume_with(plan.engine, g, run_t, &opts, resume_units, &err);

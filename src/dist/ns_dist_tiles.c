@@ -21,6 +21,23 @@ typedef struct msg {
     struct msg *next;
 } msg;
 
+/* owned line sets: a block's packed lines (3 header words: kind, block,
+ * version; then the window), resting at its home or received */
+typedef struct entry {
+    uint64_t *buf;          /* header and window; owned */
+    size_t nbuf;            /* words */
+    struct entry *next;
+} entry;
+
+/* a get that came before the version it asks for */
+typedef struct getreq {
+    int from;
+    int64_t key[3];
+    struct getreq *next;
+} getreq;
+
+enum { TAG_PUT = 1, TAG_GET = 2, TAG_REPLY = 3, TAG_DONE = 4, HEAD = 3 };
+
 struct ns_dist_tiles {
     MPI_Comm comm;          /* a duplicate of MPI_COMM_WORLD: our tags only */
     int rank, size;
@@ -31,6 +48,19 @@ struct ns_dist_tiles {
     int64_t resumed;        /* anti-diagonals of a resume: their tiles come from rank 0 */
     int64_t die_after;      /* test hook: > 0, this rank kills itself after so many sends */
     int64_t nsent;          /* tiles sent */
+    /* owned line sets (ns_dist_tiles_own) */
+    int owned;
+    MPI_Comm ocomm;         /* the line windows' messages (the service's probes take any) */
+    pthread_t service;
+    int running;            /* the service thread runs */
+    volatile int stop;      /* it stops (a failure: free without finish) */
+    int ndone;              /* ranks whose engine is done (TAG_DONE) */
+    int ofailed;            /* the service failed (out of memory, MPI) */
+    entry *store;           /* resting blocks (home) and replies (user) */
+    getreq *gets;           /* gets waiting for their version */
+    uint64_t held, stored, peak; /* bytes of sets held by the kernel, of windows stored here; peak of the sum */
+    uint64_t wsent, wreceived;   /* bytes of line windows sent and received (headers included) */
+    uint64_t peak_max, wsent_all; /* after finish: the largest peak, the windows sent by all ranks */
 };
 
 static void msg_free(msg *m)
@@ -65,14 +95,15 @@ static int mine(void *user, int64_t row)
 static int send_tile(void *user, int64_t x0, int64_t y0, int64_t nx, int64_t ny, const uint32_t *vals)
 {
     ns_dist_tiles *d = user;
-    if (d->size == 1)
+    /* owned line sets: only the holder (rank 0) takes the tiles */
+    if (d->size == 1 || (d->owned && d->rank == 0))
         return 0;
     const size_t bytes = 2 * sizeof(int64_t) + (size_t)nx * (size_t)ny * sizeof *vals;
     msg *m = calloc(1, sizeof *m);
     if (!m)
         return 1;
     m->buf = malloc(bytes);
-    m->req = malloc((size_t)(d->size - 1) * sizeof *m->req);
+    m->req = malloc((size_t)(d->owned ? 1 : d->size - 1) * sizeof *m->req);
     if (!m->buf || !m->req) {
         msg_free(m);
         return 1;
@@ -83,7 +114,7 @@ static int send_tile(void *user, int64_t x0, int64_t y0, int64_t nx, int64_t ny,
     int rc = 0;
     pthread_mutex_lock(&d->lock);
     for (int r = 0; r < d->size && !rc; r++) {
-        if (r == d->rank)
+        if (r == d->rank || (d->owned && r != 0))
             continue;
         rc = MPI_Isend(m->buf, (int)bytes, MPI_BYTE, r, (int)(x0 / d->tile), d->comm, &m->req[m->nreq]) !=
              MPI_SUCCESS;
@@ -146,6 +177,297 @@ static int recv_tile(void *user, int64_t x0, int64_t y0, int64_t nx, int64_t ny,
     return rc;
 }
 
+/* ---- owned line sets: homes and the service thread ---- */
+
+static void count_peak(ns_dist_tiles *d)
+{
+    if (d->held + d->stored > d->peak)
+        d->peak = d->held + d->stored;
+}
+
+static int home_of(const ns_dist_tiles *d, int64_t block)
+{
+    return (int)(block % d->size);
+}
+
+/* the entry of key (kind, block, version) taken out of the store, or NULL
+ * (under the lock) */
+static entry *store_take(ns_dist_tiles *d, const int64_t key[HEAD])
+{
+    for (entry **p = &d->store; *p; p = &(*p)->next) {
+        entry *e = *p;
+        if ((int64_t)e->buf[0] == key[0] && (int64_t)e->buf[1] == key[1] && (int64_t)e->buf[2] == key[2]) {
+            *p = e->next;
+            d->stored -= e->nbuf * sizeof *e->buf;
+            return e;
+        }
+    }
+    return NULL;
+}
+
+/* a non-blocking send of buf (owned from now on) on ocomm (under the lock) */
+static int osend(ns_dist_tiles *d, void *buf, size_t bytes, int to, int tag)
+{
+    msg *m = calloc(1, sizeof *m);
+    MPI_Request *req = malloc(sizeof *req);
+    if (!m || !req || bytes > (size_t)INT32_MAX ||
+        MPI_Isend(buf, (int)bytes, MPI_BYTE, to, tag, d->ocomm, req) != MPI_SUCCESS) {
+        free(m);
+        free(req);
+        free(buf);
+        return 1;
+    }
+    m->buf = buf;
+    m->req = req;
+    m->nreq = 1;
+    m->next = d->pending;
+    d->pending = m;
+    return 0;
+}
+
+/* the entry goes to rank to (a get answered; under the lock) */
+static int reply(ns_dist_tiles *d, entry *e, int to)
+{
+    const size_t bytes = e->nbuf * sizeof *e->buf;
+    const int rc = osend(d, e->buf, bytes, to, TAG_REPLY);
+    d->wsent += bytes;
+    free(e);
+    return rc;
+}
+
+/* a block came to rest here: a get waiting for it is answered (under the lock) */
+static int store_add(ns_dist_tiles *d, entry *e)
+{
+    const int64_t key[HEAD] = {(int64_t)e->buf[0], (int64_t)e->buf[1], (int64_t)e->buf[2]};
+    for (getreq **p = &d->gets; *p; p = &(*p)->next) {
+        getreq *q = *p;
+        if (q->key[0] == key[0] && q->key[1] == key[1] && q->key[2] == key[2]) {
+            *p = q->next;
+            const int to = q->from;
+            free(q);
+            return reply(d, e, to);
+        }
+    }
+    e->next = d->store;
+    d->store = e;
+    d->stored += e->nbuf * sizeof *e->buf;
+    count_peak(d);
+    return 0;
+}
+
+/* one message of ocomm taken and handled, if one is there (under the lock):
+ * 1 when one was, 0 when none, -1 on failure */
+static int serve_one(ns_dist_tiles *d)
+{
+    int flag = 0, count = 0;
+    MPI_Status st;
+    if (MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, d->ocomm, &flag, &st) != MPI_SUCCESS)
+        return -1;
+    if (!flag)
+        return 0;
+    MPI_Get_count(&st, MPI_BYTE, &count);
+    uint64_t *buf = malloc(count > 0 ? (size_t)count : 1);
+    if (!buf || MPI_Recv(buf, count, MPI_BYTE, st.MPI_SOURCE, st.MPI_TAG, d->ocomm, MPI_STATUS_IGNORE) != MPI_SUCCESS) {
+        free(buf);
+        return -1;
+    }
+    if (st.MPI_TAG == TAG_DONE) {
+        free(buf);
+        d->ndone++;
+        return 1;
+    }
+    if ((size_t)count < HEAD * sizeof *buf || count % sizeof *buf) {
+        free(buf);
+        return -1;
+    }
+    if (st.MPI_TAG == TAG_GET) {
+        const int64_t key[HEAD] = {(int64_t)buf[0], (int64_t)buf[1], (int64_t)buf[2]};
+        free(buf);
+        entry *e = store_take(d, key);
+        if (e)
+            return reply(d, e, st.MPI_SOURCE) ? -1 : 1;
+        getreq *q = malloc(sizeof *q);
+        if (!q)
+            return -1;
+        q->from = st.MPI_SOURCE;
+        memcpy(q->key, key, sizeof key);
+        q->next = d->gets;
+        d->gets = q;
+        return 1;
+    }
+    /* TAG_PUT (a block comes to rest at its home) or TAG_REPLY (a block asked for) */
+    entry *e = malloc(sizeof *e);
+    if (!e) {
+        free(buf);
+        return -1;
+    }
+    e->buf = buf;
+    e->nbuf = (size_t)count / sizeof *buf;
+    d->wreceived += (uint64_t)count;
+    return store_add(d, e) ? -1 : 1;
+}
+
+/* Each rank's service: takes the puts, gets and replies of ocomm while the
+ * kernel computes, until every rank's engine is done (or stop). */
+static void *service(void *arg)
+{
+    ns_dist_tiles *d = arg;
+    for (int idle = 0;;) {
+        pthread_mutex_lock(&d->lock);
+        const int r = d->ofailed ? 0 : serve_one(d);
+        if (r < 0)
+            d->ofailed = 1;
+        if (idle % 64 == 0)
+            reap(d);
+        const int end = d->ndone == d->size || d->stop;
+        pthread_mutex_unlock(&d->lock);
+        if (end)
+            break;
+        idle = r > 0 ? 0 : idle + 1;
+        if (idle > 16)
+            nanosleep(&(struct timespec){0, 20000}, NULL);
+    }
+    return NULL;
+}
+
+static int acquire(void *user, int kind, int64_t block, int64_t version, uint64_t bytes, uint64_t **win,
+                   size_t *nwin)
+{
+    ns_dist_tiles *d = user;
+    *win = NULL;
+    *nwin = 0;
+    pthread_mutex_lock(&d->lock);
+    d->held += bytes;
+    count_peak(d);
+    int rc = 0;
+    const int64_t key[HEAD] = {kind, block, version};
+    if (version > 0 && home_of(d, block) != d->rank) {
+        uint64_t *q = malloc(sizeof key);
+        rc = !q;
+        if (q) {
+            memcpy(q, key, sizeof key);
+            rc = osend(d, q, sizeof key, home_of(d, block), TAG_GET);
+        }
+    }
+    pthread_mutex_unlock(&d->lock);
+    if (rc || version == 0)
+        return rc;  /* version 0: empty sets */
+    entry *e = NULL;
+    for (int polls = 0; !e; polls++) {
+        pthread_mutex_lock(&d->lock);
+        e = store_take(d, key);
+        rc = d->ofailed;
+        pthread_mutex_unlock(&d->lock);
+        if (rc)
+            return 1;
+        if (!e && polls > 16)
+            nanosleep(&(struct timespec){0, 20000}, NULL);
+    }
+    *nwin = e->nbuf - HEAD;
+    memmove(e->buf, e->buf + HEAD, *nwin * sizeof *e->buf);
+    *win = e->buf;
+    free(e);
+    return 0;
+}
+
+static int release(void *user, int kind, int64_t block, int64_t version, uint64_t bytes, uint64_t *win, size_t nwin)
+{
+    ns_dist_tiles *d = user;
+    pthread_mutex_lock(&d->lock);
+    d->held -= bytes;
+    pthread_mutex_unlock(&d->lock);
+    if (!win)
+        return 0;   /* no one needs the block again */
+    uint64_t *buf = realloc(win, (nwin + HEAD) * sizeof *buf);
+    entry *e = malloc(sizeof *e);
+    if (!buf || !e) {
+        free(buf ? buf : win);
+        free(e);
+        return 1;
+    }
+    memmove(buf + HEAD, buf, nwin * sizeof *buf);
+    buf[0] = (uint64_t)kind;
+    buf[1] = (uint64_t)block;
+    buf[2] = (uint64_t)version;
+    e->buf = buf;
+    e->nbuf = nwin + HEAD;
+    const int home = home_of(d, block);
+    int rc;
+    pthread_mutex_lock(&d->lock);
+    if (home == d->rank) {
+        rc = store_add(d, e);
+    } else {
+        const size_t bytes_out = e->nbuf * sizeof *buf;
+        free(e);
+        rc = osend(d, buf, bytes_out, home, TAG_PUT);
+        d->wsent += bytes_out;
+    }
+    pthread_mutex_unlock(&d->lock);
+    return rc;
+}
+
+ns_err ns_dist_tiles_own(ns_dist_tiles *d, ns_tile_exchange *x, ns_error *err)
+{
+    if (MPI_Comm_dup(d->comm, &d->ocomm) != MPI_SUCCESS)
+        return ns_error_set(err, NS_EINTERNAL, "rank %d: MPI_Comm_dup failed", d->rank);
+    d->owned = 1;
+    if (pthread_create(&d->service, NULL, service, d) != 0) {
+        MPI_Comm_free(&d->ocomm);
+        d->owned = 0;
+        return ns_error_set(err, NS_EINTERNAL, "rank %d: cannot start the line sets' service thread", d->rank);
+    }
+    d->running = 1;
+    x->acquire = acquire;
+    x->release = release;
+    return NS_OK;
+}
+
+/* owned line sets, after the engine: this rank is done; the service ends
+ * when every rank is (the others may still ask for blocks resting here),
+ * then the figures are gathered (collective) */
+static ns_err own_finish(ns_dist_tiles *d, ns_error *err)
+{
+    int bad = 0;
+    pthread_mutex_lock(&d->lock);
+    d->ndone++;
+    for (int r = 0; r < d->size && !bad; r++)
+        if (r != d->rank) {
+            unsigned char *one = malloc(1);
+            bad = !one || osend(d, one, 1, r, TAG_DONE);
+        }
+    pthread_mutex_unlock(&d->lock);
+    if (bad)
+        d->stop = 1;
+    pthread_join(d->service, NULL);
+    d->running = 0;
+    if (bad || d->ofailed)
+        return ns_error_set(err, NS_EINTERNAL, "rank %d: the exchange of line sets failed", d->rank);
+    size_t left = 0;
+    for (entry *e = d->store; e; e = e->next)
+        left++;
+    if (left || d->gets)
+        return ns_error_set(err, NS_EINTERNAL, "rank %d: %zu blocks of line sets left unclaimed, %s", d->rank, left,
+                            d->gets ? "gets unanswered" : "no get unanswered");
+    uint64_t mine[2] = {d->peak, d->wsent}, all[2] = {0, 0};
+    if (MPI_Allreduce(&mine[0], &all[0], 1, MPI_UINT64_T, MPI_MAX, d->comm) != MPI_SUCCESS ||
+        MPI_Allreduce(&mine[1], &all[1], 1, MPI_UINT64_T, MPI_SUM, d->comm) != MPI_SUCCESS)
+        return ns_error_set(err, NS_EINTERNAL, "rank %d: MPI_Allreduce failed", d->rank);
+    d->peak_max = all[0];
+    d->wsent_all = all[1];
+    return NS_OK;
+}
+
+void ns_dist_tiles_sets(const ns_dist_tiles *d, ns_dist_sets *s)
+{
+    memset(s, 0, sizeof *s);
+    s->owned = d->owned;
+    s->peak = d->peak;
+    s->peak_max = d->peak_max;
+    s->sent = d->wsent;
+    s->received = d->wreceived;
+    s->sent_all = d->wsent_all;
+}
+
 ns_dist_tiles *ns_dist_tiles_new(int64_t tile_rows, int64_t tile, ns_tile_exchange *x, ns_error *err)
 {
     int level = 0, *ub = NULL, found = 0;
@@ -199,6 +521,8 @@ void ns_dist_tiles_resume(ns_dist_tiles *d, uint64_t units_done)
 ns_err ns_dist_tiles_finish(ns_dist_tiles *d, ns_error *err)
 {
     int bad = 0;
+    if (d->owned && d->running && own_finish(d, err))
+        return err->code;
     pthread_mutex_lock(&d->lock);
     while (d->pending) {
         msg *m = d->pending;
@@ -220,6 +544,21 @@ void ns_dist_tiles_free(ns_dist_tiles *d)
 {
     if (!d)
         return;
+    if (d->running) {
+        d->stop = 1;
+        pthread_join(d->service, NULL);
+    }
+    while (d->store) {
+        entry *e = d->store;
+        d->store = e->next;
+        free(e->buf);
+        free(e);
+    }
+    while (d->gets) {
+        getreq *q = d->gets;
+        d->gets = q->next;
+        free(q);
+    }
     while (d->pending) {
         msg *m = d->pending;
         d->pending = m->next;
@@ -230,6 +569,8 @@ void ns_dist_tiles_free(ns_dist_tiles *d)
         msg_free(m);
     }
     pthread_mutex_destroy(&d->lock);
+    if (d->owned)
+        MPI_Comm_free(&d->ocomm);
     MPI_Comm_free(&d->comm);
     free(d);
 }
@@ -266,6 +607,19 @@ void ns_dist_tiles_bytes(const ns_dist_tiles *d, uint64_t *sent, uint64_t *recei
 {
     (void)d;
     *sent = *received = 0;
+}
+
+ns_err ns_dist_tiles_own(ns_dist_tiles *d, ns_tile_exchange *x, ns_error *err)
+{
+    (void)d;
+    (void)x;
+    return ns_error_set(err, NS_EINVAL, "owned line sets need an MPI build (-DNS_MPI=ON)");
+}
+
+void ns_dist_tiles_sets(const ns_dist_tiles *d, ns_dist_sets *s)
+{
+    (void)d;
+    memset(s, 0, sizeof *s);
 }
 
 void ns_dist_tiles_free(ns_dist_tiles *d)

@@ -17,7 +17,13 @@
  * resume under any number of ranks has rank 0 replay the finished tiles
  * and send them on (ns_dist_tiles_resume). Test hook:
  * NS_DIST_TEST_DIE_AFTER_TILES=N kills rank NS_DIST_TEST_FAIL_RANK (default
- * 1) with SIGKILL after it sent its N-th tile. */
+ * 1) with SIGKILL after it sent its N-th tile.
+ *
+ * That is the replicated design: every rank keeps a single process's line
+ * sets. Owned line sets (ns_dist_tiles_own, symmetric games) keep on each
+ * rank only the blocks of lines its tiles use; between uses a block rests
+ * at its home rank, packed, and a service thread per rank answers the
+ * others' gets and takes their puts; computed tiles go to rank 0 only. */
 #ifndef NS_DIST_TILES_H
 #define NS_DIST_TILES_H
 
@@ -49,6 +55,32 @@ ns_err ns_dist_tiles_finish(ns_dist_tiles *d, ns_error *err);
 /* Bytes of tile values this rank sent (counted once per receiver) and
  * received, headers included. */
 void ns_dist_tiles_bytes(const ns_dist_tiles *d, uint64_t *sent, uint64_t *received);
+
+/* Owned line sets (the symmetric tile kernel; every rank calls it after
+ * ns_dist_tiles_new, before the engine runs): *x gets the hooks acquire and
+ * release, each block of lines rests at its home rank (block mod ranks)
+ * between uses, and a service thread of this rank answers the other ranks'
+ * gets and takes their puts while the kernel computes; computed tiles go
+ * to rank 0 only (the holder: it takes every tile into its table or
+ * sink; the others hold only their own). Not with a resume. NS_EINTERNAL
+ * when the thread or the communicator cannot be had; in a build without
+ * MPI: NS_EINVAL. ns_dist_tiles_finish then waits for every rank (the
+ * others may still need the blocks resting here) and gathers the figures
+ * of ns_dist_tiles_sets. */
+ns_err ns_dist_tiles_own(ns_dist_tiles *d, ns_tile_exchange *x, ns_error *err);
+
+/* What the owned line sets cost this rank (after ns_dist_tiles_finish). */
+typedef struct ns_dist_sets {
+    int owned;              /* 0: replicated line sets (the rest is 0) */
+    uint64_t peak;          /* the most bytes of line sets this rank held
+                               at once: the blocks the kernel had filled
+                               (their whole lines) and the windows resting
+                               here or received, counted by the hooks */
+    uint64_t peak_max;      /* the largest peak of all ranks */
+    uint64_t sent, received;/* bytes of line windows this rank sent and received */
+    uint64_t sent_all;      /* bytes of line windows all ranks sent */
+} ns_dist_sets;
+void ns_dist_tiles_sets(const ns_dist_tiles *d, ns_dist_sets *s);
 
 /* Free d (sends not finished are cancelled). NULL: nothing. */
 void ns_dist_tiles_free(ns_dist_tiles *d);

@@ -116,10 +116,38 @@ typedef int (*ns_tile_src_fn)(void *user, int64_t x0, int64_t y0, int64_t nx, in
  * one: a process may run without a table and a sink that drops the rows)
  * and the blocks exchanged are only those after them, so a checkpoint of
  * any number of processes resumes under any number. */
+/* Owned line sets (acquire and release set; the symmetric case only: a
+ * square box, moves along the row, the column and maybe the diagonal).
+ * A process keeps only the line sets it works on; the others rest at
+ * their homes in the exchange. Blocks of lines: kind NS_LINES_INDEX,
+ * block b = the sets of indices [bT, bT + T) (row and column x share a
+ * set), kind NS_LINES_DIAG, block m = the diagonals y - x in [mT, mT + T)
+ * (T: stream_unit()). A process computes only its own tile rows (a process
+ * with holder != 0 also takes every other tile through recv, into its table
+ * or sink, without its sets; the others skip them: send goes to the holder
+ * only) and, for tile (i, j), i <= j, acquires before it index block j (at
+ * j == i: its row's block, kept to the row's end) and diagonal block j - i,
+ * each at version i (the uses it has had: the rows before), and after it
+ * releases index block j (j > i) and diagonal block j - i - 1 (j > i) at
+ * version i + 1; after the row's last tile, its row's block and diagonal
+ * block j - i are released with win NULL (no one needs them again).
+ * acquire(user, kind, block, version, bytes, &win, &nwin) waits until that
+ * version is released (anywhere), then hands its packed lines
+ * (ns_tile_lines_pack) to the caller (*win malloc'ed, the caller frees it;
+ * NULL with version 0: empty sets); release hands the packed lines after
+ * version uses (win malloc'ed, the hook owns it from the call on, also when
+ * it fails). bytes: the memory of the block's sets while the process holds
+ * them (for the hook's count). Called on the worker threads, several at
+ * once, never twice for one block at once. Not with resume (NS_EINVAL). */
+enum { NS_LINES_INDEX = 0, NS_LINES_DIAG = 1 };
 typedef struct ns_tile_exchange {
     int (*mine)(void *user, int64_t tile_row);  /* REQUIRED */
     int (*send)(void *user, int64_t x0, int64_t y0, int64_t nx, int64_t ny, const uint32_t *vals); /* REQUIRED */
     int (*recv)(void *user, int64_t x0, int64_t y0, int64_t nx, int64_t ny, uint32_t *vals);       /* REQUIRED */
+    /* OPTIONAL, both or neither: owned line sets (see below) */
+    int (*acquire)(void *user, int kind, int64_t block, int64_t version, uint64_t bytes, uint64_t **win,
+                   size_t *nwin);
+    int (*release)(void *user, int kind, int64_t block, int64_t version, uint64_t bytes, uint64_t *win, size_t nwin);
     void *user;
     int ranks;              /* the processes (>= 1) */
     int holder;             /* this process holds the finished tiles of a
@@ -261,6 +289,31 @@ typedef struct ns_engine_opts {
                                processes, see ns_level_exchange */
 } ns_engine_opts;
 
+/* The line sets of the tile kernel as they travel between processes
+ * (owned line sets, above): line l's set is bits + l * stride (words words
+ * of values, bit v of the set = value v seen), its summary full + l *
+ * fstride (bit w = word w is full) and first[l] its first word that is not
+ * full. Packed, a line is one word, first | (n << 32), then its n words
+ * from first up to its last non-zero word (none when first reaches it):
+ * the words below first are full and the words past the window zero, and
+ * the summary follows from the words. */
+typedef struct ns_tile_lines {
+    uint64_t *bits;
+    uint64_t *full;
+    uint32_t *first;
+    uint64_t stride, fstride, words;
+} ns_tile_lines;
+
+/* The packed lines l0 .. l0 + nl - 1 of L into out (NULL: only counted);
+ * returns the words. */
+size_t ns_tile_lines_pack(const ns_tile_lines *L, int64_t l0, int64_t nl, uint64_t *out);
+
+/* The packed lines in[0 .. nin) into lines l0 .. l0 + nl - 1 of L, which
+ * must be empty (all zero) before. NS_EFORMAT when in is not nl packed
+ * lines of L's width. */
+ns_err ns_tile_lines_unpack(const ns_tile_lines *L, int64_t l0, int64_t nl, const uint64_t *in, size_t nin,
+                            ns_error *err);
+
 /* Generalized Sprague-Grundy values of a loopy game (Smith 1966; Fraenkel
  * and Yesha), ns_retro_gsg.c. Every position u gets gamma(u): a finite
  * value, or infinity "inf(K)" with K the set of finite values among its
@@ -401,6 +454,10 @@ typedef struct ns_engine {
      * ns_engine_run_with may still force one on any game. 0 (the default):
      * an engine of games whose moves lower the rank. */
     int loopy;
+    /* OPTIONAL (NULL: never): 1 when the engine runs g (bounds set) across
+     * processes with owned line sets (ns_tile_exchange's acquire and
+     * release: tiles2d, the symmetric case). */
+    int (*owned_sets)(const ns_game *g);
 } ns_engine;
 
 /* The table: NULL-terminated, fastest first; the last entry applies to

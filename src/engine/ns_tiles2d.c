@@ -46,12 +46,19 @@
  * (o->tile_exchange) the holder replays them and sends each on; the others
  * receive and replay them as they do other processes' tiles.
  *
+ * Owned line sets (x->acquire and x->release; the symmetric case, no
+ * resume): the sets are reserved, not allocated; a process computes only
+ * its own tile rows, each tile between own_before (the blocks of lines it
+ * needs, from the exchange) and own_after (packed and handed on, their
+ * pages given back), and holds only those blocks; see ns_engine.h.
+ *
  * Streaming (no table: o->tile_sink): the cells of a tile go to a buffer
  * of the thread's (and its mirror tile's to a second one), handed to the
  * sink when the tile is done; only the line sets stay in memory. A
  * streamed resume replays the finished tiles read back through
  * o->tile_source (the line sets are rebuilt, not stored in checkpoints:
  * they are larger than the table's compressed tiles). */
+#define _GNU_SOURCE /* MAP_ANONYMOUS, MAP_NORESERVE, MADV_DONTNEED */
 #include "engine/ns_engine.h"
 
 #include <inttypes.h>
@@ -59,7 +66,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sched.h>
+#include <sys/mman.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "core/ns_hugemem.h"
 #include "core/ns_omp.h"
@@ -79,6 +88,7 @@ typedef struct lines {
     void *raw;          /* the allocation; owned */
     size_t mapped;      /* its size when mmap'ed (huge pages), else 0 */
     uint64_t *full;     /* n * fstride: bit w of a line's summary = its word w is full; owned */
+    size_t fmapped;     /* owned line sets: the size of full's mapping, else 0 (calloc) */
     uint32_t *first;    /* per line: its first word that is not full; owned */
 } lines;
 
@@ -107,11 +117,15 @@ typedef struct tiles {
     volatile int overflow;
     const ns_tile_exchange *x; /* across processes (ns_tile_exchange), or NULL */
     volatile int xfailed;   /* a hook of x failed */
+    int owned;              /* owned line sets (x->acquire): see own_before */
+    int64_t tj;             /* tile columns (owned line sets) */
 } tiles;
 
 /* how a tile is done: computed, replayed from the table or the tile
  * source (a resume), or received from another process (x) and replayed */
-enum { COMPUTE = 0, REPLAY = 1, REMOTE = 2 };
+enum { COMPUTE = 0, REPLAY = 1, REMOTE = 2, TAKE = 3, SKIP = 4 };
+/* owned line sets: TAKE, the holder takes another process's tile into its
+ * table or sink (not into its sets); SKIP, another process's tile row */
 
 enum { TAIL = 32 };
 
@@ -500,17 +514,225 @@ static void do_tile_sym(tiles *T, lines *diag, int64_t x0, int64_t x1, int64_t y
         T->xfailed = 1; /* a resume: the holder hands its finished tiles to the others */
 }
 
+/* Owned line sets (ns_tile_exchange's acquire and release; the
+ * symmetric case). The sets are reserved, not allocated (MAP_NORESERVE:
+ * only the pages touched cost memory); a process fills a block of lines
+ * from its packed window before a tile (own_get) and, after its last use
+ * here, packs it, hands it to the exchange and gives its pages back
+ * (own_put: zero pages, empty sets, until the block comes again). */
+
+size_t ns_tile_lines_pack(const ns_tile_lines *L, int64_t l0, int64_t nl, uint64_t *out)
+{
+    size_t k = 0;
+    for (int64_t l = l0; l < l0 + nl; l++) {
+        const uint64_t *b = L->bits + (uint64_t)l * L->stride;
+        const uint64_t f = L->first[l];
+        uint64_t e = L->words;
+        while (e > f && b[e - 1] == 0)
+            e--;
+        const uint64_t n = e > f ? e - f : 0;
+        if (out) {
+            out[k] = f | n << 32;
+            memcpy(out + k + 1, b + f, n * sizeof *b);
+        }
+        k += 1 + n;
+    }
+    return k;
+}
+
+ns_err ns_tile_lines_unpack(const ns_tile_lines *L, int64_t l0, int64_t nl, const uint64_t *in, size_t nin,
+                            ns_error *err)
+{
+    size_t k = 0;
+    for (int64_t l = l0; l < l0 + nl; l++) {
+        if (k >= nin)
+            return ns_error_set(err, NS_EFORMAT, "packed line sets: %zu words end before line %" PRId64 " of %" PRId64,
+                                nin, l - l0, nl);
+        const uint64_t f = in[k] & 0xFFFFFFFFu, n = in[k] >> 32;
+        /* the window's first word is not full (else first would be past it) */
+        if (f > L->words || n > L->words - f || n > nin - k - 1 || (n && in[k + 1] == ~(uint64_t)0))
+            return ns_error_set(err, NS_EFORMAT, "packed line sets: line %" PRId64 " has a bad window (first word %"
+                                PRIu64 ", %" PRIu64 " words; sets of %" PRIu64 " words)", l - l0, f, n, L->words);
+        uint64_t *b = L->bits + (uint64_t)l * L->stride, *fs = L->full + (uint64_t)l * L->fstride;
+        memset(b, 0xFF, f * sizeof *b);
+        memset(fs, 0xFF, (f >> 6) * sizeof *fs);
+        if (f & 63)
+            fs[f >> 6] |= ((uint64_t)1 << (f & 63)) - 1;
+        memcpy(b + f, in + k + 1, n * sizeof *b);
+        for (uint64_t w = f; w < f + n; w++)
+            if (b[w] == ~(uint64_t)0)
+                fs[w >> 6] |= (uint64_t)1 << (w & 63);
+        L->first[l] = (uint32_t)f;
+        k += 1 + n;
+    }
+    if (k != nin)
+        return ns_error_set(err, NS_EFORMAT, "packed line sets: %zu words, %zu expected for %" PRId64 " lines", nin, k,
+                            nl);
+    return NS_OK;
+}
+
+/* zero bytes at p: whole pages given back (zero when touched again), the
+ * ends cleared */
+static void drop_range(void *p, size_t bytes)
+{
+    const uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE), a = (uintptr_t)p, e = a + bytes;
+    const uintptr_t pa = (a + pg - 1) & ~(pg - 1), pe = e & ~(pg - 1);
+    if (pe <= pa || madvise((void *)pa, pe - pa, MADV_DONTNEED) != 0) {
+        memset(p, 0, bytes);
+        return;
+    }
+    memset(p, 0, pa - a);
+    memset((void *)pe, 0, e - pe);
+}
+
+static void *map_zero(size_t bytes)
+{
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    return p == MAP_FAILED ? NULL : p;
+}
+
+/* the sets of L reserved (owned line sets); free with free_lines */
+static int reserve_lines(lines *L, uint64_t stride, uint64_t fstride)
+{
+    const size_t bytes = ((size_t)L->n * (size_t)stride + 8) * sizeof *L->bits;
+    const size_t fbytes = ((size_t)L->n * (size_t)fstride + 1) * sizeof *L->full;
+    if ((L->raw = map_zero(bytes)))
+        L->mapped = bytes;
+    L->bits = L->raw;
+    if ((L->full = map_zero(fbytes)))
+        L->fmapped = fbytes;
+    L->first = calloc((size_t)L->n, sizeof *L->first);
+    return L->bits && L->full && L->first;
+}
+
+static ns_tile_lines lines_view(const tiles *T, const lines *L)
+{
+    return (ns_tile_lines){.bits = L->bits, .full = L->full, .first = L->first, .stride = T->stride,
+                           .fstride = T->fstride, .words = T->words};
+}
+
+/* block b of L: its first line and number of lines, and their memory */
+static int64_t block_lines(const lines *L, int64_t b, int64_t *l0)
+{
+    *l0 = b * TILE;
+    return L->n - *l0 < TILE ? L->n - *l0 : TILE;
+}
+
+static uint64_t block_bytes(const tiles *T, int64_t nl)
+{
+    return (uint64_t)nl * ((T->stride + T->fstride) * sizeof(uint64_t) + sizeof(uint32_t));
+}
+
+/* block b of L (kind) at version: from the exchange into the sets */
+static int own_get(tiles *T, lines *L, int kind, int64_t b, int64_t version)
+{
+    int64_t l0;
+    const int64_t nl = block_lines(L, b, &l0);
+    uint64_t *win = NULL;
+    size_t nwin = 0;
+    int rc = T->x->acquire(T->x->user, kind, b, version, block_bytes(T, nl), &win, &nwin) != 0;
+    if (!rc && win) {
+        const ns_tile_lines v = lines_view(T, L);
+        ns_error e = {0};
+        rc = ns_tile_lines_unpack(&v, l0, nl, win, nwin, &e) != NS_OK;
+    }
+    free(win);
+    return rc;
+}
+
+/* block b of L (kind) after version uses: packed to the exchange (last:
+ * no one needs it again, nothing travels), its pages given back */
+static int own_put(tiles *T, lines *L, int kind, int64_t b, int64_t version, int last)
+{
+    int64_t l0;
+    const int64_t nl = block_lines(L, b, &l0);
+    uint64_t *win = NULL;
+    size_t nwin = 0;
+    if (!last) {
+        const ns_tile_lines v = lines_view(T, L);
+        nwin = ns_tile_lines_pack(&v, l0, nl, NULL);
+        if (!(win = malloc(nwin * sizeof *win)))
+            return 1;
+        ns_tile_lines_pack(&v, l0, nl, win);
+    }
+    drop_range(L->bits + (uint64_t)l0 * T->stride, (size_t)nl * T->stride * sizeof *L->bits);
+    drop_range(L->full + (uint64_t)l0 * T->fstride, (size_t)nl * T->fstride * sizeof *L->full);
+    memset(L->first + l0, 0, (size_t)nl * sizeof *L->first);
+    return T->x->release(T->x->user, kind, b, version, block_bytes(T, nl), win, nwin) != 0;
+}
+
+/* Before tile (i, j), i <= j, of a process's own row: index block j (the
+ * column's sets; at j == i the row's, kept to the row's end) and diagonal
+ * block j - i (kept for the next tile, where it is block j - i - 1), both
+ * after the i rows above. */
+static int own_before(tiles *T, lines *diag, int64_t i, int64_t j)
+{
+    return own_get(T, &T->rows, NS_LINES_INDEX, j, i) || (diag && own_get(T, diag, NS_LINES_DIAG, j - i, i));
+}
+
+/* After it: the column's block and diagonal block j - i - 1 go on to row
+ * i + 1; after the row's last tile its row's block and diagonal block
+ * j - i are dead (row i + 1 would need them at tile (i + 1, tj)). */
+static int own_after(tiles *T, lines *diag, int64_t i, int64_t j)
+{
+    int rc = 0;
+    if (j > i) {
+        rc |= own_put(T, &T->rows, NS_LINES_INDEX, j, i + 1, 0);
+        if (diag)
+            rc |= own_put(T, diag, NS_LINES_DIAG, j - i - 1, i + 1, 0);
+    }
+    if (j == T->tj - 1) {
+        rc |= own_put(T, &T->rows, NS_LINES_INDEX, i, i + 1, 1);
+        if (diag)
+            rc |= own_put(T, diag, NS_LINES_DIAG, j - i, i + 1, 1);
+    }
+    return rc;
+}
+
+/* TAKE: the holder takes another process's tile (i <= j) into its table
+ * (and the mirror) or its sink, not into its sets */
+static void take_tile_sym(tiles *T, int64_t x0, int64_t x1, int64_t y0, int64_t y1)
+{
+    uint32_t *tb = T->tbuf + (size_t)2 * TILE * TILE * (size_t)ns_omp_thread_num();
+    uint32_t *mb = x0 != y0 ? tb + TILE * TILE : tb;
+    const int64_t nx = x1 - x0, ny = y1 - y0;
+    const uint64_t n = (uint64_t)T->n1;
+    if (T->x->recv(T->x->user, x0, y0, nx, ny, tb)) {
+        T->xfailed = 1;
+        return;
+    }
+    for (int64_t x = x0; x < x1; x++)
+        for (int64_t y = y0 > x ? y0 : x; y < y1; y++) {
+            const uint32_t m = tb[(x - x0) * ny + (y - y0)];
+            if (T->t) {
+                ns_table_set(T->t, (uint64_t)x * n + (uint64_t)y, m);
+                ns_table_set(T->t, (uint64_t)y * n + (uint64_t)x, m);
+            }
+            if (mb != tb)
+                mb[(y - y0) * nx + (x - x0)] = m;
+        }
+    if (!T->sink)
+        return;
+    if (T->sink(T->sink_user, x0, y0, nx, ny, tb) || (mb != tb && T->sink(T->sink_user, y0, x0, ny, nx, mb)))
+        T->sink_failed = 1;
+}
+
+static void free_lines(lines *L)
+{
+    ns_huge_free(L->raw, L->mapped);
+    if (L->fmapped)
+        munmap(L->full, L->fmapped);
+    else
+        free(L->full);
+    free(L->first);
+}
+
 static void free_tiles(tiles *T)
 {
     free(T->tbuf);
-    ns_huge_free(T->rows.raw, T->rows.mapped);
-    free(T->rows.full);
-    free(T->rows.first);
-    for (int i = 0; i < T->ng; i++) {
-        ns_huge_free(T->g[i].raw, T->g[i].mapped);
-        free(T->g[i].full);
-        free(T->g[i].first);
-    }
+    free_lines(&T->rows);
+    for (int i = 0; i < T->ng; i++)
+        free_lines(&T->g[i]);
 }
 
 static int alloc_lines(lines *L, uint64_t stride, uint64_t fstride)
@@ -647,10 +869,16 @@ static void run_rows(tiles *T, lines *diag, int sym, int64_t s0, int64_t s1, int
         const int64_t j0 = s0 - i > jmin ? s0 - i : jmin, j1 = s1 - 1 - i < tj - 1 ? s1 - 1 - i : tj - 1;
         /* a row of another process: received, not computed; a resume's
          * finished tiles: replayed by the holder, received by the others */
-        const int mode = replay ? (T->x && T->x->ranks > 1 && !T->x->holder ? REMOTE : REPLAY)
-                         : T->x && j0 <= j1 && !T->x->mine(T->x->user, i) ? REMOTE : COMPUTE;
+        int mode = replay ? (T->x && T->x->ranks > 1 && !T->x->holder ? REMOTE : REPLAY)
+                   : T->x && j0 <= j1 && !T->x->mine(T->x->user, i) ? REMOTE : COMPUTE;
+        /* owned line sets: another process's row is taken (the holder) or
+         * skipped; an own tile waits in acquire, not for the row above */
+        if (T->owned && mode == REMOTE)
+            mode = T->x->holder ? TAKE : SKIP;
+        if (mode == SKIP)
+            continue;
         for (int64_t j = j0; j <= j1; j++) {
-            for (int spin = 0; i > 0 && __atomic_load_n(&ncol[i - 1], __ATOMIC_ACQUIRE) <= j; spin++) {
+            for (int spin = 0; i > 0 && !T->owned && __atomic_load_n(&ncol[i - 1], __ATOMIC_ACQUIRE) <= j; spin++) {
                 if (T->x && spin > 4096)
                     nanosleep(&(struct timespec){0, 20000}, NULL); /* threads x ranks threads: mostly waiting */
                 else if (spin > 64)
@@ -659,7 +887,17 @@ static void run_rows(tiles *T, lines *diag, int sym, int64_t s0, int64_t s1, int
             const int64_t x0 = i * TILE, y0 = j * TILE;
             const int64_t x1 = x0 + TILE < T->n0 ? x0 + TILE : T->n0;
             const int64_t y1 = y0 + TILE < T->n1 ? y0 + TILE : T->n1;
-            if (sym)
+            if (mode == TAKE)
+                take_tile_sym(T, x0, x1, y0, y1);
+            else if (T->owned) {
+                if (T->xfailed || own_before(T, diag, i, j))
+                    T->xfailed = 1;
+                else {
+                    do_tile_sym(T, diag, x0, x1, y0, y1, mode);
+                    if (own_after(T, diag, i, j))
+                        T->xfailed = 1;
+                }
+            } else if (sym)
                 do_tile_sym(T, diag, x0, x1, y0, y1, mode);
             else
                 do_tile(T, x0, x1, y0, y1, mode);
@@ -697,17 +935,29 @@ static ns_err tiles2d_resume(const ns_game *g, ns_table *t, const ns_engine_plan
     ns_err rc = NS_OK;
     int col, dg;
     const int sym = plan_lines(g, &T, &col, &dg);
-    if (T.row_ray && !alloc_lines(&T.rows, T.stride, T.fstride))
+    T.x = o->tile_exchange;
+    T.owned = T.x && T.x->acquire && T.x->release;
+    if (T.owned && (!sym || resume_units)) {
+        rc = ns_error_set(err, NS_EINVAL, "tiles2d: owned line sets need a symmetric game (a square box, moves along "
+                          "the row, the column and maybe the diagonal) and no resume");
+        goto done;
+    }
+    /* owned: a block's summaries (128 lines) in whole 4 KiB pages, which
+     * own_put gives back (the sets' stride is a multiple of 8 words) */
+    if (T.owned)
+        T.fstride = (T.fstride + 3) / 4 * 4;
+    if (T.row_ray && !(T.owned ? reserve_lines(&T.rows, T.stride, T.fstride) : alloc_lines(&T.rows, T.stride, T.fstride)))
         goto oom;
     for (int i = 0; i < T.ng; i++)
-        if (T.g[i].n && !alloc_lines(&T.g[i], T.stride, T.fstride))
+        if (T.g[i].n && !(T.owned ? reserve_lines(&T.g[i], T.stride, T.fstride)
+                                  : alloc_lines(&T.g[i], T.stride, T.fstride)))
             goto oom;
     int nthreads = o->threads > 0 ? o->threads : ns_omp_max_threads();
-    T.x = o->tile_exchange;
     /* across processes: threads x ranks threads, of which about threads
      * compute (rows are dealt cyclically) and the others replay received
-     * rows, mostly waiting */
-    if (T.x && T.x->ranks > 1)
+     * rows, mostly waiting; owned line sets: threads, the holder's others
+     * take the received tiles */
+    if (T.x && T.x->ranks > 1 && (!T.owned || T.x->holder))
         nthreads *= T.x->ranks;
     if (!t) {
         T.sink = o->tile_sink;
@@ -723,6 +973,7 @@ static ns_err tiles2d_resume(const ns_game *g, ns_table *t, const ns_engine_plan
         goto oom;
     }
     const int64_t ti = (T.n0 + TILE - 1) / TILE, tj = (T.n1 + TILE - 1) / TILE;
+    T.tj = tj;
     tiles *PT = &T;
     /* units of checkpoints: the tile anti-diagonals s = 0 .. ti+tj-2 */
     const uint64_t units_total = (uint64_t)(ti + tj - 1);
@@ -819,6 +1070,14 @@ static ns_err tiles2d_run(const ns_game *g, ns_table *t, const ns_engine_plan *p
     return tiles2d_resume(g, t, plan, o, 0, err);
 }
 
+static int tiles2d_owned_sets(const ns_game *g)
+{
+    tiles T;
+    memset(&T, 0, sizeof T);
+    int col, dg;
+    return tiles2d_applies(g, &(ns_engine_opts){0}, NULL, 0) && plan_lines(g, &T, &col, &dg);
+}
+
 const ns_engine ns_engine_tiles2d = {
     .name = "tiles2d",
     .what = "two-pile Grundy tables of plain rays in 128 x 128 tiles, a parallel wavefront; streams tiles",
@@ -829,4 +1088,5 @@ const ns_engine ns_engine_tiles2d = {
     .resume = tiles2d_resume,
     .stream_unit = tiles2d_tile,
     .checked_bound = tiles2d_checked_bound,
+    .owned_sets = tiles2d_owned_sets,
 };

@@ -270,6 +270,7 @@ static ns_err write_attributes(writer *w, int k, const int64_t *bounds, int pn_o
         (rc = attr_i32(w, "threads", m->threads)) ||
         (m->mpi_ranks > 0 && (rc = attr_i32(w, "mpi_ranks", m->mpi_ranks))) ||
         (m->mpi_ranks > 0 && mpi_write[0] && (rc = attr_str(w, "mpi_write", mpi_write))) ||
+        (m->mpi_sets[0] && (rc = attr_str(w, "mpi_sets", m->mpi_sets))) ||
         (rc = attr_f64(w, "wall_seconds", m->wall_seconds)) ||
         (rc = attr_str(w, "hdf5_version", ns_h5_library_version())) ||
         (rc = attr_str(w, "gsl_version", GSL_VERSION)) ||

@@ -44,6 +44,9 @@ typedef struct ns_meta {
                                  "rank0" (rank 0 alone) or "parallel" (every
                                  rank, ns_h5_write_par); root attribute
                                  mpi_write when not ""; not read back */
+    char mpi_sets[16];        /* "" or, a tile solve across ranks, how the
+                                 line sets were kept: "owned", "replicated"
+                                 (root attribute mpi_sets; not read back) */
     double wall_seconds;
     int complete;             /* 1 when the solve finished */
     char engine[32];          /* the engine that solved it (ns_engine.name);

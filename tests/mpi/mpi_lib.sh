@@ -48,13 +48,13 @@ PYEOF
 }
 
 # The files of an MPI run against a single process's: PY, SAME (h5same.py),
-# SKIP (the run's own attributes, mpi_write included, and the build's: its
-# flags, parallel HDF5),
+# SKIP (the run's own attributes, mpi_ranks, mpi_write and mpi_sets, and the
+# build's: its flags, parallel HDF5),
 # REF_NS (the single-process reference: the default OpenMP build when there
 # is one, else this binary without mpirun); needs NS and SRC.
 PY=/usr/bin/python3
 SAME="$SRC/tests/cli/h5same.py"
-SKIP="mpi_ranks,mpi_write,build_flags,hdf5_version,git_revision"
+SKIP="mpi_ranks,mpi_write,mpi_sets,build_flags,hdf5_version,git_revision"
 REF_NS=$NS
 [ -x "$SRC/build/nimsieve" ] && REF_NS="$SRC/build/nimsieve"
 

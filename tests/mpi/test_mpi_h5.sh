@@ -32,7 +32,9 @@ layout() {
         /H5D_ALLOC_TIME_/ { gsub(/ /, ""); print name, f, $0 }'
 }
 
-games=("wythoff --size 2500" "$SRC/data/rules/wythoff-twice.rules --size 700")
+# (Wythoff with --mpi-sets replicated: with owned line sets, the default of
+# symmetric games, rank 0 alone holds the table and writes it)
+games=("wythoff --size 2500 --mpi-sets replicated" "$SRC/data/rules/wythoff-twice.rules --size 700")
 names=(wythoff twice)
 for gi in 0 1; do
     read -r -a game <<<"${games[$gi]}"
@@ -105,7 +107,7 @@ PY
 # name is a folder): one line per failing rank naming it, exit 2, nothing left
 mkdir -p "$WORK/blocked.h5.part"
 rm -f "$WORK/blocked.h5"
-mpi 2 "$NS" solve wythoff --size 600 --mpi-write parallel -q -o "$WORK/blocked.h5"
+mpi 2 "$NS" solve wythoff --size 600 --mpi-sets replicated --mpi-write parallel -q -o "$WORK/blocked.h5"
 CHECKS=$((CHECKS + 1))
 [ "$RC" -eq 2 ] || { fail "a failing parallel write: expected exit 2, got $RC"; show; }
 grep -q '^nimsieve solve: rank [01] of 2: .*blocked.h5: cannot create .*blocked.h5.part' "$ERR" || { fail "a failing parallel write: expected the rank's message"; show; }
@@ -117,7 +119,7 @@ rm -rf "$WORK/blocked.h5.part"
 # in them; exit 2, the rank named, nothing left
 for bad in 0 1; do
     rm -f "$WORK/nomem.h5"
-    NS_H5_PAR_TEST_NOMEM_RANK=$bad mpi 2 "$NS" solve wythoff --size 600 --mpi-write parallel -q -o "$WORK/nomem.h5"
+    NS_H5_PAR_TEST_NOMEM_RANK=$bad mpi 2 "$NS" solve wythoff --size 600 --mpi-sets replicated --mpi-write parallel -q -o "$WORK/nomem.h5"
     CHECKS=$((CHECKS + 1))
     [ "$RC" -eq 2 ] || { fail "rank $bad out of memory in the parallel write: expected exit 2, got $RC"; show; }
     grep -q "^nimsieve solve: rank $bad of 2: .*nomem.h5: rank $bad: out of memory for a band of chunks" "$ERR" ||

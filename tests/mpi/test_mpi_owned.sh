@@ -1,0 +1,134 @@
+#!/usr/bin/env bash
+# test_mpi_owned.sh - the two-pile tile kernel across MPI ranks with owned
+# line sets (issue 21, item 2: each rank keeps only its share of the line
+# sets; ns_dist_tiles_own): the default of symmetric games across ranks,
+# --mpi-sets owned on one rank. Wythoff (1000 x 1000) and two-pile Nim
+# (1500 x 1500), in memory and streamed, at 1..4 ranks (several rows of
+# tiles a rank; 1 or 2 threads a rank) write the single-process file value
+# for value, with the attributes mpi_ranks and mpi_sets = owned; Nim's
+# values are x XOR y (Bouton) and Wythoff's P-positions Wythoff's pairs
+# (closed forms in exact integers). Fewer rows of tiles than ranks (200:
+# 2 rows at 4 ranks; 100: 1 row at 3). The set memory a rank holds (the
+# summary line "mpi sets:", counted by the hooks) at 4 ranks is below half
+# the figure of one rank (Wythoff 4096 x 4096, streamed). --mpi-sets
+# replicated still gives the same file (mpi_sets = replicated); --mpi-sets
+# owned on a game that is not symmetric is refused with one line.
+NS=$1 SRC=$2 WORK=$3
+. "$SRC/tests/cli/cli_lib.sh"
+. "$SRC/tests/mpi/mpi_lib.sh"
+MPI_TIMEOUT=60
+
+sets_is() { # FILE VALUE: the root attribute mpi_sets is VALUE
+    $PY - "$@" <<'PY'
+import sys, h5py
+v = h5py.File(sys.argv[1], "r").attrs.get("mpi_sets")
+v = v.decode() if isinstance(v, bytes) else v
+sys.exit(0 if v == sys.argv[2] else 1)
+PY
+}
+
+closed_form() { # GAME FILE: Nim's G = x ^ y, or Wythoff's P-positions
+    $PY - "$@" <<'PY'
+import sys, math, h5py, numpy as np
+g = h5py.File(sys.argv[2], "r")["grundy"][...].astype(np.int64)
+n = g.shape[0]
+x, y = np.indices((n, n))
+if sys.argv[1] == "nim":
+    sys.exit(0 if np.array_equal(g, x ^ y) else 1)
+want = np.zeros((n, n), bool)
+for k in range(n):
+    a = (k + math.isqrt(5 * k * k)) // 2  # floor(k phi), Wythoff 1907
+    if a + k < n:
+        want[a, a + k] = want[a + k, a] = True
+sys.exit(0 if np.array_equal(g == 0, want) else 1)
+PY
+}
+
+games=("wythoff --size 1000" "nim -D piles=2 --size 1500")
+names=(wythoff nim)
+for gi in 0 1; do
+    read -r -a game <<<"${games[$gi]}"
+    nm=${names[$gi]}
+    for mode in memory stream; do
+        extra=()
+        [ "$mode" = stream ] && extra=(--stream)
+        ref="$WORK/$nm.$mode.ref.h5"
+        rm -f "$ref"
+        run "$REF_NS" solve "${game[@]}" "${extra[@]}" -q -o "$ref"
+        [ "$RC" -eq 0 ] || { fail "reference $nm $mode: exit $RC"; show; continue; }
+        for rt in 1x1 2x1 3x1 3x2 4x1; do
+            r=${rt%x*} t=${rt#*x}
+            f="$WORK/$nm.$mode.$rt.h5"
+            rm -f "$f" "$f.part"
+            own=()
+            [ "$r" -eq 1 ] && own=(--mpi-sets owned)   # across ranks: the default
+            OMP_NUM_THREADS=$t mpi "$r" "$NS" solve "${game[@]}" "${extra[@]}" "${own[@]}" -o "$f"
+            CHECKS=$((CHECKS + 1))
+            if [ "$RC" -ne 0 ]; then
+                fail "$nm $mode owned at $r ranks x $t threads: exit $RC"
+                show
+                continue
+            fi
+            $PY "$SAME" "$ref" "$f" --skip "$SKIP" >"$WORK/diff" 2>&1 ||
+                fail "$nm $mode owned at $r ranks x $t threads: not the single-process file: $(head -3 "$WORK/diff")"
+            CHECKS=$((CHECKS + 2))
+            sets_is "$f" owned || fail "$nm $mode at $r ranks: expected the root attribute mpi_sets = owned"
+            grep -q "^mpi sets: *owned" "$OUT" || { fail "$nm $mode at $r ranks: expected the 'mpi sets: owned' line"; show; }
+            [ "$(grep -c '^output:' "$OUT")" -eq 1 ] || { fail "$nm $mode at $r ranks: expected one report"; show; }
+        done
+        CHECKS=$((CHECKS + 1))
+        closed_form "$nm" "$WORK/$nm.$mode.3x1.h5" || fail "$nm $mode at 3 ranks: not the closed form's values"
+    done
+done
+
+# fewer rows of tiles than ranks: ranks without a row of their own serve
+# their blocks of lines all the same
+for case in "200 4" "100 3"; do
+    read -r n r <<<"$case"
+    for mode in memory stream; do
+        extra=()
+        [ "$mode" = stream ] && extra=(--stream)
+        ref="$WORK/small$n.$mode.ref.h5" f="$WORK/small$n.$mode.h5"
+        rm -f "$ref" "$f"
+        run "$REF_NS" solve wythoff --size "$n" "${extra[@]}" -q -o "$ref"
+        mpi "$r" "$NS" solve wythoff --size "$n" "${extra[@]}" -o "$f"
+        CHECKS=$((CHECKS + 1))
+        [ "$RC" -eq 0 ] || { fail "$r ranks, size $n, $mode: exit $RC"; show; continue; }
+        $PY "$SAME" "$ref" "$f" --skip "$SKIP" >/dev/null 2>&1 || fail "$r ranks, size $n, $mode: not the single-process file"
+    done
+done
+
+# --mpi-sets replicated: every rank all the sets, the same file
+f="$WORK/wythoff.replicated.h5"
+rm -f "$f"
+mpi 3 "$NS" solve wythoff --size 1000 --mpi-sets replicated -o "$f"
+CHECKS=$((CHECKS + 3))
+[ "$RC" -eq 0 ] || { fail "--mpi-sets replicated: exit $RC"; show; }
+$PY "$SAME" "$WORK/wythoff.memory.ref.h5" "$f" --skip "$SKIP" >/dev/null 2>&1 || fail "--mpi-sets replicated: not the single-process file"
+sets_is "$f" replicated || fail "--mpi-sets replicated: expected mpi_sets = replicated"
+
+# set memory per rank: 4 ranks hold less than half of what one holds
+peak() { sed -n 's/^mpi sets: *owned.* at most \([0-9]*\) bytes of line sets on a rank.*/\1/p' "$OUT"; }
+rm -f "$WORK/big1.h5" "$WORK/big4.h5"
+mpi 1 "$NS" solve wythoff --size 4096 --stream --mpi-sets owned -o "$WORK/big1.h5"
+p1=$(peak)
+mpi 4 "$NS" solve wythoff --size 4096 --stream -o "$WORK/big4.h5"
+p4=$(peak)
+CHECKS=$((CHECKS + 1))
+if [ -z "$p1" ] || [ -z "$p4" ]; then
+    fail "expected the set memory on the 'mpi sets:' line (1 rank: '$p1', 4 ranks: '$p4')"
+    show
+elif [ $((2 * p4)) -ge "$p1" ]; then
+    fail "set memory per rank at 4 ranks $p4 bytes, not below half of one rank's $p1"
+fi
+CHECKS=$((CHECKS + 1))
+$PY "$SAME" "$WORK/big1.h5" "$WORK/big4.h5" --skip "$SKIP" >/dev/null 2>&1 || fail "4096 at 4 ranks: not the file of 1 rank"
+
+# a game that is not symmetric (five rays) cannot own its sets
+mpi 2 "$NS" solve "$SRC/data/rules/wythoff-twice.rules" --size 300 --mpi-sets owned -o "$WORK/twice.h5"
+CHECKS=$((CHECKS + 2))
+[ "$RC" -ne 0 ] || fail "--mpi-sets owned on wythoff-twice.rules: expected a refusal"
+grep -q "mpi-sets owned: only for the tile kernel's symmetric games.*not symmetric" "$ERR" ||
+    { fail "--mpi-sets owned on wythoff-twice.rules: expected the reason"; show; }
+
+finish

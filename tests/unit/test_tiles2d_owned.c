@@ -1,0 +1,387 @@
+/* test_tiles2d_owned.c - the tile kernel across processes with owned line
+ * sets (ns_tile_exchange's acquire and release) without MPI: R "processes"
+ * are R POSIX threads of this one, each running the engine with tile rows
+ * dealt cyclically; computed tiles go to the holder (process 0) only, and
+ * the blocks of lines rest in a store in memory between uses, keyed by
+ * (kind, block, version). Checked against sources outside the kernel:
+ * Wythoff's values by a naive mex written here (row, column, diagonal
+ * scanned cell by cell) and two-pile Nim's by Bouton's x XOR y:
+ *   - the holder ends with every cell (in memory: its table; streaming: its
+ *     sink sees each cell once), at 1..4 processes x 1 or 2 threads, sizes
+ *     not multiples of the 128-cell tiles, and fewer tile rows than
+ *     processes;
+ *   - another process's sink sees exactly the cells of its own tile rows
+ *     (tiles (i, j), i <= j, i mod R its rank, and their mirrors), once;
+ *   - the protocol: an acquire of version v finds exactly the release of
+ *     version v (it waits until then); no block is held by two processes
+ *     at once; every window released is acquired again (the store ends
+ *     empty); a process holds at most 2 blocks for each of its own rows
+ *     and 2 for each thread at once (the bytes the hooks are told), none
+ *     at the end;
+ *   - refusals (NS_EINVAL): a game that is not symmetric (a rectangle), a
+ *     resume; a failing acquire stops the kernel (NS_EIO). */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/ns_omp.h"
+#include "game/ns_params.h"
+#include "game/ns_presets.h"
+#include "engine/ns_engine.h"
+#include "testutil.h"
+
+enum { MAXR = 4, TILE = 128, MAXB = 64 };
+
+typedef struct win {
+    int kind;
+    int64_t block, version;
+    uint64_t *w;            /* owned */
+    size_t n;
+    struct win *next;
+} win;
+
+typedef struct post {
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    int ranks;
+    int64_t ti, tj;
+    uint32_t **box;         /* tiles on their way to the holder, by tile index */
+    win *store;             /* blocks resting between uses */
+    int held_by[2][MAXB];   /* process holding a block, or -1 */
+    uint64_t held[MAXR], peak[MAXR], block_max;
+    long puts, gets, bad;   /* windows released, acquired; protocol errors */
+} post;
+
+typedef struct proc {
+    post *p;
+    int rank;
+    ns_engine_opts o;
+    ns_tile_exchange x;
+    const ns_game *g;
+    ns_table *t;            /* the holder in memory, else NULL */
+    uint32_t *vals;         /* streaming: the cells the sink got */
+    uint8_t *seen;
+    int64_t n;
+    ns_err rc;
+    ns_error err;
+} proc;
+
+static int mine(void *user, int64_t row)
+{
+    const proc *q = user;
+    return row % q->p->ranks == q->rank;
+}
+
+static int send_tile(void *user, int64_t x0, int64_t y0, int64_t nx, int64_t ny, const uint32_t *vals)
+{
+    proc *q = user;
+    post *p = q->p;
+    if (q->rank == 0)
+        return 0;   /* the holder keeps its own */
+    uint32_t *c = malloc((size_t)(nx * ny) * sizeof *c);
+    if (!c)
+        return 1;
+    memcpy(c, vals, (size_t)(nx * ny) * sizeof *c);
+    pthread_mutex_lock(&p->lock);
+    p->box[(x0 / TILE) * p->tj + y0 / TILE] = c;
+    pthread_cond_broadcast(&p->cond);
+    pthread_mutex_unlock(&p->lock);
+    return 0;
+}
+
+static int recv_tile(void *user, int64_t x0, int64_t y0, int64_t nx, int64_t ny, uint32_t *vals)
+{
+    proc *q = user;
+    post *p = q->p;
+    uint32_t **slot = &p->box[(x0 / TILE) * p->tj + y0 / TILE];
+    pthread_mutex_lock(&p->lock);
+    p->bad += q->rank != 0;     /* only the holder takes tiles */
+    while (!*slot)
+        pthread_cond_wait(&p->cond, &p->lock);
+    memcpy(vals, *slot, (size_t)(nx * ny) * sizeof *vals);
+    free(*slot);
+    *slot = NULL;
+    pthread_mutex_unlock(&p->lock);
+    return 0;
+}
+
+static int acquire(void *user, int kind, int64_t block, int64_t version, uint64_t bytes, uint64_t **w, size_t *n)
+{
+    proc *q = user;
+    post *p = q->p;
+    *w = NULL;
+    *n = 0;
+    pthread_mutex_lock(&p->lock);
+    p->held[q->rank] += bytes;
+    if (p->held[q->rank] > p->peak[q->rank])
+        p->peak[q->rank] = p->held[q->rank];
+    if (bytes > p->block_max)
+        p->block_max = bytes;
+    win *e = NULL;
+    while (version > 0 && !e) {
+        for (win **pp = &p->store; *pp; pp = &(*pp)->next)
+            if ((*pp)->kind == kind && (*pp)->block == block) {
+                if ((*pp)->version != version)
+                    break;  /* another version rests: wait for ours */
+                e = *pp;
+                *pp = e->next;
+                break;
+            }
+        if (!e)
+            pthread_cond_wait(&p->cond, &p->lock);
+    }
+    /* one holder at a time */
+    if (block >= MAXB || p->held_by[kind][block] >= 0)
+        p->bad++;
+    else
+        p->held_by[kind][block] = q->rank;
+    if (e) {
+        p->gets++;
+        *w = e->w;
+        *n = e->n;
+        free(e);
+    }
+    pthread_mutex_unlock(&p->lock);
+    return 0;
+}
+
+static int release(void *user, int kind, int64_t block, int64_t version, uint64_t bytes, uint64_t *w, size_t n)
+{
+    proc *q = user;
+    post *p = q->p;
+    win *e = w ? malloc(sizeof *e) : NULL;
+    pthread_mutex_lock(&p->lock);
+    p->held[q->rank] -= bytes;
+    if (block >= MAXB || p->held_by[kind][block] != q->rank)
+        p->bad++;
+    else
+        p->held_by[kind][block] = -1;
+    for (win *s = p->store; s; s = s->next)
+        p->bad += s->kind == kind && s->block == block;   /* one version rests at a time */
+    if (w && e) {
+        *e = (win){.kind = kind, .block = block, .version = version, .w = w, .n = n, .next = p->store};
+        p->store = e;
+        p->puts++;
+    } else if (w) {
+        free(w);
+        p->bad++;
+    }
+    pthread_cond_broadcast(&p->cond);
+    pthread_mutex_unlock(&p->lock);
+    return 0;
+}
+
+static int sink(void *user, int64_t x0, int64_t y0, int64_t nx, int64_t ny, const uint32_t *v)
+{
+    proc *q = user;
+    NS_PRAGMA(omp critical(test_owned_sink))
+    for (int64_t i = 0; i < nx; i++)
+        for (int64_t j = 0; j < ny; j++) {
+            q->vals[(x0 + i) * q->n + y0 + j] = v[i * ny + j];
+            q->seen[(x0 + i) * q->n + y0 + j]++;
+        }
+    return 0;
+}
+
+static void *run_proc(void *arg)
+{
+    proc *q = arg;
+    q->rc = ns_engine_run(q->g, q->t, &q->o, &q->err);
+    return NULL;
+}
+
+/* Wythoff's Grundy values by the definition */
+static uint32_t *naive_wythoff(int64_t n)
+{
+    uint32_t *g = malloc((size_t)(n * n) * sizeof *g);
+    uint8_t *used = malloc((size_t)(3 * n + 2));
+    if (!g || !used) {
+        free(g);
+        free(used);
+        return NULL;
+    }
+    for (int64_t x = 0; x < n; x++)
+        for (int64_t y = 0; y < n; y++) {
+            memset(used, 0, (size_t)(3 * n + 2));
+            for (int64_t t = 1; t <= x; t++)
+                used[g[(x - t) * n + y]] = 1;
+            for (int64_t t = 1; t <= y; t++)
+                used[g[x * n + y - t]] = 1;
+            for (int64_t t = 1; t <= x && t <= y; t++)
+                used[g[(x - t) * n + y - t]] = 1;
+            uint32_t m = 0;
+            while (used[m])
+                m++;
+            g[x * n + y] = m;
+        }
+    free(used);
+    return g;
+}
+
+enum { WN = 520 };
+static uint32_t *W;
+
+static uint32_t expect(int nim, int64_t x, int64_t y)
+{
+    return nim ? (uint32_t)(x ^ y) : W[x * WN + y];
+}
+
+static void check(const char *game, int64_t n, int ranks, int threads, int stream)
+{
+    const int nim = strcmp(game, "nim") == 0;
+    ns_error err = {0};
+    ns_params pr = {0};
+    if (nim)
+        CHECK(ns_params_parse(&pr, "piles=2", &err) == NS_OK);
+    ns_game *g = ns_preset_build(game, &pr, 2, &err);
+    int64_t b[2] = {n, n};
+    CHECK(g && ns_game_set_bounds(g, b, &err) == NS_OK);
+    post p = {.ranks = ranks, .ti = (n + TILE - 1) / TILE, .tj = (n + TILE - 1) / TILE};
+    pthread_mutex_init(&p.lock, NULL);
+    pthread_cond_init(&p.cond, NULL);
+    memset(p.held_by, 0xFF, sizeof p.held_by);
+    proc q[MAXR];
+    memset(q, 0, sizeof q);
+    int ok = g && (nim || W) && (p.box = calloc((size_t)(p.ti * p.tj), sizeof *p.box));
+    for (int r = 0; r < ranks; r++) {
+        q[r] = (proc){.p = &p, .rank = r, .g = g, .n = n};
+        q[r].x = (ns_tile_exchange){.mine = mine, .send = send_tile, .recv = recv_tile, .acquire = acquire,
+                                    .release = release, .user = &q[r], .ranks = ranks, .holder = r == 0};
+        q[r].o = (ns_engine_opts){.threads = threads, .tile_exchange = &q[r].x};
+        if (stream || r > 0) {
+            q[r].o.tile_sink = sink;
+            q[r].o.tile_user = &q[r];
+            ok = ok && (q[r].vals = calloc((size_t)(n * n), sizeof *q[r].vals)) &&
+                 (q[r].seen = calloc((size_t)(n * n), 1));
+        } else {
+            ok = ok && (q[r].t = ns_engine_table_new(g, 0, &err));
+        }
+    }
+    CHECK(ok);
+    pthread_t th[MAXR];
+    for (int r = 0; ok && r < ranks; r++)
+        CHECK(pthread_create(&th[r], NULL, run_proc, &q[r]) == 0);
+    for (int r = 0; ok && r < ranks; r++)
+        pthread_join(th[r], NULL);
+    for (int r = 0; ok && r < ranks; r++) {
+        uint64_t diff = 0, seen = 0;
+        for (int64_t x = 0; x < n; x++)
+            for (int64_t y = 0; y < n; y++) {
+                const int64_t i = x * n + y;
+                const int64_t row = (x < y ? x : y) / TILE;
+                /* the holder: every cell; another: the cells of its rows */
+                const int want = r == 0 || row % ranks == r;
+                if (q[r].t)
+                    diff += (uint32_t)ns_table_get(q[r].t, (uint64_t)i) != expect(nim, x, y);
+                else {
+                    diff += want && q[r].vals[i] != expect(nim, x, y);
+                    seen += q[r].seen[i] != want;
+                }
+            }
+        CHECKF(q[r].rc == NS_OK && diff == 0 && seen == 0,
+               "%s %lld, process %d of %d, %d threads%s: rc %d (%s), %llu cells differ from %s, %llu not seen as "
+               "expected", game, (long long)n, r, ranks, threads, stream ? ", streaming" : "", (int)q[r].rc,
+               q[r].err.msg, (unsigned long long)diff, nim ? "x XOR y" : "the naive mex", (unsigned long long)seen);
+        /* a row in progress keeps its block and a diagonal block, a tile
+         * being computed adds a column block and a diagonal block */
+        const int64_t own = (p.ti - r + ranks - 1) / ranks;
+        CHECKF(p.held[r] == 0 && p.peak[r] <= (uint64_t)(2 * own + 2 * threads) * p.block_max,
+               "%s %lld, process %d of %d, %d threads: held %llu bytes of sets at once, more than 2 blocks of %llu "
+               "for each of its %lld rows and 2 a thread; %llu at the end", game, (long long)n, r, ranks, threads,
+               (unsigned long long)p.peak[r], (unsigned long long)p.block_max, (long long)own,
+               (unsigned long long)p.held[r]);
+    }
+    long left = 0;
+    for (win *e = p.store; e; e = e->next)
+        left++;
+    int held = 0;
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; i < MAXB; i++)
+            held += p.held_by[k][i] >= 0;
+    CHECKF(p.bad == 0 && left == 0 && held == 0 && p.puts == p.gets && (p.ti < 2 || p.puts > 0),
+           "%s %lld at %d processes: %ld protocol errors, %ld windows left, %d blocks still held, %ld puts, %ld gets",
+           game, (long long)n, ranks, p.bad, left, held, p.puts, p.gets);
+    while (p.store) {
+        win *e = p.store;
+        p.store = e->next;
+        free(e->w);
+        free(e);
+    }
+    for (int64_t i = 0; p.box && i < p.ti * p.tj; i++)
+        free(p.box[i]);
+    free(p.box);
+    for (int r = 0; r < ranks; r++) {
+        ns_table_free(q[r].t);
+        free(q[r].vals);
+        free(q[r].seen);
+    }
+    pthread_mutex_destroy(&p.lock);
+    pthread_cond_destroy(&p.cond);
+    ns_game_free(g);
+}
+
+/* an acquire that fails once a block has been used: the kernel stops */
+static int acquire_fail(void *user, int kind, int64_t block, int64_t version, uint64_t bytes, uint64_t **w,
+                        size_t *n)
+{
+    (void)user, (void)kind, (void)block, (void)bytes;
+    *w = NULL;
+    *n = 0;
+    return version > 0;
+}
+
+static int release_free(void *user, int kind, int64_t block, int64_t version, uint64_t bytes, uint64_t *w, size_t n)
+{
+    (void)user, (void)kind, (void)block, (void)version, (void)bytes, (void)n;
+    free(w);
+    return 0;
+}
+
+static void check_refusals(void)
+{
+    ns_error err = {0};
+    ns_params none = {0};
+    ns_game *g = ns_preset_build("wythoff", &none, 2, &err);
+    int64_t rect[2] = {300, 400}, sq[2] = {300, 300};
+    post p = {.ranks = 1};
+    proc q = {.p = &p};
+    q.x = (ns_tile_exchange){.mine = mine, .send = send_tile, .recv = recv_tile, .acquire = acquire,
+                             .release = release, .user = &q, .ranks = 1, .holder = 1};
+    ns_engine_opts o = {.threads = 1, .tile_exchange = &q.x};
+    ns_table *t = NULL;
+    CHECK(g && ns_game_set_bounds(g, rect, &err) == NS_OK && (t = ns_engine_table_new(g, 0, &err)));
+    if (t) {
+        CHECK(ns_engine_run(g, t, &o, &err) == NS_EINVAL && strstr(err.msg, "symmetric"));
+        ns_table_free(t);
+        t = NULL;
+    }
+    CHECK(g && ns_game_set_bounds(g, sq, &err) == NS_OK && (t = ns_engine_table_new(g, 0, &err)));
+    if (t) {
+        CHECK(ns_engine_resume(g, t, &o, 1, &err) == NS_EINVAL && strstr(err.msg, "no resume"));
+        /* a failing hook stops the kernel with NS_EIO, no hang */
+        q.x.acquire = acquire_fail;
+        q.x.release = release_free;
+        CHECK(ns_engine_run(g, t, &o, &err) == NS_EIO);
+        ns_table_free(t);
+    }
+    ns_game_free(g);
+}
+
+int main(void)
+{
+    W = naive_wythoff(WN);
+    CHECK(W != NULL);
+    for (int r = 1; r <= MAXR; r++)
+        for (int t = 1; t <= 2; t++) {
+            check("wythoff", WN, r, t, 0);
+            check("wythoff", WN, r, t, 1);
+        }
+    check("wythoff", 200, 4, 1, 0);     /* 2 tile rows, 4 processes */
+    check("wythoff", 100, 3, 2, 1);     /* 1 tile row */
+    check("nim", 700, 3, 2, 0);
+    check("nim", 700, 2, 1, 1);
+    check_refusals();
+    free(W);
+    return TEST_REPORT();
+}
