@@ -114,7 +114,7 @@ done
 
 # a failure on every rank mid-run (the sets must widen past --memory at
 # level 128): the job ends with exit 2 and the cause, no hang, no file
-rm -f "$WORK/m.h5"
+rm -f "$WORK/m.h5" "$WORK/m.h5.ckpt" "$WORK/m.h5.part"
 OMP_NUM_THREADS=1 mpi 3 "$NS" solve nim -D piles=3 --bounds 400,20,20 --memory 800K -o "$WORK/m.h5"
 CHECKS=$((CHECKS + 1))
 [ "$RC" -eq 2 ] && grep -q 'rank [0-2] of 3: the line sets and running sets need .* (at level 128 of 438' "$ERR" ||

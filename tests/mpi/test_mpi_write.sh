@@ -69,7 +69,7 @@ games=("wythoff --size 4500 --pn-only --no-stream"
     "nim -D piles=3 --bounds 200,128,100"
     "nim -D piles=3 --size 48 --pn-only"
     "moore -D piles=3 -D k=2 --size 24"
-    "wythoff --size 2500")
+    "wythoff --size 2500 --mpi-sets replicated")
 names=(wythoff-pn asym-pn nim3 nim3-pn moore wythoff)
 engines=(rows-pn rows-pn general general general tiles2d)
 few=0 many=""
