@@ -421,6 +421,14 @@ void ns_h5_seq_suspend(ns_h5_seq *s);
 /* Give up: close and remove "<path>.part"; frees s (NULL: no-op). */
 void ns_h5_seq_abort(ns_h5_seq *s);
 
+/* How many files a suspend (ns_h5_stream_suspend, ns_h5_seq_suspend: a
+ * stop or a failed write) left half closed in HDF5: their close had to
+ * fail so that the .part stays as its checkpoint left it. HDF5's own
+ * shutdown crashes on such a file (1.10: H5F__close_cb), and in an MPI
+ * build MPI_Finalize runs that shutdown: the caller must then end the
+ * process without it. */
+int ns_h5_files_left_open(void);
+
 /* How a table's game is named for a reader, the same in every subcommand:
  * "wythoff" for a preset, "wythoff-twice (rule file data/rules/x.rules)" for
  * a rule file ("(rule file)" when its path was not recorded). */
