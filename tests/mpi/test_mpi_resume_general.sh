@@ -24,47 +24,6 @@ NS=$1 SRC=$2 WORK=$3
 . "$SRC/tests/mpi/mpi_lib.sh"
 MPI_TIMEOUT=60
 
-# units_of: "N M" from the resume line "resuming from ...: N of M units done"
-units_of() {
-    sed -n 's/^resuming from .*: \([0-9]*\) of \([0-9]*\) units done.*/\1 \2/p' "$OUT" | head -1
-}
-
-# resume_all LABEL FILE REF RANKS -- ARGS...: resume copies of FILE's
-# checkpoint (and .part) under each of RANKS (quoted list); each must be REF
-# and start from at least MIN_UNITS units done
-MIN_UNITS=1
-resume_all() {
-    local label=$1 f=$2 ref=$3 ranks=$4 r u
-    shift 5
-    cp "$f.ckpt" "$f.ckpt.saved"
-    [ -e "$f.part" ] && cp "$f.part" "$f.part.saved"
-    for r in $ranks; do
-        cp "$f.ckpt.saved" "$f.ckpt"
-        [ -e "$f.part.saved" ] && cp "$f.part.saved" "$f.part"
-        rm -f "$f"
-        CHECKS=$((CHECKS + 1))
-        if [ "$r" -eq 1 ]; then
-            run timeout 60 "$NS" solve "$@" -o "$f" --resume
-        else
-            mpi "$r" "$NS" solve "$@" -o "$f" --resume
-        fi
-        if [ "$RC" -ne 0 ]; then
-            fail "$label: resume at $r ranks: exit $RC"
-            show
-            continue
-        fi
-        u=$(units_of)
-        if [ -z "$u" ] || [ "${u% *}" -lt "$MIN_UNITS" ] || [ "${u% *}" -ge "${u#* }" ]; then
-            fail "$label: resume at $r ranks: expected to resume a checkpoint of at least $MIN_UNITS units, part of the way ('$u')"
-            show
-        fi
-        $PY "$SAME" "$ref" "$f" --skip "$SKIP" >"$WORK/diff" 2>&1 ||
-            fail "$label: resumed at $r ranks: not the single-process file: $(head -3 "$WORK/diff")"
-        [ -e "$f.ckpt" ] && fail "$label: resumed at $r ranks: the checkpoint is left behind"
-    done
-    rm -f "$f.ckpt.saved" "$f.part.saved"
-}
-
 games=("nim -D piles=3 --bounds 60,50,40" "moore -D piles=3 -D k=2 --bounds 30,28,26" "a-wythoff -D a=2 --size 400")
 names=(nim moore awythoff)
 dies=(10 8 60)      # level exchanges after the resume before rank 1 dies
