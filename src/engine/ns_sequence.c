@@ -327,13 +327,76 @@ static inline void fold_bytes(uint8_t *by, uint64_t *s)
     memset(by, 0, 256);
 }
 
+/* The group pass. For RC_GROUP heaps n0 .. n0+31 of one-byte cells and a
+ * rare part a that every one of them splits off with its digit t, the
+ * other parts are the heaps M0 - a + i (M0 = n0 - t, i the heap's place
+ * in the group): one run of 32 bytes of the sequence. The pass XORs G(a)
+ * into that run and marks value i in heap i's byte map: a load and a
+ * store a split, where a heap at a time costs the rare list, two
+ * scattered loads and the loop for each. The rare parts it takes for
+ * every heap of the group (group_span): early, the other part below b0
+ * (M0 + 32 - b0 <= a < M0); late, the other part in [b0, n0) (32 - t <=
+ * a <= M0 - b0); never a = m / 2 of a strict split (Grundy's game) for
+ * any heap of the group (the window [wlo, whi]). The heap-by-heap kernels
+ * then skip those (in_span) and do the rest: parts near the span's ends
+ * and the window, singles, rare parts in the block. */
+enum { RC_GROUP = 32 };
+
+typedef struct rc_span {
+    int64_t lo, hi, wlo, whi; /* a in [lo, hi) outside [wlo, whi] */
+} rc_span;
+
+static inline int in_span(const rc_span *sp, int64_t a)
+{
+    return a >= sp->lo && a < sp->hi && (a < sp->wlo || a > sp->whi);
+}
+
+/* the first part after a (in_span) that the span may not hold */
+static inline int64_t span_next(const rc_span *sp, int64_t a)
+{
+    return a < sp->wlo ? (sp->wlo < sp->hi ? sp->wlo : sp->hi) : sp->hi;
+}
+
+static rc_span group_span(const seq_moves *mv, int i, int64_t n0, int64_t b0, int late)
+{
+    const int64_t t = mv->split_t[i], M0 = n0 - t;
+    rc_span sp = {late ? max64(1, RC_GROUP - t) : max64(1, M0 + RC_GROUP - b0), late ? M0 - b0 + 1 : M0, 1, 0};
+    if (mv->strict) {
+        sp.wlo = (M0 + 1) / 2;
+        sp.whi = (M0 + RC_GROUP - 1) / 2;
+    }
+    return sp;
+}
+
+/* the group pass of heaps n0 .. n0+31 (one-byte cells g) for every split
+ * digit: the rare parts rare[0..nr) in each span into by (RC_GROUP maps
+ * of 256 bytes, zero before), spans filled into sk */
+static void group_pass(const seq_moves *mv, const uint8_t *g, const int64_t *rare, int64_t nr, int64_t n0, int64_t b0,
+                       int late, rc_span *sk, uint8_t *by)
+{
+    for (int i = 0; i < mv->nsplit; i++) {
+        const rc_span sp = sk[i] = group_span(mv, i, n0, b0, late);
+        const int64_t M0 = n0 - mv->split_t[i];
+        for (int64_t j = lower_bound(rare, nr, sp.lo); j < nr && rare[j] < sp.hi; j++) {
+            const int64_t a = rare[j];
+            if (!in_span(&sp, a))
+                continue;
+            const uint8_t ga = g[a];
+            const uint8_t *p = g + M0 - a;
+#pragma GCC unroll 32
+            for (int h = 0; h < RC_GROUP; h++)
+                by[h * 256 + (uint8_t)(ga ^ p[h])] = 0xff;
+        }
+    }
+}
+
 /* Mark the options of heap n (block from b0) that need no value of the
  * block: taking the whole heap, single heaps below b0, splits with a rare
  * part below b0 and the other part below b0 (rare[0..nr0) are the rare
  * heaps below b0). w1: every value is below 64 (one word). */
 static inline __attribute__((always_inline)) void rc_early_k(const seq_moves *mv, const rc_state *rs, int64_t nr0,
                                                              const void *g, int elem, int w1, int64_t n, int64_t b0,
-                                                             uint64_t *s)
+                                                             const rc_span *sk, uint64_t *s)
 {
     uint64_t acc = 0;
     uint8_t by[256]; /* one-byte cells, several words: fold_bytes */
@@ -363,6 +426,10 @@ static inline __attribute__((always_inline)) void rc_early_k(const seq_moves *mv
         const int64_t lo = max64(1, m - b0 + 1); /* the other part m - a < b0 */
         for (int64_t j = lower_bound(rs->rare, nr0, lo); j < nr0 && rs->rare[j] < m; j++) {
             const int64_t a = rs->rare[j];
+            if (sk && in_span(&sk[i], a)) { /* the group pass did these */
+                j = lower_bound(rs->rare, nr0, span_next(&sk[i], a)) - 1;
+                continue;
+            }
             if (mv->strict && 2 * a == m)
                 continue;
             RC_MARK(gv(g, elem, a) ^ gv(g, elem, m - a));
@@ -413,14 +480,14 @@ static inline int64_t pair_end(const seq_moves *mv, int64_t m)
 }
 
 static void rc_early(const seq_moves *mv, const rc_state *rs, int64_t nr0, const ns_table *t, int w1, int64_t n,
-                     int64_t b0, uint64_t *s)
+                     int64_t b0, const rc_span *sk, uint64_t *s)
 {
     switch (t->elem * 2 + w1) {
-    case 2: rc_early_k(mv, rs, nr0, t->data, 1, 0, n, b0, s); break;
-    case 3: rc_early_k(mv, rs, nr0, t->data, 1, 1, n, b0, s); break;
-    case 4: rc_early_k(mv, rs, nr0, t->data, 2, 0, n, b0, s); break;
-    case 5: rc_early_k(mv, rs, nr0, t->data, 2, 1, n, b0, s); break;
-    default: rc_early_k(mv, rs, nr0, t->data, 4, 0, n, b0, s); break;
+    case 2: rc_early_k(mv, rs, nr0, t->data, 1, 0, n, b0, sk, s); break;
+    case 3: rc_early_k(mv, rs, nr0, t->data, 1, 1, n, b0, sk, s); break;
+    case 4: rc_early_k(mv, rs, nr0, t->data, 2, 0, n, b0, sk, s); break;
+    case 5: rc_early_k(mv, rs, nr0, t->data, 2, 1, n, b0, sk, s); break;
+    default: rc_early_k(mv, rs, nr0, t->data, 4, 0, n, b0, sk, s); break;
     }
 }
 
@@ -432,7 +499,7 @@ static void rc_early(const seq_moves *mv, const rc_state *rs, int64_t nr0, const
  * width, its bits gathered in a register while every value is below 64. */
 static inline __attribute__((always_inline)) void rc_late_k(const seq_moves *mv, const rc_state *rs, int64_t nr0,
                                                             const void *g, int elem, int w1, int64_t n, int64_t b0,
-                                                            uint64_t *s)
+                                                            const rc_span *sk, uint64_t *s)
 {
     uint64_t acc = 0;
     uint8_t by[256]; /* one-byte cells, several words: fold_bytes */
@@ -461,6 +528,10 @@ static inline __attribute__((always_inline)) void rc_late_k(const seq_moves *mv,
         const int64_t hi = m - b0;
         for (int64_t j = 0; j < nr0 && rare[j] <= hi; j++) {
             const int64_t a = rare[j];
+            if (sk && in_span(&sk[i], a)) { /* the group pass did these */
+                j = lower_bound(rare, nr0, span_next(&sk[i], a)) - 1;
+                continue;
+            }
             if (!(mv->strict && 2 * a == m))
                 RC_MARK(gv(g, elem, a) ^ gv(g, elem, m - a));
         }
@@ -478,14 +549,14 @@ static inline __attribute__((always_inline)) void rc_late_k(const seq_moves *mv,
 }
 
 static void rc_late(const seq_moves *mv, const rc_state *rs, int64_t nr0, const ns_table *t, int w1, int64_t n,
-                    int64_t b0, uint64_t *s)
+                    int64_t b0, const rc_span *sk, uint64_t *s)
 {
     switch (t->elem * 2 + w1) {
-    case 2: rc_late_k(mv, rs, nr0, t->data, 1, 0, n, b0, s); break;
-    case 3: rc_late_k(mv, rs, nr0, t->data, 1, 1, n, b0, s); break;
-    case 4: rc_late_k(mv, rs, nr0, t->data, 2, 0, n, b0, s); break;
-    case 5: rc_late_k(mv, rs, nr0, t->data, 2, 1, n, b0, s); break;
-    default: rc_late_k(mv, rs, nr0, t->data, 4, 0, n, b0, s); break;
+    case 2: rc_late_k(mv, rs, nr0, t->data, 1, 0, n, b0, sk, s); break;
+    case 3: rc_late_k(mv, rs, nr0, t->data, 1, 1, n, b0, sk, s); break;
+    case 4: rc_late_k(mv, rs, nr0, t->data, 2, 0, n, b0, sk, s); break;
+    case 5: rc_late_k(mv, rs, nr0, t->data, 2, 1, n, b0, sk, s); break;
+    default: rc_late_k(mv, rs, nr0, t->data, 4, 0, n, b0, sk, s); break;
     }
 }
 
@@ -1016,22 +1087,49 @@ static ns_err seq_solve(const ns_game *g, ns_table *t, const ns_engine_plan *pla
                 goto fail;
             /* early options: parts below b0, every heap of the block in parallel */
             const int par = threads > 1 && b0 >= 512;
+            /* (rare/common, one-byte cells: groups of RC_GROUP heaps, the
+             * group pass first, then heap by heap) */
+            const int64_t ngr = (nb + RC_GROUP - 1) / RC_GROUP;
             NS_OMP_FOR_DYNAMIC_IF(threads, par)
-            for (int64_t i = 0; i < nb; i++) {
-                uint64_t *s = early + (uint64_t)i * we;
-                memset(s, 0, we * sizeof *s);
-                if (rc_block) {
-                    rc_early(&mv, &rs, nr0, t, we == 1, b0 + i, b0, s);
-                    fvu[i] = 0;
-                    far[i] = rc_far_scan(&mv, &rs, t, we == 1, vec, b0 + i, b0, nb, s, we, &fvu[i]);
-                } else if (oc->kind == NS_TB_RULE)
-                    rule_options(oc, t, b0 + i, b0, 0, s, &fault);
-                else
-                    options(oc, t, b0 + i, b0, 0, s, s3);
+            for (int64_t q = 0; q < ngr; q++) {
+                const int64_t i0 = q * RC_GROUP, i1 = min64(nb, i0 + RC_GROUP);
+                const int grp = rc_block && t->elem == 1 && i1 - i0 == RC_GROUP;
+                rc_span sk[NS_OCTAL_MAX_DIGITS];
+                uint8_t by[RC_GROUP * 256];
+                if (grp) {
+                    memset(by, 0, sizeof by);
+                    group_pass(&mv, t->data, rs.rare, nr0, b0 + i0, b0, 0, sk, by);
+                }
+                for (int64_t i = i0; i < i1; i++) {
+                    uint64_t *s = early + (uint64_t)i * we;
+                    memset(s, 0, we * sizeof *s);
+                    if (rc_block) {
+                        if (grp)
+                            fold_bytes(by + (i - i0) * 256, s);
+                        rc_early(&mv, &rs, nr0, t, we == 1, b0 + i, b0, grp ? sk : NULL, s);
+                        fvu[i] = 0;
+                        far[i] = rc_far_scan(&mv, &rs, t, we == 1, vec, b0 + i, b0, nb, s, we, &fvu[i]);
+                    } else if (oc->kind == NS_TB_RULE)
+                        rule_options(oc, t, b0 + i, b0, 0, s, &fault);
+                    else
+                        options(oc, t, b0 + i, b0, 0, s, s3);
+                }
             }
-            /* late options, heap by heap */
+            /* late options, heap by heap (rare/common, one-byte cells: a
+             * group pass at the start of each full group of RC_GROUP heaps,
+             * into their early bitsets, while the values fit their words) */
+            rc_span lsk[NS_OCTAL_MAX_DIGITS];
+            int64_t lsk_end = b0; /* the heaps below it have the late group pass */
             for (int64_t n = b0; n < b1; n++) {
                 const uint64_t wc = words_for(maxv);
+                if (rc_block && (n - b0) % RC_GROUP == 0 && n + RC_GROUP <= b1 && t->elem == 1 && wc == we) {
+                    uint8_t by[RC_GROUP * 256];
+                    memset(by, 0, sizeof by);
+                    group_pass(&mv, t->data, rs.rare, nr0, n, b0, 1, lsk, by);
+                    for (int h = 0; h < RC_GROUP; h++)
+                        fold_bytes(by + h * 256, early + (uint64_t)(n - b0 + h) * we);
+                    lsk_end = n + RC_GROUP;
+                }
                 if (wc > cap_cur) {
                     free(cur);
                     cap_cur = wc;
@@ -1046,7 +1144,7 @@ static ns_err seq_solve(const ns_game *g, ns_table *t, const ns_engine_plan *pla
                 if (rc_block) {
                     if (wc > rs.rv_words && (rc = rc_set_rv(&rs, wc, err)))
                         goto fail;
-                    rc_late(&mv, &rs, nr0, t, wc == 1, n, b0, cur);
+                    rc_late(&mv, &rs, nr0, t, wc == 1, n, b0, n < lsk_end ? lsk : NULL, cur);
                     int vused = fvu[n - b0];
                     v = rc_resolve(&mv, &rs, t, vec, n, nb, far[n - b0], cur, wc, &vused);
                     rs.st->rc_heaps++;
