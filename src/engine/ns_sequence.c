@@ -40,6 +40,7 @@
 
 #include "core/ns_omp.h"
 #include "game/ns_octal.h"
+#include "engine/ns_seq_group.h"
 #include "engine/ns_seq_split3.h"
 
 #ifdef __SSE2__
@@ -327,59 +328,21 @@ static inline void fold_bytes(uint8_t *by, uint64_t *s)
     memset(by, 0, 256);
 }
 
-/* The group pass. For RC_GROUP heaps n0 .. n0+31 of one-byte cells and a
- * rare part a that every one of them splits off with its digit t, the
- * other parts are the heaps M0 - a + i (M0 = n0 - t, i the heap's place
- * in the group): one run of 32 bytes of the sequence. The pass XORs G(a)
- * into that run and marks value i in heap i's byte map: a load and a
- * store a split, where a heap at a time costs the rare list, two
- * scattered loads and the loop for each. The rare parts it takes for
- * every heap of the group (group_span): early, the other part below b0
- * (M0 + 32 - b0 <= a < M0); late, the other part in [b0, n0) (32 - t <=
- * a <= M0 - b0); never a = m / 2 of a strict split (Grundy's game) for
- * any heap of the group (the window [wlo, whi]). The heap-by-heap kernels
- * then skip those (in_span) and do the rest: parts near the span's ends
- * and the window, singles, rare parts in the block. */
-enum { RC_GROUP = 32 };
+/* The group pass (engine/ns_seq_group.h) of heaps n0 .. n0+31 (one-byte
+ * cells g) for every split digit: the rare parts rare[0..nr) in each span
+ * into by (RC_GROUP maps of 256 bytes, zero before), spans filled into sk. */
+enum { RC_GROUP = NS_SEQ_GROUP };
+typedef ns_seq_span rc_span;
 
-typedef struct rc_span {
-    int64_t lo, hi, wlo, whi; /* a in [lo, hi) outside [wlo, whi] */
-} rc_span;
-
-static inline int in_span(const rc_span *sp, int64_t a)
-{
-    return a >= sp->lo && a < sp->hi && (a < sp->wlo || a > sp->whi);
-}
-
-/* the first part after a (in_span) that the span may not hold */
-static inline int64_t span_next(const rc_span *sp, int64_t a)
-{
-    return a < sp->wlo ? (sp->wlo < sp->hi ? sp->wlo : sp->hi) : sp->hi;
-}
-
-static rc_span group_span(const seq_moves *mv, int i, int64_t n0, int64_t b0, int late)
-{
-    const int64_t t = mv->split_t[i], M0 = n0 - t;
-    rc_span sp = {late ? max64(1, RC_GROUP - t) : max64(1, M0 + RC_GROUP - b0), late ? M0 - b0 + 1 : M0, 1, 0};
-    if (mv->strict) {
-        sp.wlo = (M0 + 1) / 2;
-        sp.whi = (M0 + RC_GROUP - 1) / 2;
-    }
-    return sp;
-}
-
-/* the group pass of heaps n0 .. n0+31 (one-byte cells g) for every split
- * digit: the rare parts rare[0..nr) in each span into by (RC_GROUP maps
- * of 256 bytes, zero before), spans filled into sk */
 static void group_pass(const seq_moves *mv, const uint8_t *g, const int64_t *rare, int64_t nr, int64_t n0, int64_t b0,
                        int late, rc_span *sk, uint8_t *by)
 {
     for (int i = 0; i < mv->nsplit; i++) {
-        const rc_span sp = sk[i] = group_span(mv, i, n0, b0, late);
+        const rc_span sp = sk[i] = ns_seq_group_span(mv->split_t[i], mv->strict, n0, b0, late);
         const int64_t M0 = n0 - mv->split_t[i];
         for (int64_t j = lower_bound(rare, nr, sp.lo); j < nr && rare[j] < sp.hi; j++) {
             const int64_t a = rare[j];
-            if (!in_span(&sp, a))
+            if (!ns_seq_in_span(&sp, a))
                 continue;
             const uint8_t ga = g[a];
             const uint8_t *p = g + M0 - a;
@@ -426,8 +389,8 @@ static inline __attribute__((always_inline)) void rc_early_k(const seq_moves *mv
         const int64_t lo = max64(1, m - b0 + 1); /* the other part m - a < b0 */
         for (int64_t j = lower_bound(rs->rare, nr0, lo); j < nr0 && rs->rare[j] < m; j++) {
             const int64_t a = rs->rare[j];
-            if (sk && in_span(&sk[i], a)) { /* the group pass did these */
-                j = lower_bound(rs->rare, nr0, span_next(&sk[i], a)) - 1;
+            if (sk && ns_seq_in_span(&sk[i], a)) { /* the group pass did these */
+                j = lower_bound(rs->rare, nr0, ns_seq_span_next(&sk[i], a)) - 1;
                 continue;
             }
             if (mv->strict && 2 * a == m)
@@ -528,8 +491,8 @@ static inline __attribute__((always_inline)) void rc_late_k(const seq_moves *mv,
         const int64_t hi = m - b0;
         for (int64_t j = 0; j < nr0 && rare[j] <= hi; j++) {
             const int64_t a = rare[j];
-            if (sk && in_span(&sk[i], a)) { /* the group pass did these */
-                j = lower_bound(rare, nr0, span_next(&sk[i], a)) - 1;
+            if (sk && ns_seq_in_span(&sk[i], a)) { /* the group pass did these */
+                j = lower_bound(rare, nr0, ns_seq_span_next(&sk[i], a)) - 1;
                 continue;
             }
             if (!(mv->strict && 2 * a == m))
