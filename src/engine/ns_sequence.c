@@ -331,7 +331,10 @@ static inline void fold_bytes(uint8_t *by, uint64_t *s)
 /* The group pass (engine/ns_seq_group.h) of heaps n0 .. n0+31 (one-byte
  * cells g) for every split digit: the rare parts rare[0..nr) in each span
  * into by (RC_GROUP maps of 256 bytes, zero before), spans filled into sk. */
-enum { RC_GROUP = NS_SEQ_GROUP };
+enum {
+    RC_GROUP = NS_SEQ_GROUP,
+    RC_GROUP_MIN = 128, /* rare heaps below which the group pass costs more than it saves */
+};
 typedef ns_seq_span rc_span;
 
 static void group_pass(const seq_moves *mv, const uint8_t *g, const int64_t *rare, int64_t nr, int64_t n0, int64_t b0,
@@ -445,11 +448,17 @@ static inline int64_t pair_end(const seq_moves *mv, int64_t m)
 static void rc_early(const seq_moves *mv, const rc_state *rs, int64_t nr0, const ns_table *t, int w1, int64_t n,
                      int64_t b0, const rc_span *sk, uint64_t *s)
 {
-    switch (t->elem * 2 + w1) {
-    case 2: rc_early_k(mv, rs, nr0, t->data, 1, 0, n, b0, sk, s); break;
-    case 3: rc_early_k(mv, rs, nr0, t->data, 1, 1, n, b0, sk, s); break;
-    case 4: rc_early_k(mv, rs, nr0, t->data, 2, 0, n, b0, sk, s); break;
-    case 5: rc_early_k(mv, rs, nr0, t->data, 2, 1, n, b0, sk, s); break;
+    /* without a group pass (sk NULL) the kernels have no skip test */
+    switch ((t->elem * 2 + w1) * 2 + (sk != NULL)) {
+    case 4: rc_early_k(mv, rs, nr0, t->data, 1, 0, n, b0, NULL, s); break;
+    case 5: rc_early_k(mv, rs, nr0, t->data, 1, 0, n, b0, sk, s); break;
+    case 6: rc_early_k(mv, rs, nr0, t->data, 1, 1, n, b0, NULL, s); break;
+    case 7: rc_early_k(mv, rs, nr0, t->data, 1, 1, n, b0, sk, s); break;
+    case 8: rc_early_k(mv, rs, nr0, t->data, 2, 0, n, b0, NULL, s); break;
+    case 9: rc_early_k(mv, rs, nr0, t->data, 2, 0, n, b0, sk, s); break;
+    case 10: rc_early_k(mv, rs, nr0, t->data, 2, 1, n, b0, NULL, s); break;
+    case 11: rc_early_k(mv, rs, nr0, t->data, 2, 1, n, b0, sk, s); break;
+    case 16: rc_early_k(mv, rs, nr0, t->data, 4, 0, n, b0, NULL, s); break;
     default: rc_early_k(mv, rs, nr0, t->data, 4, 0, n, b0, sk, s); break;
     }
 }
@@ -514,11 +523,17 @@ static inline __attribute__((always_inline)) void rc_late_k(const seq_moves *mv,
 static void rc_late(const seq_moves *mv, const rc_state *rs, int64_t nr0, const ns_table *t, int w1, int64_t n,
                     int64_t b0, const rc_span *sk, uint64_t *s)
 {
-    switch (t->elem * 2 + w1) {
-    case 2: rc_late_k(mv, rs, nr0, t->data, 1, 0, n, b0, sk, s); break;
-    case 3: rc_late_k(mv, rs, nr0, t->data, 1, 1, n, b0, sk, s); break;
-    case 4: rc_late_k(mv, rs, nr0, t->data, 2, 0, n, b0, sk, s); break;
-    case 5: rc_late_k(mv, rs, nr0, t->data, 2, 1, n, b0, sk, s); break;
+    /* without a group pass (sk NULL) the kernels have no skip test */
+    switch ((t->elem * 2 + w1) * 2 + (sk != NULL)) {
+    case 4: rc_late_k(mv, rs, nr0, t->data, 1, 0, n, b0, NULL, s); break;
+    case 5: rc_late_k(mv, rs, nr0, t->data, 1, 0, n, b0, sk, s); break;
+    case 6: rc_late_k(mv, rs, nr0, t->data, 1, 1, n, b0, NULL, s); break;
+    case 7: rc_late_k(mv, rs, nr0, t->data, 1, 1, n, b0, sk, s); break;
+    case 8: rc_late_k(mv, rs, nr0, t->data, 2, 0, n, b0, NULL, s); break;
+    case 9: rc_late_k(mv, rs, nr0, t->data, 2, 0, n, b0, sk, s); break;
+    case 10: rc_late_k(mv, rs, nr0, t->data, 2, 1, n, b0, NULL, s); break;
+    case 11: rc_late_k(mv, rs, nr0, t->data, 2, 1, n, b0, sk, s); break;
+    case 16: rc_late_k(mv, rs, nr0, t->data, 4, 0, n, b0, NULL, s); break;
     default: rc_late_k(mv, rs, nr0, t->data, 4, 0, n, b0, sk, s); break;
     }
 }
@@ -756,11 +771,11 @@ static int64_t rc_scan(const ns_table *t, int vec, int64_t m, int64_t a0, int64_
             *vused = 1;
             return a;
         }
+        if (k < 0 && !rare_missing(s, rv, w, c))
+            return a;
         const int64_t e = min64(a1, a + 64);
         rc_pairs(t, w1, m, a, e, s);
         a = e;
-        if (!rare_missing(s, rv, w, c))
-            return a;
     }
     return a;
 }
@@ -1056,7 +1071,7 @@ static ns_err seq_solve(const ns_game *g, ns_table *t, const ns_engine_plan *pla
             NS_OMP_FOR_DYNAMIC_IF(threads, par)
             for (int64_t q = 0; q < ngr; q++) {
                 const int64_t i0 = q * RC_GROUP, i1 = min64(nb, i0 + RC_GROUP);
-                const int grp = rc_block && t->elem == 1 && i1 - i0 == RC_GROUP;
+                const int grp = rc_block && t->elem == 1 && i1 - i0 == RC_GROUP && nr0 >= RC_GROUP_MIN;
                 rc_span sk[NS_OCTAL_MAX_DIGITS];
                 uint8_t by[RC_GROUP * 256];
                 if (grp) {
@@ -1085,7 +1100,8 @@ static ns_err seq_solve(const ns_game *g, ns_table *t, const ns_engine_plan *pla
             int64_t lsk_end = b0; /* the heaps below it have the late group pass */
             for (int64_t n = b0; n < b1; n++) {
                 const uint64_t wc = words_for(maxv);
-                if (rc_block && (n - b0) % RC_GROUP == 0 && n + RC_GROUP <= b1 && t->elem == 1 && wc == we) {
+                if (rc_block && (n - b0) % RC_GROUP == 0 && n + RC_GROUP <= b1 && t->elem == 1 && wc == we &&
+                    nr0 >= RC_GROUP_MIN) {
                     uint8_t by[RC_GROUP * 256];
                     memset(by, 0, sizeof by);
                     group_pass(&mv, t->data, rs.rare, nr0, n, b0, 1, lsk, by);
