@@ -310,9 +310,9 @@ static int64_t lower_bound(const int64_t *r, int64_t n, int64_t x)
  * written only where the map has a value in it (s may have fewer than four
  * words: values below 2^b, b the bit length of the largest, fill only
  * the words of s). */
-static inline void fold_bytes(uint8_t *by, uint64_t *s)
+static inline void fold_words(uint8_t *by, uint64_t *s, int nw)
 {
-    for (uint64_t q = 0; q < 4; q++) {
+    for (int q = 0; q < nw; q++) {
         uint64_t x = 0;
 #ifdef __SSE2__
         for (int h = 0; h < 4; h++)
@@ -320,25 +320,41 @@ static inline void fold_bytes(uint8_t *by, uint64_t *s)
                  << (16 * h);
 #else
         for (int b = 0; b < 64; b++)
-            x |= (uint64_t)(by[64 * q + (uint64_t)b] >> 7) << b;
+            x |= (uint64_t)(by[64 * q + b] >> 7) << b;
 #endif
         if (x)
             s[q] |= x;
     }
-    memset(by, 0, 256);
+    memset(by, 0, (size_t)nw * 64);
 }
 
-/* The group pass (engine/ns_seq_group.h) of heaps n0 .. n0+31 (one-byte
- * cells g) for every split digit: the rare parts rare[0..nr) in each span
- * into by (RC_GROUP maps of 256 bytes, zero before), spans filled into sk. */
+static inline void fold_bytes(uint8_t *by, uint64_t *s)
+{
+    fold_words(by, s, 4);
+}
+
+/* The group pass (engine/ns_seq_group.h) of heaps n0 .. n0+31 for every
+ * split digit: the rare parts rare[0..nr) in each span into by (RC_GROUP
+ * maps of RC_MAPB bytes, zero before), spans filled into sk. Cells of one
+ * byte, or of two while every value is below RC_MAPB (values of the
+ * sequence and so their XORs: then a heap's bitset has at most
+ * RC_MAPB / 64 words). */
 enum {
     RC_GROUP = NS_SEQ_GROUP,
     RC_GROUP_MIN = 128, /* rare heaps below which the group pass costs more than it saves */
+    RC_MAPB = 512,      /* bytes of a heap's map in the group pass */
 };
 typedef ns_seq_span rc_span;
 
-static void group_pass(const seq_moves *mv, const uint8_t *g, const int64_t *rare, int64_t nr, int64_t n0, int64_t b0,
-                       int late, rc_span *sk, uint8_t *by)
+/* may the group pass run on cells of elem bytes and bitsets of w words? */
+static inline int group_fits(int elem, uint64_t w)
+{
+    return elem == 1 || (elem == 2 && w * 64 <= RC_MAPB);
+}
+
+static inline __attribute__((always_inline)) void group_pass_k(const seq_moves *mv, const void *g, int elem,
+                                                               const int64_t *rare, int64_t nr, int64_t n0, int64_t b0,
+                                                               int late, rc_span *sk, uint8_t *by)
 {
     for (int i = 0; i < mv->nsplit; i++) {
         const rc_span sp = sk[i] = ns_seq_group_span(mv->split_t[i], mv->strict, n0, b0, late);
@@ -347,13 +363,21 @@ static void group_pass(const seq_moves *mv, const uint8_t *g, const int64_t *rar
             const int64_t a = rare[j];
             if (!ns_seq_in_span(&sp, a))
                 continue;
-            const uint8_t ga = g[a];
-            const uint8_t *p = g + M0 - a;
+            const uint32_t ga = gv(g, elem, a);
 #pragma GCC unroll 32
             for (int h = 0; h < RC_GROUP; h++)
-                by[h * 256 + (uint8_t)(ga ^ p[h])] = 0xff;
+                by[h * RC_MAPB + (int)((ga ^ gv(g, elem, M0 - a + h)) & (RC_MAPB - 1))] = 0xff;
         }
     }
+}
+
+static void group_pass(const seq_moves *mv, const ns_table *t, const int64_t *rare, int64_t nr, int64_t n0, int64_t b0,
+                       int late, rc_span *sk, uint8_t *by)
+{
+    if (t->elem == 1)
+        group_pass_k(mv, t->data, 1, rare, nr, n0, b0, late, sk, by);
+    else
+        group_pass_k(mv, t->data, 2, rare, nr, n0, b0, late, sk, by);
 }
 
 /* Mark the options of heap n (block from b0) that need no value of the
@@ -1071,19 +1095,19 @@ static ns_err seq_solve(const ns_game *g, ns_table *t, const ns_engine_plan *pla
             NS_OMP_FOR_DYNAMIC_IF(threads, par)
             for (int64_t q = 0; q < ngr; q++) {
                 const int64_t i0 = q * RC_GROUP, i1 = min64(nb, i0 + RC_GROUP);
-                const int grp = rc_block && t->elem == 1 && i1 - i0 == RC_GROUP && nr0 >= RC_GROUP_MIN;
+                const int grp = rc_block && group_fits(t->elem, we) && i1 - i0 == RC_GROUP && nr0 >= RC_GROUP_MIN;
                 rc_span sk[NS_OCTAL_MAX_DIGITS];
-                uint8_t by[RC_GROUP * 256];
+                uint8_t by[RC_GROUP * RC_MAPB];
                 if (grp) {
                     memset(by, 0, sizeof by);
-                    group_pass(&mv, t->data, rs.rare, nr0, b0 + i0, b0, 0, sk, by);
+                    group_pass(&mv, t, rs.rare, nr0, b0 + i0, b0, 0, sk, by);
                 }
                 for (int64_t i = i0; i < i1; i++) {
                     uint64_t *s = early + (uint64_t)i * we;
                     memset(s, 0, we * sizeof *s);
                     if (rc_block) {
                         if (grp)
-                            fold_bytes(by + (i - i0) * 256, s);
+                            fold_words(by + (i - i0) * RC_MAPB, s, (int)min64((int64_t)we, RC_MAPB / 64));
                         rc_early(&mv, &rs, nr0, t, we == 1, b0 + i, b0, grp ? sk : NULL, s);
                         fvu[i] = 0;
                         far[i] = rc_far_scan(&mv, &rs, t, we == 1, vec, b0 + i, b0, nb, s, we, &fvu[i]);
@@ -1100,13 +1124,14 @@ static ns_err seq_solve(const ns_game *g, ns_table *t, const ns_engine_plan *pla
             int64_t lsk_end = b0; /* the heaps below it have the late group pass */
             for (int64_t n = b0; n < b1; n++) {
                 const uint64_t wc = words_for(maxv);
-                if (rc_block && (n - b0) % RC_GROUP == 0 && n + RC_GROUP <= b1 && t->elem == 1 && wc == we &&
-                    nr0 >= RC_GROUP_MIN) {
-                    uint8_t by[RC_GROUP * 256];
+                if (rc_block && (n - b0) % RC_GROUP == 0 && n + RC_GROUP <= b1 && group_fits(t->elem, we) &&
+                    wc == we && nr0 >= RC_GROUP_MIN) {
+                    uint8_t by[RC_GROUP * RC_MAPB];
                     memset(by, 0, sizeof by);
-                    group_pass(&mv, t->data, rs.rare, nr0, n, b0, 1, lsk, by);
+                    group_pass(&mv, t, rs.rare, nr0, n, b0, 1, lsk, by);
                     for (int h = 0; h < RC_GROUP; h++)
-                        fold_bytes(by + h * 256, early + (uint64_t)(n - b0 + h) * we);
+                        fold_words(by + h * RC_MAPB, early + (uint64_t)(n - b0 + h) * we,
+                                   (int)min64((int64_t)we, RC_MAPB / 64));
                     lsk_end = n + RC_GROUP;
                 }
                 if (wc > cap_cur) {
