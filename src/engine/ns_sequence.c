@@ -213,6 +213,16 @@ static uint64_t mex_of(const uint64_t *seen, uint64_t w)
  * common values from three common parts, so codes with them are left to
  * the plain mex.
  *
+ * Where the time goes (Grundy's game, about 1,300 rare heaps from 2^20
+ * on): the splits with a rare part, O(|R|) a heap, go through the group
+ * pass (engine/ns_seq_group.h: 32 heaps a rare part, one load and one
+ * byte store a split) from RC_GROUP_MIN rare heaps on; the scans for the
+ * missing rare values go through the vector kernel (below) once at most
+ * RC_VEC_MAX values are missing. Values are marked in byte maps where
+ * cells are one byte (fold_bytes). Measured on one thread, user time:
+ * 4.5 s -> 1.3 s to 2^20, 75 s -> 21 s to 2^24 (see the README's
+ * benchmark section); 0.1777 unchanged.
+ *
  * The mask is chosen from the data: with h(v) the count of heaps 1..n-1
  * of value v, the number of rare heaps under mask m is
  * (sum_v h(v) + H(m)) / 2, H the Walsh-Hadamard transform of h, so all
@@ -227,8 +237,6 @@ static uint64_t mex_of(const uint64_t *seen, uint64_t w)
 enum {
     RC_MIN = 512,     /* heap sizes before the method is tried */
     RC_WINDOW = 64,   /* far pairs each heap tries in parallel for the rare values, a chunk */
-    RC_EXTRA = 0,     /* chunks more for the rare values up to the largest so far
-                         (0: measured fastest on one thread on 0.1777) */
     RC_SPARSE = 8,    /* the method runs while at most 1/RC_SPARSE of the heaps are rare */
     RC_MAX_BITS = 16, /* masks among values below 2^16 */
     RC_BLOCK = 16384, /* heap sizes of a block, at most (one synchronisation each) */
