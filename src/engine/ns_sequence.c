@@ -221,7 +221,9 @@ static uint64_t mex_of(const uint64_t *seen, uint64_t w)
  * RC_VEC_MAX values are missing. Values are marked in byte maps where
  * cells are one byte (fold_bytes). Measured on one thread, user time:
  * 4.5 s -> 1.3 s to 2^20, 75 s -> 21 s to 2^24 (see the README's
- * benchmark section); 0.1777 unchanged.
+ * benchmark section); 0.1777 equal at 2^24, 6 to 10% slower at 2^25 in
+ * one interleaved run. Two-byte cells (Grundy's game past 7,250,049)
+ * still mark their scalar paths one read-modify-write at a time.
  *
  * The mask is chosen from the data: with h(v) the count of heaps 1..n-1
  * of value v, the number of rare heaps under mask m is
