@@ -231,7 +231,17 @@ typedef struct ns_seq_stats {
     int64_t rare;           /* rare heap sizes under it at the end */
     uint64_t rc_heaps;      /* heaps done by the rare/common method ... */
     uint64_t scans;         /* ... of which needed a scan of all splits */
+    uint64_t vec_scans;     /* heaps of rc_heaps whose scans ran the vector kernel */
 } ns_seq_stats;
+
+/* How the rare-common engine scans a heap's splits for the rare values
+ * still missing (ns_engine_opts.seq_scan); the sequences are the same. */
+typedef enum ns_seq_scan {
+    NS_SEQ_SCAN_AUTO = 0,   /* the default: 32 (16-bit values: 16) splits a
+                               step with AVX2 where the processor has it
+                               and the values fit 16 bits, else scalar */
+    NS_SEQ_SCAN_SCALAR = 1  /* one split at a time (the tests' fallback) */
+} ns_seq_scan;
 
 /* The general engine's default for ns_engine_opts.solo_cells: a level of
  * fewer than this many cells (of plain cells: about 0.1 ms on one thread)
@@ -271,6 +281,7 @@ typedef struct ns_engine_opts {
                                caller frees with ns_gsg_free */
     ns_seq_fn seq_sink;     /* OPTIONAL (sequence engines): see ns_seq_fn */
     void *seq_user;
+    ns_seq_scan seq_scan;   /* rare-common: how splits are scanned (tests) */
     int loose_bound;        /* 1: size cells and line sets by the proven
                                bound (the number of options), never by an
                                engine's checked bound */

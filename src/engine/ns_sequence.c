@@ -40,7 +40,12 @@
 
 #include "core/ns_omp.h"
 #include "game/ns_octal.h"
+#include "engine/ns_seq_group.h"
 #include "engine/ns_seq_split3.h"
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 enum {
     SEQ_BLOCK = 1024,               /* heap sizes of a block, at most */
@@ -208,6 +213,18 @@ static uint64_t mex_of(const uint64_t *seen, uint64_t w)
  * common values from three common parts, so codes with them are left to
  * the plain mex.
  *
+ * Where the time goes (Grundy's game, about 1,300 rare heaps from 2^20
+ * on): the splits with a rare part, O(|R|) a heap, go through the group
+ * pass (engine/ns_seq_group.h: 32 heaps a rare part, one load and one
+ * byte store a split) from RC_GROUP_MIN rare heaps on; the scans for the
+ * missing rare values go through the vector kernel (below) once at most
+ * RC_VEC_MAX values are missing. Values are marked in byte maps where
+ * cells are one byte (fold_bytes). Measured on one thread, user time:
+ * 4.5 s -> 1.3 s to 2^20, 75 s -> 21 s to 2^24 (see the README's
+ * benchmark section); 0.1777 equal at 2^24, 6 to 10% slower at 2^25 in
+ * one interleaved run. Two-byte cells (Grundy's game past 7,250,049)
+ * still mark their scalar paths one read-modify-write at a time.
+ *
  * The mask is chosen from the data: with h(v) the count of heaps 1..n-1
  * of value v, the number of rare heaps under mask m is
  * (sum_v h(v) + H(m)) / 2, H the Walsh-Hadamard transform of h, so all
@@ -222,8 +239,6 @@ static uint64_t mex_of(const uint64_t *seen, uint64_t w)
 enum {
     RC_MIN = 512,     /* heap sizes before the method is tried */
     RC_WINDOW = 64,   /* far pairs each heap tries in parallel for the rare values, a chunk */
-    RC_EXTRA = 0,     /* chunks more for the rare values up to the largest so far
-                         (0: measured fastest on one thread on 0.1777) */
     RC_SPARSE = 8,    /* the method runs while at most 1/RC_SPARSE of the heaps are rare */
     RC_MAX_BITS = 16, /* masks among values below 2^16 */
     RC_BLOCK = 16384, /* heap sizes of a block, at most (one synchronisation each) */
@@ -297,20 +312,103 @@ static int64_t lower_bound(const int64_t *r, int64_t n, int64_t x)
     return lo;
 }
 
+/* Values of one-byte cells (below 256) are marked as bytes (0xff) in a
+ * byte map and folded into the bitset at the end: a byte store per value
+ * is independent of the others, where the bits of a bitset of four words
+ * are read-modify-writes of the same few words, one chain that waits for
+ * each store. fold: s |= the map, which is cleared; a word of s is
+ * written only where the map has a value in it (s may have fewer than four
+ * words: values below 2^b, b the bit length of the largest, fill only
+ * the words of s). */
+static inline void fold_words(uint8_t *by, uint64_t *s, int nw)
+{
+    for (int q = 0; q < nw; q++) {
+        uint64_t x = 0;
+#ifdef __SSE2__
+        for (int h = 0; h < 4; h++)
+            x |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_loadu_si128((const __m128i *)(by + 64 * q + 16 * h)))
+                 << (16 * h);
+#else
+        for (int b = 0; b < 64; b++)
+            x |= (uint64_t)(by[64 * q + b] >> 7) << b;
+#endif
+        if (x)
+            s[q] |= x;
+    }
+    memset(by, 0, (size_t)nw * 64);
+}
+
+static inline void fold_bytes(uint8_t *by, uint64_t *s)
+{
+    fold_words(by, s, 4);
+}
+
+/* The group pass (engine/ns_seq_group.h) of heaps n0 .. n0+31 for every
+ * split digit: the rare parts rare[0..nr) in each span into by (RC_GROUP
+ * maps of RC_MAPB bytes, zero before), spans filled into sk. Cells of one
+ * byte, or of two while every value is below RC_MAPB (values of the
+ * sequence and so their XORs: then a heap's bitset has at most
+ * RC_MAPB / 64 words). */
+enum {
+    RC_GROUP = NS_SEQ_GROUP,
+    RC_GROUP_MIN = 128, /* rare heaps below which the group pass costs more than it saves */
+    RC_MAPB = 512,      /* bytes of a heap's map in the group pass */
+};
+typedef ns_seq_span rc_span;
+
+/* may the group pass run on cells of elem bytes and bitsets of w words? */
+static inline int group_fits(int elem, uint64_t w)
+{
+    return elem == 1 || (elem == 2 && w * 64 <= RC_MAPB);
+}
+
+static inline __attribute__((always_inline)) void group_pass_k(const seq_moves *mv, const void *g, int elem,
+                                                               const int64_t *rare, int64_t nr, int64_t n0, int64_t b0,
+                                                               int late, rc_span *sk, uint8_t *by)
+{
+    for (int i = 0; i < mv->nsplit; i++) {
+        const rc_span sp = sk[i] = ns_seq_group_span(mv->split_t[i], mv->strict, n0, b0, late);
+        const int64_t M0 = n0 - mv->split_t[i];
+        for (int64_t j = lower_bound(rare, nr, sp.lo); j < nr && rare[j] < sp.hi; j++) {
+            const int64_t a = rare[j];
+            if (!ns_seq_in_span(&sp, a))
+                continue;
+            const uint32_t ga = gv(g, elem, a);
+#pragma GCC unroll 32
+            for (int h = 0; h < RC_GROUP; h++)
+                by[h * RC_MAPB + (int)((ga ^ gv(g, elem, M0 - a + h)) & (RC_MAPB - 1))] = 0xff;
+        }
+    }
+}
+
+static void group_pass(const seq_moves *mv, const ns_table *t, const int64_t *rare, int64_t nr, int64_t n0, int64_t b0,
+                       int late, rc_span *sk, uint8_t *by)
+{
+    if (t->elem == 1)
+        group_pass_k(mv, t->data, 1, rare, nr, n0, b0, late, sk, by);
+    else
+        group_pass_k(mv, t->data, 2, rare, nr, n0, b0, late, sk, by);
+}
+
 /* Mark the options of heap n (block from b0) that need no value of the
  * block: taking the whole heap, single heaps below b0, splits with a rare
  * part below b0 and the other part below b0 (rare[0..nr0) are the rare
  * heaps below b0). w1: every value is below 64 (one word). */
 static inline __attribute__((always_inline)) void rc_early_k(const seq_moves *mv, const rc_state *rs, int64_t nr0,
                                                              const void *g, int elem, int w1, int64_t n, int64_t b0,
-                                                             uint64_t *s)
+                                                             const rc_span *sk, uint64_t *s)
 {
     uint64_t acc = 0;
+    uint8_t by[256]; /* one-byte cells, several words: fold_bytes */
+    if (!w1 && elem == 1)
+        memset(by, 0, sizeof by);
 #define RC_MARK(v)                                                                                                     \
     do {                                                                                                               \
         const uint32_t v_ = (v);                                                                                       \
         if (w1)                                                                                                        \
             acc |= (uint64_t)1 << (v_ & 63);                                                                           \
+        else if (elem == 1)                                                                                            \
+            by[v_ & 255] = 0xff;                                                                                       \
         else                                                                                                           \
             mark(s, v_);                                                                                               \
     } while (0)
@@ -328,6 +426,10 @@ static inline __attribute__((always_inline)) void rc_early_k(const seq_moves *mv
         const int64_t lo = max64(1, m - b0 + 1); /* the other part m - a < b0 */
         for (int64_t j = lower_bound(rs->rare, nr0, lo); j < nr0 && rs->rare[j] < m; j++) {
             const int64_t a = rs->rare[j];
+            if (sk && ns_seq_in_span(&sk[i], a)) { /* the group pass did these */
+                j = lower_bound(rs->rare, nr0, ns_seq_span_next(&sk[i], a)) - 1;
+                continue;
+            }
             if (mv->strict && 2 * a == m)
                 continue;
             RC_MARK(gv(g, elem, a) ^ gv(g, elem, m - a));
@@ -335,6 +437,8 @@ static inline __attribute__((always_inline)) void rc_early_k(const seq_moves *mv
     }
     if (w1)
         s[0] |= acc;
+    else if (elem == 1)
+        fold_bytes(by, s);
 #undef RC_MARK
 }
 
@@ -347,6 +451,11 @@ static inline __attribute__((always_inline)) void rc_pairs_k(const void *g, int 
         for (int64_t a = a0; a < a1; a++)
             acc |= (uint64_t)1 << ((gv(g, elem, a) ^ gv(g, elem, m - a)) & 63);
         s[0] |= acc;
+    } else if (elem == 1) {
+        uint8_t by[256] = {0};
+        for (int64_t a = a0; a < a1; a++)
+            by[gv(g, elem, a) ^ gv(g, elem, m - a)] = 0xff;
+        fold_bytes(by, s);
     } else {
         for (int64_t a = a0; a < a1; a++)
             mark(s, gv(g, elem, a) ^ gv(g, elem, m - a));
@@ -371,14 +480,20 @@ static inline int64_t pair_end(const seq_moves *mv, int64_t m)
 }
 
 static void rc_early(const seq_moves *mv, const rc_state *rs, int64_t nr0, const ns_table *t, int w1, int64_t n,
-                     int64_t b0, uint64_t *s)
+                     int64_t b0, const rc_span *sk, uint64_t *s)
 {
-    switch (t->elem * 2 + w1) {
-    case 2: rc_early_k(mv, rs, nr0, t->data, 1, 0, n, b0, s); break;
-    case 3: rc_early_k(mv, rs, nr0, t->data, 1, 1, n, b0, s); break;
-    case 4: rc_early_k(mv, rs, nr0, t->data, 2, 0, n, b0, s); break;
-    case 5: rc_early_k(mv, rs, nr0, t->data, 2, 1, n, b0, s); break;
-    default: rc_early_k(mv, rs, nr0, t->data, 4, 0, n, b0, s); break;
+    /* without a group pass (sk NULL) the kernels have no skip test */
+    switch ((t->elem * 2 + w1) * 2 + (sk != NULL)) {
+    case 4: rc_early_k(mv, rs, nr0, t->data, 1, 0, n, b0, NULL, s); break;
+    case 5: rc_early_k(mv, rs, nr0, t->data, 1, 0, n, b0, sk, s); break;
+    case 6: rc_early_k(mv, rs, nr0, t->data, 1, 1, n, b0, NULL, s); break;
+    case 7: rc_early_k(mv, rs, nr0, t->data, 1, 1, n, b0, sk, s); break;
+    case 8: rc_early_k(mv, rs, nr0, t->data, 2, 0, n, b0, NULL, s); break;
+    case 9: rc_early_k(mv, rs, nr0, t->data, 2, 0, n, b0, sk, s); break;
+    case 10: rc_early_k(mv, rs, nr0, t->data, 2, 1, n, b0, NULL, s); break;
+    case 11: rc_early_k(mv, rs, nr0, t->data, 2, 1, n, b0, sk, s); break;
+    case 16: rc_early_k(mv, rs, nr0, t->data, 4, 0, n, b0, NULL, s); break;
+    default: rc_early_k(mv, rs, nr0, t->data, 4, 0, n, b0, sk, s); break;
     }
 }
 
@@ -390,14 +505,19 @@ static void rc_early(const seq_moves *mv, const rc_state *rs, int64_t nr0, const
  * width, its bits gathered in a register while every value is below 64. */
 static inline __attribute__((always_inline)) void rc_late_k(const seq_moves *mv, const rc_state *rs, int64_t nr0,
                                                             const void *g, int elem, int w1, int64_t n, int64_t b0,
-                                                            uint64_t *s)
+                                                            const rc_span *sk, uint64_t *s)
 {
     uint64_t acc = 0;
+    uint8_t by[256]; /* one-byte cells, several words: fold_bytes */
+    if (!w1 && elem == 1)
+        memset(by, 0, sizeof by);
 #define RC_MARK(v)                                                                                                     \
     do {                                                                                                               \
         const uint32_t v_ = (v);                                                                                       \
         if (w1)                                                                                                        \
             acc |= (uint64_t)1 << (v_ & 63);                                                                           \
+        else if (elem == 1)                                                                                            \
+            by[v_ & 255] = 0xff;                                                                                       \
         else                                                                                                           \
             mark(s, v_);                                                                                               \
     } while (0)
@@ -414,6 +534,10 @@ static inline __attribute__((always_inline)) void rc_late_k(const seq_moves *mv,
         const int64_t hi = m - b0;
         for (int64_t j = 0; j < nr0 && rare[j] <= hi; j++) {
             const int64_t a = rare[j];
+            if (sk && ns_seq_in_span(&sk[i], a)) { /* the group pass did these */
+                j = lower_bound(rare, nr0, ns_seq_span_next(&sk[i], a)) - 1;
+                continue;
+            }
             if (!(mv->strict && 2 * a == m))
                 RC_MARK(gv(g, elem, a) ^ gv(g, elem, m - a));
         }
@@ -425,18 +549,26 @@ static inline __attribute__((always_inline)) void rc_late_k(const seq_moves *mv,
     }
     if (w1)
         s[0] |= acc;
+    else if (elem == 1)
+        fold_bytes(by, s);
 #undef RC_MARK
 }
 
 static void rc_late(const seq_moves *mv, const rc_state *rs, int64_t nr0, const ns_table *t, int w1, int64_t n,
-                    int64_t b0, uint64_t *s)
+                    int64_t b0, const rc_span *sk, uint64_t *s)
 {
-    switch (t->elem * 2 + w1) {
-    case 2: rc_late_k(mv, rs, nr0, t->data, 1, 0, n, b0, s); break;
-    case 3: rc_late_k(mv, rs, nr0, t->data, 1, 1, n, b0, s); break;
-    case 4: rc_late_k(mv, rs, nr0, t->data, 2, 0, n, b0, s); break;
-    case 5: rc_late_k(mv, rs, nr0, t->data, 2, 1, n, b0, s); break;
-    default: rc_late_k(mv, rs, nr0, t->data, 4, 0, n, b0, s); break;
+    /* without a group pass (sk NULL) the kernels have no skip test */
+    switch ((t->elem * 2 + w1) * 2 + (sk != NULL)) {
+    case 4: rc_late_k(mv, rs, nr0, t->data, 1, 0, n, b0, NULL, s); break;
+    case 5: rc_late_k(mv, rs, nr0, t->data, 1, 0, n, b0, sk, s); break;
+    case 6: rc_late_k(mv, rs, nr0, t->data, 1, 1, n, b0, NULL, s); break;
+    case 7: rc_late_k(mv, rs, nr0, t->data, 1, 1, n, b0, sk, s); break;
+    case 8: rc_late_k(mv, rs, nr0, t->data, 2, 0, n, b0, NULL, s); break;
+    case 9: rc_late_k(mv, rs, nr0, t->data, 2, 0, n, b0, sk, s); break;
+    case 10: rc_late_k(mv, rs, nr0, t->data, 2, 1, n, b0, NULL, s); break;
+    case 11: rc_late_k(mv, rs, nr0, t->data, 2, 1, n, b0, sk, s); break;
+    case 16: rc_late_k(mv, rs, nr0, t->data, 4, 0, n, b0, NULL, s); break;
+    default: rc_late_k(mv, rs, nr0, t->data, 4, 0, n, b0, sk, s); break;
     }
 }
 
@@ -464,53 +596,265 @@ static uint64_t common_mex(const uint64_t *s, const uint64_t *rv, uint64_t w)
     return w * 64;
 }
 
+/* ---- the scan for the rare values still missing ----
+ *
+ * Once a heap's far window has not found every rare value below c, the
+ * rest of its splits are scanned for the values still missing. With few
+ * of them (RC_VEC_MAX at most) and cells of one or two bytes, the vector
+ * kernel takes 32 (16) splits a step: G(a .. a+31) from one load, G(m-a
+ * .. m-a-31) from another, reversed, XORed, and compared with each
+ * missing value; a value found leaves the list, and the scan stops when
+ * the list is empty (G(n) = c) or the splits end (G(n) is the smallest
+ * value left: every common value below c and every rare one found is an
+ * option). Otherwise (more values missing, wider cells, no AVX2, or
+ * NS_SEQ_SCAN_SCALAR) the splits are marked into the heap's bitset 64 at
+ * a time, as the plain mex does, until no rare value below c is missing. */
+
+enum {
+    RC_VEC_MAX = 16, /* missing rare values the vector kernel follows at once */
+};
+
+/* The rare values below c missing from s (w words), ascending, into need;
+ * their count, or -1 when there are more than RC_VEC_MAX. */
+static int rare_list(const uint64_t *s, const uint64_t *rv, uint64_t w, uint64_t c, uint32_t *need)
+{
+    int k = 0;
+    for (uint64_t i = 0; i < w && i * 64 < c; i++) {
+        uint64_t miss = rv[i] & ~s[i];
+        if (c - i * 64 < 64)
+            miss &= ((uint64_t)1 << (c - i * 64)) - 1;
+        for (; miss; miss &= miss - 1) {
+            if (k == RC_VEC_MAX)
+                return -1;
+            need[k++] = (uint32_t)(i * 64 + (uint64_t)__builtin_ctzll(miss));
+        }
+    }
+    return k;
+}
+
+/* need[0..k) less the entries whose bit is set in found; the new count */
+static int drop_found(uint32_t *need, int k, uint32_t found)
+{
+    int kk = 0;
+    for (int j = 0; j < k; j++)
+        if (!(found >> j & 1))
+            need[kk++] = need[j];
+    return kk;
+}
+
+/* The splits (a, m - a), a0 <= a < a1, one at a time, against need[0..*k)
+ * (the values found leave it): where the scan stopped (a1, or past the
+ * split that found the last value). */
+static int64_t find_scalar(const void *g, int elem, int64_t m, int64_t a0, int64_t a1, uint32_t *need, int *k)
+{
+    int64_t a = a0;
+    for (; *k && a < a1; a++) {
+        const uint32_t v = gv(g, elem, a) ^ gv(g, elem, m - a);
+        for (int j = 0; j < *k; j++)
+            if (need[j] == v) {
+                *k = drop_found(need, *k, (uint32_t)1 << j);
+                break;
+            }
+    }
+    return a;
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define RC_HAVE_AVX2 1
+
+/* find_scalar for one-byte cells, 32 splits a vector, 8 vectors a step */
+__attribute__((target("avx2"))) static int64_t find_u8_avx2(const uint8_t *g, int64_t m, int64_t a, int64_t a1,
+                                                            uint32_t *need, int *kp)
+{
+    int k = *kp;
+    const __m256i rev = _mm256_setr_epi8(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11,
+                                         10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+#define RC_PAIRS8(b)                                                                                                   \
+    _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(g + (b))),                                                   \
+                     _mm256_permute4x64_epi64(                                                                         \
+                         _mm256_shuffle_epi8(_mm256_loadu_si256((const __m256i *)(g + m - (b) - 31)), rev), 0x4e))
+    while (k && a + 256 <= a1) {
+        __m256i x[8];
+        for (int u = 0; u < 8; u++)
+            x[u] = RC_PAIRS8(a + 32 * u);
+        uint32_t found = 0;
+        for (int j = 0; j < k; j++) {
+            const __m256i v = _mm256_set1_epi8((char)need[j]);
+            __m256i acc = _mm256_cmpeq_epi8(x[0], v);
+            for (int u = 1; u < 8; u++)
+                acc = _mm256_or_si256(acc, _mm256_cmpeq_epi8(x[u], v));
+            if (!_mm256_testz_si256(acc, acc))
+                found |= (uint32_t)1 << j;
+        }
+        if (found)
+            k = drop_found(need, k, found);
+        a += 256;
+    }
+    for (; k && a + 32 <= a1; a += 32) {
+        const __m256i x = RC_PAIRS8(a);
+        uint32_t found = 0;
+        for (int j = 0; j < k; j++)
+            if (_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, _mm256_set1_epi8((char)need[j]))))
+                found |= (uint32_t)1 << j;
+        if (found)
+            k = drop_found(need, k, found);
+    }
+#undef RC_PAIRS8
+    *kp = k;
+    return find_scalar(g, 1, m, a, a1, need, kp);
+}
+
+/* the same for two-byte cells, 16 splits a vector */
+__attribute__((target("avx2"))) static int64_t find_u16_avx2(const uint16_t *g, int64_t m, int64_t a, int64_t a1,
+                                                             uint32_t *need, int *kp)
+{
+    int k = *kp;
+    const __m256i rev = _mm256_setr_epi8(14, 15, 12, 13, 10, 11, 8, 9, 6, 7, 4, 5, 2, 3, 0, 1, 14, 15, 12, 13, 10, 11,
+                                         8, 9, 6, 7, 4, 5, 2, 3, 0, 1);
+#define RC_PAIRS16(b)                                                                                                  \
+    _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(g + (b))),                                                   \
+                     _mm256_permute4x64_epi64(                                                                         \
+                         _mm256_shuffle_epi8(_mm256_loadu_si256((const __m256i *)(g + m - (b) - 15)), rev), 0x4e))
+    while (k && a + 128 <= a1) {
+        __m256i x[8];
+        for (int u = 0; u < 8; u++)
+            x[u] = RC_PAIRS16(a + 16 * u);
+        uint32_t found = 0;
+        for (int j = 0; j < k; j++) {
+            const __m256i v = _mm256_set1_epi16((short)need[j]);
+            __m256i acc = _mm256_cmpeq_epi16(x[0], v);
+            for (int u = 1; u < 8; u++)
+                acc = _mm256_or_si256(acc, _mm256_cmpeq_epi16(x[u], v));
+            if (!_mm256_testz_si256(acc, acc))
+                found |= (uint32_t)1 << j;
+        }
+        if (found)
+            k = drop_found(need, k, found);
+        a += 128;
+    }
+    for (; k && a + 16 <= a1; a += 16) {
+        const __m256i x = RC_PAIRS16(a);
+        uint32_t found = 0;
+        for (int j = 0; j < k; j++)
+            if (_mm256_movemask_epi8(_mm256_cmpeq_epi16(x, _mm256_set1_epi16((short)need[j]))))
+                found |= (uint32_t)1 << j;
+        if (found)
+            k = drop_found(need, k, found);
+    }
+#undef RC_PAIRS16
+    *kp = k;
+    return find_scalar(g, 2, m, a, a1, need, kp);
+}
+#endif
+
+/* Does this run scan with the vector kernel (opts, processor)? */
+static int rc_vector(ns_seq_scan how)
+{
+#ifdef RC_HAVE_AVX2
+    return how != NS_SEQ_SCAN_SCALAR && __builtin_cpu_supports("avx2");
+#else
+    (void)how;
+    return 0;
+#endif
+}
+
+/* find_scalar with the vector kernel for the cell width (vec: AVX2 may run) */
+static int64_t find_missing(const ns_table *t, int vec, int64_t m, int64_t a0, int64_t a1, uint32_t *need, int *k)
+{
+#ifdef RC_HAVE_AVX2
+    if (vec && t->elem == 1)
+        return find_u8_avx2(t->data, m, a0, a1, need, k);
+    if (vec && t->elem == 2)
+        return find_u16_avx2(t->data, m, a0, a1, need, k);
+#else
+    (void)vec;
+#endif
+    return find_scalar(t->data, t->elem, m, a0, a1, need, k);
+}
+
+/* Scan the splits (a, m - a), a0 <= a < a1, of a heap whose bitset s (w
+ * words) holds its common options below c, until no rare value below c
+ * is missing from s; the values found are marked in s. Where it stopped
+ * (a1 when some are still missing). vec: the vector kernel may run (cells
+ * of one or two bytes): splits are marked into s 64 at a time while more
+ * than RC_VEC_MAX values are missing, then the kernel looks for the rest
+ * (*vused set). */
+static int64_t rc_scan(const ns_table *t, int vec, int64_t m, int64_t a0, int64_t a1, uint64_t *s, const uint64_t *rv,
+                       uint64_t w, uint64_t c, int *vused)
+{
+    const int w1 = w == 1;
+    vec = vec && t->elem <= 2;
+    int64_t a = a0;
+    while (a < a1) {
+        uint32_t need[RC_VEC_MAX], was[RC_VEC_MAX];
+        int k = vec ? rare_list(s, rv, w, c, need) : -1;
+        if (k == 0)
+            return a;
+        if (k > 0) {
+            const int k0 = k;
+            memcpy(was, need, (size_t)k * sizeof *was);
+            a = find_missing(t, vec, m, a, a1, need, &k);
+            /* mark the values found: was[] less need[] (both ascending) */
+            for (int i = 0, j = 0; i < k0; i++) {
+                if (j < k && need[j] == was[i])
+                    j++;
+                else
+                    mark(s, was[i]);
+            }
+            *vused = 1;
+            return a;
+        }
+        if (k < 0 && !rare_missing(s, rv, w, c))
+            return a;
+        const int64_t e = min64(a1, a + 64);
+        rc_pairs(t, w1, m, a, e, s);
+        a = e;
+    }
+    return a;
+}
+
 /* The far scan of heap n, on the worker threads: the pairs (a, m - a) of
- * the first split with a0 <= a and both parts below b0, 64 at a time (at
- * least once), until no rare value below c (the smallest common value not
- * yet seen) is missing; the late options (a rare part near n) often raise
- * c, so it goes on, for at most RC_EXTRA more chunks, until no rare value
- * up to guess (the largest value so far) is missing either. Returns where
- * it stopped. */
-static int64_t rc_far_scan(const seq_moves *mv, const rc_state *rs, const ns_table *t, int w1, int64_t n, int64_t b0,
-                           int64_t a0, uint64_t guess, uint64_t *s, uint64_t w)
+ * the first split with a0 <= a and both parts below b0, 64 at first, then
+ * (rc_scan) until no rare value below c (the smallest common value not
+ * yet seen) is missing. Returns where it stopped. */
+static int64_t rc_far_scan(const seq_moves *mv, const rc_state *rs, const ns_table *t, int w1, int vec, int64_t n,
+                           int64_t b0, int64_t a0, uint64_t *s, uint64_t w, int *vused)
 {
     const int64_t m = n - mv->split_t[0];
     const int64_t end = min64(pair_end(mv, m), b0);
+    if (a0 >= end)
+        return a0;
     const uint64_t c = common_mex(s, rs->rv, w);
-    const uint64_t c2 = guess + 1 > c ? (guess + 1 < w * 64 ? guess + 1 : w * 64) : c;
-    int64_t a = a0;
-    int extra = 0;
-    while (a < end) {
-        const int64_t a1 = min64(end, a + RC_WINDOW);
-        rc_pairs(t, w1, m, a, a1, s);
-        a = a1;
-        if (!rare_missing(s, rs->rv, w, c) && (extra++ >= RC_EXTRA || !rare_missing(s, rs->rv, w, c2)))
-            break;
-    }
-    return max64(a, a0);
+    const int64_t a1 = min64(end, a0 + RC_WINDOW);
+    rc_pairs(t, w1, m, a0, a1, s);
+    return rc_scan(t, vec, m, a1, end, s, rs->rv, w, c, vused);
 }
 
 /* G(n) from s (w words), which holds every common option of n: c, the
  * smallest common value not in s, unless a rare value below c is missing;
  * then the splits of n not yet scanned (the far scan stopped at cur, it
- * began at a0) are, until none is (c) or to the end (the mex of all
- * options). */
-static uint64_t rc_resolve(const seq_moves *mv, rc_state *rs, const ns_table *t, int64_t n, int64_t a0, int64_t cur,
-                           uint64_t *s, uint64_t w)
+ * began at a0) are (rc_scan), until none is (c) or to the end (the mex of
+ * all options). *vused: set when the vector kernel ran. */
+static uint64_t rc_resolve(const seq_moves *mv, rc_state *rs, const ns_table *t, int vec, int64_t n, int64_t a0,
+                           int64_t cur, uint64_t *s, uint64_t w, int *vused)
 {
+    const int fvu = *vused;
     const uint64_t c = common_mex(s, rs->rv, w);
     if (!rare_missing(s, rs->rv, w, c))
         return c;
     rs->st->scans++;
-    const int w1 = w == 1;
     for (int i = 0; i < mv->nsplit; i++) {
         const int64_t m = n - mv->split_t[i];
         const int64_t hi = pair_end(mv, m);
-        /* the first split: [cur, hi) then [1, a0); the others: [1, hi) */
-        const int64_t r0[2] = {i == 0 ? cur : 1, 1}, r1[2] = {hi, i == 0 ? min64(a0, hi) : 1};
-        for (int k = 0; k < 2; k++)
-            for (int64_t a = r0[k]; a < r1[k]; a += 64) {
-                rc_pairs(t, w1, m, a, min64(r1[k], a + 64), s);
+        /* the first split: [cur, hi), [1, a0), and [a0, cur) again when
+         * the far scan ran the vector kernel (it marked only the values
+         * missing then); the others: [1, hi) */
+        const int redo = i == 0 && fvu;
+        const int64_t r0[3] = {i == 0 ? cur : 1, 1, a0}, r1[3] = {hi, i == 0 ? min64(a0, hi) : 1, redo ? cur : a0};
+        for (int h = 0; h < 3; h++)
+            if (r0[h] < r1[h]) {
+                rc_scan(t, vec, m, r0[h], r1[h], s, rs->rv, w, c, vused);
                 if (!rare_missing(s, rs->rv, w, c))
                     return c;
             }
@@ -683,8 +1027,10 @@ static ns_err seq_solve(const ns_game *g, ns_table *t, const ns_engine_plan *pla
     const int64_t N = t->bounds[0];
     const uint64_t units = (uint64_t)((N + NS_SEQ_UNIT - 1) / NS_SEQ_UNIT);
     const int threads = o->threads > 0 ? o->threads : ns_omp_max_threads();
+    const int vec = rc_vector(o->seq_scan); /* the vector kernel may scan (rc_resolve) */
     uint64_t *early = NULL, *cur = NULL;
     int64_t *far = NULL; /* where each heap's far scan stopped */
+    int *fvu = NULL;     /* whether it ran the vector kernel */
     uint64_t cap_early = 0, cap_cur = 0;
     ns_seq_stats st0;
     rc_state rs = {0};
@@ -734,10 +1080,12 @@ static ns_err seq_solve(const ns_game *g, ns_table *t, const ns_engine_plan *pla
             if ((uint64_t)nb * we > cap_early) {
                 free(early);
                 free(far);
+                free(fvu);
                 cap_early = (uint64_t)nb * we;
                 early = malloc(cap_early * sizeof *early);
                 far = malloc(cap_early * sizeof *far);
-                if (!early || !far) {
+                fvu = malloc(cap_early * sizeof *fvu);
+                if (!early || !far || !fvu) {
                     rc = ns_error_set(err, NS_ENOMEM, "out of memory for the bitsets of %" PRId64 " heap sizes", nb);
                     goto fail;
                 }
@@ -751,21 +1099,51 @@ static ns_err seq_solve(const ns_game *g, ns_table *t, const ns_engine_plan *pla
                 goto fail;
             /* early options: parts below b0, every heap of the block in parallel */
             const int par = threads > 1 && b0 >= 512;
+            /* (rare/common, one-byte cells: groups of RC_GROUP heaps, the
+             * group pass first, then heap by heap) */
+            const int64_t ngr = (nb + RC_GROUP - 1) / RC_GROUP;
             NS_OMP_FOR_DYNAMIC_IF(threads, par)
-            for (int64_t i = 0; i < nb; i++) {
-                uint64_t *s = early + (uint64_t)i * we;
-                memset(s, 0, we * sizeof *s);
-                if (rc_block) {
-                    rc_early(&mv, &rs, nr0, t, we == 1, b0 + i, b0, s);
-                    far[i] = rc_far_scan(&mv, &rs, t, we == 1, b0 + i, b0, nb, maxv, s, we);
-                } else if (oc->kind == NS_TB_RULE)
-                    rule_options(oc, t, b0 + i, b0, 0, s, &fault);
-                else
-                    options(oc, t, b0 + i, b0, 0, s, s3);
+            for (int64_t q = 0; q < ngr; q++) {
+                const int64_t i0 = q * RC_GROUP, i1 = min64(nb, i0 + RC_GROUP);
+                const int grp = rc_block && group_fits(t->elem, we) && i1 - i0 == RC_GROUP && nr0 >= RC_GROUP_MIN;
+                rc_span sk[NS_OCTAL_MAX_DIGITS];
+                uint8_t by[RC_GROUP * RC_MAPB];
+                if (grp) {
+                    memset(by, 0, sizeof by);
+                    group_pass(&mv, t, rs.rare, nr0, b0 + i0, b0, 0, sk, by);
+                }
+                for (int64_t i = i0; i < i1; i++) {
+                    uint64_t *s = early + (uint64_t)i * we;
+                    memset(s, 0, we * sizeof *s);
+                    if (rc_block) {
+                        if (grp)
+                            fold_words(by + (i - i0) * RC_MAPB, s, (int)min64((int64_t)we, RC_MAPB / 64));
+                        rc_early(&mv, &rs, nr0, t, we == 1, b0 + i, b0, grp ? sk : NULL, s);
+                        fvu[i] = 0;
+                        far[i] = rc_far_scan(&mv, &rs, t, we == 1, vec, b0 + i, b0, nb, s, we, &fvu[i]);
+                    } else if (oc->kind == NS_TB_RULE)
+                        rule_options(oc, t, b0 + i, b0, 0, s, &fault);
+                    else
+                        options(oc, t, b0 + i, b0, 0, s, s3);
+                }
             }
-            /* late options, heap by heap */
+            /* late options, heap by heap (rare/common, one-byte cells: a
+             * group pass at the start of each full group of RC_GROUP heaps,
+             * into their early bitsets, while the values fit their words) */
+            rc_span lsk[NS_OCTAL_MAX_DIGITS];
+            int64_t lsk_end = b0; /* the heaps below it have the late group pass */
             for (int64_t n = b0; n < b1; n++) {
                 const uint64_t wc = words_for(maxv);
+                if (rc_block && (n - b0) % RC_GROUP == 0 && n + RC_GROUP <= b1 && group_fits(t->elem, we) &&
+                    wc == we && nr0 >= RC_GROUP_MIN) {
+                    uint8_t by[RC_GROUP * RC_MAPB];
+                    memset(by, 0, sizeof by);
+                    group_pass(&mv, t, rs.rare, nr0, n, b0, 1, lsk, by);
+                    for (int h = 0; h < RC_GROUP; h++)
+                        fold_words(by + h * RC_MAPB, early + (uint64_t)(n - b0 + h) * we,
+                                   (int)min64((int64_t)we, RC_MAPB / 64));
+                    lsk_end = n + RC_GROUP;
+                }
                 if (wc > cap_cur) {
                     free(cur);
                     cap_cur = wc;
@@ -780,9 +1158,11 @@ static ns_err seq_solve(const ns_game *g, ns_table *t, const ns_engine_plan *pla
                 if (rc_block) {
                     if (wc > rs.rv_words && (rc = rc_set_rv(&rs, wc, err)))
                         goto fail;
-                    rc_late(&mv, &rs, nr0, t, wc == 1, n, b0, cur);
-                    v = rc_resolve(&mv, &rs, t, n, nb, far[n - b0], cur, wc);
+                    rc_late(&mv, &rs, nr0, t, wc == 1, n, b0, n < lsk_end ? lsk : NULL, cur);
+                    int vused = fvu[n - b0];
+                    v = rc_resolve(&mv, &rs, t, vec, n, nb, far[n - b0], cur, wc, &vused);
                     rs.st->rc_heaps++;
+                    rs.st->vec_scans += (uint64_t)vused;
                 } else {
                     if (oc->kind == NS_TB_RULE)
                         rule_options(oc, t, n, b0, 1, cur, &fault);
@@ -830,6 +1210,7 @@ fail:
     rs.st->rare = rs.nrare;
     free(early);
     free(far);
+    free(fvu);
     free(cur);
     rc_free(&rs);
     ns_seq_split3_free(s3);

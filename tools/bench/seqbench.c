@@ -5,7 +5,9 @@
  * small size as the baseline, the rare/common method (engine
  * `rare-common`) at the size asked for on 1 and 2 threads; wall time,
  * values (heap sizes) per second, peak RSS, and the speed ratio to the
- * baseline (values/s over the baseline's values/s). Where the peer
+ * baseline (values/s over the baseline's values/s), and what the method
+ * did (mask, rare heaps, heaps scanned, heaps whose scans ran the vector
+ * kernel, ns_seq_stats). Where the peer
  * program /work/shared/anchors/ogs-bench (beling/impartial-games' `ogs`,
  * rare/common, one thread) exists and runs, it computes the same game to
  * the same N in the same run, and its ratio to our 1-thread time is
@@ -255,10 +257,13 @@ int main(int argc, char **argv)
             }
             if (th == 1)
                 one = r.wall;
-            char note[160];
-            snprintf(note, sizeof note, "mask %u, %" PRId64 " rare, %.2g%% of heaps by the method, %.2g%% scanned",
+            char note[200];
+            snprintf(note, sizeof note,
+                     "mask %u, %" PRId64 " rare, %.2g%% of heaps by the method, %.2g%% scanned, %.2g%% by the "
+                     "vector kernel",
                      r.st.mask, r.st.rare, 100.0 * (double)r.st.rc_heaps / (double)n,
-                     r.st.rc_heaps ? 100.0 * (double)r.st.scans / (double)r.st.rc_heaps : 0.0);
+                     r.st.rc_heaps ? 100.0 * (double)r.st.scans / (double)r.st.rc_heaps : 0.0,
+                     r.st.rc_heaps ? 100.0 * (double)r.st.vec_scans / (double)r.st.rc_heaps : 0.0);
             row(c->label, n, "rare-common", th, r.wall, r.rss_kib, base_vps, note);
         }
         if (strcmp(c->preset, "octal") == 0) {

@@ -1,0 +1,248 @@
+/* test_seq_scan.c - the rare-common engine's scans for the missing rare
+ * values (engine/ns_sequence.c): the vector kernel (AVX2, one- and
+ * two-byte cells) and the scalar fallback (ns_engine_opts.seq_scan =
+ * NS_SEQ_SCAN_SCALAR, cells of four bytes, processors without AVX2)
+ * against a naive mex written here, on Grundy's game and octal codes,
+ * at 1 and 2 threads.
+ *
+ * The naive mex: G(n) is the smallest value not among the options of a
+ * heap of n, every option spelled out from the rules (Grundy's game:
+ * split into two unequal non-empty heaps; an octal code d0.d1d2...: digit
+ * d_t, bit 1 takes a whole heap of t, bit 2 leaves one heap, bit 4 two
+ * non-empty heaps), O(N^2). It is checked against the OEIS terms of
+ * Grundy's game (A002188, the terms test_octal.c holds) first.
+ *
+ * The group pass's spans (engine/ns_seq_group.h) are checked directly,
+ * since a split marked twice changes nothing and a wrong one changes a
+ * value only when it hides the mex: every part a in a span must be a
+ * split of every heap of the group, of the phase's kind (early: the
+ * other part below b0; late: in [b0, n0)), and never a = m / 2 of a
+ * strict split (the parts themselves are rare heaps below b0, the list
+ * the kernels read); the skip through a span visits every part outside
+ * it.
+ *
+ * Each run also checks, through ns_seq_stats, that the path it means to
+ * test really ran: full scans happened, and the vector kernel ran (where
+ * the processor has AVX2) or did not (the fallbacks). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/ns_engine.h"
+#include "engine/ns_seq_group.h"
+#include "game/ns_presets.h"
+#include "testutil.h"
+#include "tsolve.h"
+
+/* A002188, n = 0..104: Grundy's game */
+static const int A002188[] = {
+    0, 0, 0, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1, 3, 2, 1, 3, 2, 4, 3, 0, 4, 3, 0, 4, 3, 0, 4, 1, 2, 3, 1, 2, 4, 1, 2, 4, 1, 2,
+    4, 1, 5, 4, 1, 5, 4, 1, 5, 4, 1, 0, 2, 1, 0, 2, 1, 5, 2, 1, 3, 2, 1, 3, 2, 4, 3, 2, 4, 3, 2, 4, 3, 2, 4, 3, 2, 4, 3,
+    2, 4, 5, 2, 4, 5, 2, 4, 3, 7, 4, 3, 7, 4, 3, 7, 4, 3, 5, 2, 3, 5, 2, 3, 5, 2, 3};
+
+#define LEN(a) ((int64_t)(sizeof(a) / sizeof(a)[0]))
+
+/* G(0..n-1) by the naive mex; code NULL: Grundy's game, else an octal
+ * code "d0.d1d2..." (caller frees) */
+static uint32_t *naive(const char *code, int64_t n)
+{
+    uint32_t *g = malloc((size_t)n * sizeof *g);
+    unsigned char *seen = malloc((size_t)n + 2);
+    if (!g || !seen) {
+        free(g);
+        free(seen);
+        return NULL;
+    }
+    int d[32] = {0}, nd = 0; /* d[t]: the code's digit for taking t */
+    if (code) {
+        d[nd++] = code[0] - '0';
+        for (const char *c = code + 2; *c && nd < 32; c++)
+            d[nd++] = *c - '0';
+    }
+    for (int64_t h = 0; h < n; h++) {
+        memset(seen, 0, (size_t)h + 2); /* h + 1 values at most are options */
+        if (!code) {
+            for (int64_t a = 1; 2 * a < h; a++)
+                seen[g[a] ^ g[h - a]] = 1;
+        } else {
+            for (int t = 0; t < nd && t <= h; t++) {
+                const int64_t m = h - t;
+                if ((d[t] & 1) && m == 0)
+                    seen[0] = 1;
+                if ((d[t] & 2) && m >= 1 && t >= 1)
+                    seen[g[m]] = 1;
+                if (d[t] & 4)
+                    for (int64_t a = 1; a <= m - a; a++)
+                        seen[g[a] ^ g[m - a]] = 1;
+            }
+        }
+        uint32_t v = 0;
+        while (seen[v])
+            v++;
+        g[h] = v;
+    }
+    free(seen);
+    return g;
+}
+
+static int have_avx2(void)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+    return __builtin_cpu_supports("avx2");
+#else
+    return 0;
+#endif
+}
+
+/* rare-common on g into a table of elem-byte cells (0: the engine's own
+ * table, which starts at one byte and widens) with the scan how; NULL on
+ * failure */
+static ns_table *run_rc(const ns_game *g, int elem, ns_seq_scan how, int threads, ns_seq_stats *st)
+{
+    ns_error err = {0};
+    ns_table *t = elem ? ns_table_new(1, g->bounds, elem, 0, &err) : ns_engine_table_new(g, 0, &err);
+    ns_engine_opts o = {.threads = threads, .seq_scan = how, .seq_stats = st};
+    const ns_engine *e = ns_engine_find("rare-common");
+    if (!t || !e || ns_engine_run_with(e, g, t, &o, &err)) {
+        fprintf(stderr, "%s: %s\n", g->name, err.msg);
+        ns_table_free(t);
+        return NULL;
+    }
+    return t;
+}
+
+/* the first n where t and ref differ, -1 when none */
+static int64_t first_diff(const ns_table *t, const uint32_t *ref, int64_t n)
+{
+    for (int64_t i = 0; i < n; i++)
+        if (ns_table_get(t, (uint64_t)i) != ref[i])
+            return i;
+    return -1;
+}
+
+static void test_naive(void)
+{
+    uint32_t *g = naive(NULL, LEN(A002188));
+    CHECK(g != NULL);
+    int bad = 0;
+    for (int64_t i = 0; g && i < LEN(A002188); i++)
+        bad += g[i] != (uint32_t)A002188[i];
+    CHECKF(bad == 0, "the naive mex differs from A002188 in %d terms", bad);
+    free(g);
+}
+
+/* ns_seq_group_span against the definition, at random block starts,
+ * groups, digits, strict or not */
+static void test_spans(void)
+{
+    int bad = 0, in = 0;
+    for (int it = 0; it < 3000 && bad < 5; it++) {
+        const int64_t t = (int64_t)(ns_test_rng() % 4);
+        const int strict = (int)(ns_test_rng() % 2);
+        const int64_t b0 = 64 + (int64_t)(ns_test_rng() % 5000);
+        const int64_t groups = (b0 / 4) / NS_SEQ_GROUP; /* blocks reach a quarter of b0 */
+        if (groups < 1)
+            continue;
+        const int64_t n0 = b0 + NS_SEQ_GROUP * (int64_t)(ns_test_rng() % (uint64_t)groups);
+        const int late = (int)(ns_test_rng() % 2);
+        const ns_seq_span sp = ns_seq_group_span(t, strict, n0, b0, late);
+        /* the parts come from the rare heaps below b0 (rare[0..nr0)) */
+        for (int64_t a = 1; a < b0; a++) {
+            if (!ns_seq_in_span(&sp, a))
+                continue;
+            in++;
+            for (int64_t h = 0; h < NS_SEQ_GROUP; h++) {
+                const int64_t m = n0 + h - t, other = m - a;
+                const int ok = other >= 1 && !(strict && a == other) &&
+                               (late ? other >= b0 && other < n0 : other < b0);
+                if (!ok && bad++ < 5)
+                    CHECKF(0, "span of n0 = %lld, b0 = %lld, t = %lld, %s%s: a = %lld is not a split of heap %lld",
+                           (long long)n0, (long long)b0, (long long)t, late ? "late" : "early",
+                           strict ? ", strict" : "", (long long)a, (long long)(n0 + h));
+            }
+        }
+        /* the kernels' skip: every part, the ones in the span jumped over */
+        int64_t visited = 0, outside = 0;
+        for (int64_t a = 1; a < n0 + NS_SEQ_GROUP; a++) {
+            outside += !ns_seq_in_span(&sp, a);
+            if (ns_seq_in_span(&sp, a)) {
+                const int64_t nx = ns_seq_span_next(&sp, a);
+                for (int64_t x = a; x < nx; x++)
+                    bad += ns_seq_in_span(&sp, x) ? 0 : 1; /* jumped over a part outside it */
+                a = nx - 1;
+                continue;
+            }
+            visited++;
+        }
+        CHECKF(visited == outside, "the skip through the span of n0 = %lld, b0 = %lld visits %lld of %lld parts",
+               (long long)n0, (long long)b0, (long long)visited, (long long)outside);
+    }
+    CHECKF(bad == 0, "%d parts in spans are not splits of every heap of the group (or were skipped wrongly)", bad);
+    CHECKF(in > 100000, "the spans held only %d parts: the check checked little", in);
+}
+
+/* one game to n: every scan path against the naive mex */
+static void check_game(const char *preset, const char *code, int64_t n)
+{
+    char params[32] = "";
+    if (code)
+        snprintf(params, sizeof params, "code=%s", code);
+    ns_game *g = ns_tbuild1(preset, params, n);
+    uint32_t *ref = naive(code, n);
+    CHECKF(g && ref && (!code || code[1] == '.'), "%s %s: setup", preset, params);
+    if (!g || !ref)
+        goto out;
+    static const struct {
+        int elem;
+        ns_seq_scan how;
+        int vec; /* 1: the vector kernel must run (with AVX2), 0: must not */
+        const char *what;
+    } paths[] = {{0, NS_SEQ_SCAN_AUTO, 1, "one-byte cells, vector kernel"},
+                 {2, NS_SEQ_SCAN_AUTO, 1, "two-byte cells, vector kernel"},
+                 {0, NS_SEQ_SCAN_SCALAR, 0, "one-byte cells, scalar fallback"},
+                 {2, NS_SEQ_SCAN_SCALAR, 0, "two-byte cells, scalar fallback"},
+                 {4, NS_SEQ_SCAN_AUTO, 0, "four-byte cells (scalar)"}};
+    for (size_t p = 0; p < sizeof paths / sizeof paths[0]; p++)
+        for (int th = 1; th <= 2; th++) {
+            ns_seq_stats st;
+            memset(&st, 0, sizeof st);
+            ns_table *t = run_rc(g, paths[p].elem, paths[p].how, th, &st);
+            CHECKF(t != NULL, "%s %s, %s: the run failed", preset, params, paths[p].what);
+            if (!t)
+                continue;
+            const int64_t d = first_diff(t, ref, n);
+            CHECKF(d < 0, "%s %s N = %lld, %s, %d threads: G(%lld) = %u, the naive mex says %u", preset, params,
+                   (long long)n, paths[p].what, th, (long long)d, d >= 0 ? ns_table_get(t, (uint64_t)d) : 0,
+                   d >= 0 ? ref[d] : 0);
+            CHECKF(st.rc_heaps > 0 && st.scans > 0, "%s %s, %s: the method ran on %llu heaps, %llu full scans",
+                   preset, params, paths[p].what, (unsigned long long)st.rc_heaps, (unsigned long long)st.scans);
+            if (paths[p].vec && have_avx2())
+                CHECKF(st.vec_scans > 0, "%s %s, %s: the vector kernel never ran", preset, params, paths[p].what);
+            if (!paths[p].vec)
+                CHECKF(st.vec_scans == 0, "%s %s, %s: the vector kernel ran on %llu heaps", preset, params,
+                       paths[p].what, (unsigned long long)st.vec_scans);
+            if (th == 1)
+                printf("%s %s N = %lld, %s: %llu heaps by the method, %llu full scans, %llu with the vector "
+                       "kernel\n",
+                       preset, params, (long long)n, paths[p].what, (unsigned long long)st.rc_heaps,
+                       (unsigned long long)st.scans, (unsigned long long)st.vec_scans);
+            ns_table_free(t);
+        }
+out:
+    free(ref);
+    ns_game_free(g);
+}
+
+int main(void)
+{
+    if (!have_avx2())
+        printf("no AVX2 on this processor: only the scalar paths run (their checks still do)\n");
+    test_naive();
+    test_spans();
+    check_game("grundys-game", NULL, 40000);
+    check_game("octal", "0.1777", 40000);
+    check_game("octal", "0.165", 20000);
+    check_game("octal", "0.644", 20000);
+    check_game("octal", "0.356", 20000);
+    return TEST_REPORT();
+}
