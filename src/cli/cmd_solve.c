@@ -1223,8 +1223,9 @@ int ns_cmd_solve(int argc, char **argv)
     const int dist_general = strcmp(plan.engine->name, "general") == 0;
     const int dist_tiles = strcmp(plan.engine->name, "tiles2d") == 0;
     /* --mpi-sets owned runs the exchange even on one rank (its figures) */
-    ctx.dist = (ranks > 1 || (a.mpi_sets == MPI_SETS_OWNED && dist_tiles)) &&
-               (dist_tiles || strcmp(plan.engine->name, "rows-pn") == 0 || dist_general);
+    /* the engines the ranks share (any other runs on rank 0 alone) */
+    const int shared = dist_tiles || strcmp(plan.engine->name, "rows-pn") == 0 || dist_general;
+    ctx.dist = (ranks > 1 || (a.mpi_sets == MPI_SETS_OWNED && dist_tiles)) && shared;
     /* owned line sets: the default of symmetric tile solves across ranks */
     const int can_own = dist_tiles && plan.engine->owned_sets && plan.engine->owned_sets(g);
     if (a.mpi_sets == MPI_SETS_OWNED && !can_own) {
@@ -1256,8 +1257,7 @@ int ns_cmd_solve(int argc, char **argv)
      * in an MPI build; else rank 0 writes it. A streamed solve is written
      * by rank 0 whatever was asked (solve_streaming) */
     const int par_write = a.mpi_write == MPI_WRITE_PARALLEL && ns_dist_is_mpi_build() && !ctx.owned &&
-                          (ctx.dist || (ranks == 1 && (strcmp(plan.engine->name, "tiles2d") == 0 ||
-                                                       strcmp(plan.engine->name, "rows-pn") == 0 || dist_general)));
+                          (ctx.dist || (ranks == 1 && shared));
     if (ctx.owned && a.mpi_write_given && a.mpi_write == MPI_WRITE_PARALLEL && ns_dist_rank() == 0)
         fprintf(stderr, "nimsieve solve: --mpi-write parallel: with owned line sets rank 0 alone holds the table "
                 "and writes the file (ask --mpi-sets replicated for the parallel write)\n");
