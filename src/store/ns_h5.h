@@ -226,16 +226,18 @@ void ns_h5_stream_abort(ns_h5_stream *s);
 /* Checkpoints of a streamed solve. The units of a stream: P/N, blocks of
  * `tile` rows; Grundy, tile anti-diagonals (the tiles (i, j) with i + j <
  * units_done, mirrored ones included), as the engines count them.
- * The .part file's metadata reaches the disk only at a checkpoint or the
- * close (evictions off), so after a kill it is as the last checkpoint left
- * it, plus chunks beyond its end that nothing refers to. */
+ * A checkpoint records where each stored chunk lies in the .part (the
+ * ledger, store/ns_h5_ledger.c), so a resume never needs the .part's own
+ * HDF5 metadata (a kill during HDF5's flush can damage it). */
 
 /* Checkpoint (called when every chunk of the units done, and no other, is
- * stored and no thread writes): flush the .part file and fsync it, then
- * write ckpt_path (atomically, as ns_h5_ckpt_write) with m's game, c, and
- * the record the stream needs to go on: cells and chunks stored, the
- * largest value, the P-positions (dataset /checkpoint_p_positions). A
- * failure leaves the previous checkpoint (and the .part) usable. */
+ * stored and no thread writes): fsync the file, then write ckpt_path
+ * (atomically, as ns_h5_ckpt_write) with m's game, c, and the record the
+ * stream needs to go on: cells and chunks stored, the largest value, the
+ * P-positions (dataset /checkpoint_p_positions), where the chunks lie
+ * (/checkpoint_ledger); then a resume's fresh file "<path>.part.new" is
+ * renamed over "<path>.part". A failure leaves the previous checkpoint
+ * (and its file) usable. */
 struct ns_h5_ckpt;   /* below */
 ns_err ns_h5_stream_checkpoint(ns_h5_stream *s, const char *ckpt_path, const ns_meta *m, const struct ns_h5_ckpt *c,
                                ns_error *err);
@@ -245,11 +247,13 @@ void ns_h5_stream_suspend(ns_h5_stream *s);
 
 /* Go on with the stream of "<path>.part" from its checkpoint ckpt_path
  * (read with ns_h5_ckpt_read, matched to this solve by the caller), which
- * has units_done units: the chunks of those units are copied as stored
- * into a new file (and checked against the record's count), which is
- * synced and renamed over "<path>.part"; later chunks the killed run wrote
+ * has units_done units: the chunks the checkpoint records (in "<path>.part",
+ * or in "<path>.part.new" when a run died between its checkpoint and the
+ * rename) are read where it says, each checked against its sum, and copied
+ * as stored into the fresh file "<path>.part.new", which the next
+ * checkpoint renames over "<path>.part"; later chunks the killed run wrote
  * are dropped. The stream then takes the later units' tiles or rows like
- * ns_h5_stream_open's. NULL with err set (the .part untouched) on failure. */
+ * ns_h5_stream_open's. NULL with err set (the files untouched) on failure. */
 ns_h5_stream *ns_h5_stream_resume(const char *path, const char *ckpt_path, const int64_t *bounds, int elem,
                                   int64_t tile, int threads, uint64_t units_done, ns_error *err);
 
@@ -392,19 +396,22 @@ ns_h5_seq *ns_h5_seq_open(const char *path, int64_t n, int threads, int flags, n
  * among them not stored yet (all of them when done == n). */
 ns_err ns_h5_seq_append(ns_h5_seq *s, const ns_table *t, int64_t done, ns_error *err);
 
-/* Checkpoint with G(0 .. done - 1) final and appended: sync the .part, then
+/* Checkpoint with G(0 .. done - 1) final and appended: sync the file, then
  * write ckpt_path (atomically, as ns_h5_ckpt_write) with m's game, c and
- * the record (heap sizes stored, the values after them). A failure leaves
- * the previous checkpoint and the .part usable. */
+ * the record (heap sizes stored, where their chunks lie, the values after
+ * them), then rename a fresh file (a resume's or a widening's,
+ * "<path>.part.new") over the .part. A failure leaves the previous
+ * checkpoint and its file usable. */
 ns_err ns_h5_seq_checkpoint(ns_h5_seq *s, const ns_table *t, int64_t done, const char *ckpt_path, const ns_meta *m,
                             const ns_h5_ckpt *c, ns_error *err);
 
 /* Go on from the checkpoint ckpt_path (read with ns_h5_ckpt_read, matched
  * to this solve by the caller; seq_streamed) with G(0 .. done - 1) final:
- * read them into t (from the .part's chunks, each checked to be there, and
- * the record), write them into a fresh .part (synced, renamed over the
- * old one: chunks the killed run wrote after its checkpoint are dropped)
- * and return the stream. NULL with err set on failure. */
+ * read them into t (from the chunks the record's ledger locates, each
+ * checked against its sum, and the record's tail), write them into the
+ * fresh file "<path>.part.new" (which the next checkpoint renames over the
+ * .part: chunks the killed run wrote after its checkpoint are dropped) and
+ * return the stream. NULL with err set on failure. */
 ns_h5_seq *ns_h5_seq_resume(const char *path, const char *ckpt_path, ns_table *t, int threads, int64_t done,
                             ns_error *err);
 

@@ -271,17 +271,28 @@ static ns_err table_payload(ckw *w, const void *user)
     return write_table(w, CKPT_REMOTENESS, &v, j->threads);
 }
 
-/* Test hook: NS_TEST_CKPT_DELAY=S sleeps S seconds with the new checkpoint
- * written to "<path>.tmp" but not yet renamed (a kill then lands inside a
+/* Test hook (NS_TEST_CKPT_DELAY=S: the new checkpoint written to
+ * "<path>.tmp" but not yet renamed, so that a kill lands inside a
  * checkpoint write, reproducibly). */
-static void test_delay(void)
+void ns_h5_test_delay(const char *var)
 {
-    const char *d = getenv("NS_TEST_CKPT_DELAY");
+    const char *d = getenv(var);
     double secs = d ? atof(d) : 0;
     if (secs > 0) {
         struct timespec ts = {(time_t)secs, (long)((secs - (double)(time_t)secs) * 1e9)};
         nanosleep(&ts, NULL);
     }
+}
+
+ns_err ns_h5_sync_dir_of(const char *path, ns_error *err)
+{
+    char dir[4096];
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else
+        snprintf(dir, sizeof dir, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+    return ns_h5_sync_path(dir, 1, err);
 }
 
 static ns_err write_ckpt(const char *path, int k, const int64_t *bounds, int pn_only, int elem, const ns_meta *m,
@@ -344,21 +355,12 @@ static ns_err write_ckpt(const char *path, int k, const int64_t *bounds, int pn_
     }
     if ((rc = ns_h5_sync_path(tmp, 0, err)))
         goto fail;
-    test_delay();
+    ns_h5_test_delay("NS_TEST_CKPT_DELAY");
     if (rename(tmp, path) != 0) {
         rc = ns_error_set(err, NS_EIO, "%s: cannot rename %s to it: %s", path, tmp, strerror(errno));
         goto fail;
     }
-    {
-        /* the rename itself must reach the disk */
-        char dir[4096];
-        const char *slash = strrchr(path, '/');
-        if (!slash)
-            snprintf(dir, sizeof dir, ".");
-        else
-            snprintf(dir, sizeof dir, "%.*s", slash == path ? 1 : (int)(slash - path), path);
-        rc = ns_h5_sync_path(dir, 1, err);
-    }
+    rc = ns_h5_sync_dir_of(path, err); /* the rename itself must reach the disk */
     goto out;
 fail:
     close_id(&w.scalar, H5Sclose);
@@ -379,6 +381,70 @@ ns_err ns_h5_ckpt_write(const char *path, const ns_table *t, const ns_meta *m, c
     return write_ckpt(path, t->k, t->bounds, t->pn_only, t->elem, m, c, table_payload, &j, err);
 }
 
+/* ---- the chunk ledger of a streamed .part (both streamed records) ---- */
+
+#define CKPT_LEDGER "/checkpoint_ledger"
+
+/* n entries as an n x NS_H5_LEDGER_COLS uint64 dataset (unlimited rows:
+ * an empty ledger can be chunked too) */
+static ns_err put_ledger(ckw *w, const ns_h5_ledger_entry *e, uint64_t n)
+{
+    _Static_assert(sizeof(ns_h5_ledger_entry) == NS_H5_LEDGER_COLS * sizeof(uint64_t), "ledger entry layout");
+    hsize_t dims[2] = {n, NS_H5_LEDGER_COLS}, maxd[2] = {H5S_UNLIMITED, NS_H5_LEDGER_COLS};
+    hsize_t chunk[2] = {n < 16384 ? (n ? n : 1) : 16384, NS_H5_LEDGER_COLS};
+    hid_t ds = ns_h5_create_chunked(w->file, w->path, CKPT_LEDGER, H5T_STD_U64LE, 2, dims, maxd, chunk, NULL, w->err);
+    if (ds < 0)
+        return w->err && w->err->code ? w->err->code : NS_EIO;
+    ns_err rc = NS_OK;
+    if (n && H5Dwrite(ds, H5T_NATIVE_UINT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, e) < 0)
+        rc = ns_h5_fail(w->err, NS_EIO, "%s: cannot write %s", w->path, CKPT_LEDGER);
+    if (H5Dclose(ds) < 0 && !rc)
+        rc = ns_h5_fail(w->err, NS_EIO, "%s: cannot close %s", w->path, CKPT_LEDGER);
+    return rc;
+}
+
+/* The ledger back (*e malloc'ed: the caller frees it). A record without
+ * one was written by an older nimsieve, whose resume read the .part's own
+ * chunk index. */
+static ns_err get_ledger(hid_t file, const char *path, ns_h5_ledger_entry **e, uint64_t *n, ns_error *err)
+{
+    *e = NULL;
+    *n = 0;
+    if (H5Lexists(file, CKPT_LEDGER, H5P_DEFAULT) <= 0)
+        return ns_error_set(err, NS_EFORMAT, "%s: has no %s (a checkpoint of an older nimsieve: resume with the "
+                            "version its attribute nimsieve_version names, or start over with --force)", path,
+                            CKPT_LEDGER);
+    hid_t ds = H5Dopen2(file, CKPT_LEDGER, H5P_DEFAULT);
+    hid_t sp = ds >= 0 ? H5Dget_space(ds) : H5I_INVALID_HID;
+    hsize_t dims[2];
+    ns_err rc = NS_OK;
+    if (sp < 0 || H5Sget_simple_extent_ndims(sp) != 2 || H5Sget_simple_extent_dims(sp, dims, NULL) < 0 ||
+        dims[1] != NS_H5_LEDGER_COLS || dims[0] > ((hsize_t)1 << 32)) {
+        rc = ns_h5_fail(err, NS_EFORMAT, "%s: dataset %s is missing or has the wrong shape", path, CKPT_LEDGER);
+        goto out;
+    }
+    if (dims[0]) {
+        if (!(*e = malloc((size_t)dims[0] * sizeof **e))) {
+            rc = ns_error_set(err, NS_ENOMEM, "%s: out of memory for %llu chunk records", path,
+                              (unsigned long long)dims[0]);
+            goto out;
+        }
+        if (H5Dread(ds, H5T_NATIVE_UINT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, *e) < 0) {
+            rc = ns_h5_fail(err, NS_EFORMAT, "%s: cannot read %s (damaged? checksum)", path, CKPT_LEDGER);
+            goto out;
+        }
+    }
+    *n = dims[0];
+out:
+    close_id(&sp, H5Sclose);
+    close_id(&ds, H5Dclose);
+    if (rc) {
+        free(*e);
+        *e = NULL;
+    }
+    return rc;
+}
+
 /* ---- the record of a streamed solve (ns_h5_stream.c) ---- */
 
 #define STREAM_PP "/checkpoint_p_positions"
@@ -389,7 +455,7 @@ static ns_err stream_payload(ckw *w, const void *user)
     ns_err rc;
     if ((rc = put_i32(w, "checkpoint_streamed", 1)) || (rc = put_u64(w, "stream_tile", (uint64_t)r->tile)) ||
         (rc = put_u64(w, "stream_cells", r->cells)) || (rc = put_u64(w, "stream_chunks", r->chunks)) ||
-        (rc = put_u64(w, "stream_max_value", r->max_value)))
+        (rc = put_u64(w, "stream_max_value", r->max_value)) || (rc = put_ledger(w, r->ledger, r->nledger)))
         return rc;
     /* the P-positions of the finished units, n x 2 (unlimited rows: an
      * empty list can be chunked too) */
@@ -691,6 +757,12 @@ ns_err ns_h5_ckpt_read_stream(const char *path, ns_h5_stream_rec *rec, ns_error 
         goto out;
     rec->tile = (int64_t)tile;
     rec->max_value = (uint32_t)mx;
+    {
+        ns_h5_ledger_entry *e = NULL;
+        if ((rc = get_ledger(r.file, path, &e, &rec->nledger, err)))
+            goto out;
+        rec->ledger = e;
+    }
     ds = H5Dopen2(r.file, STREAM_PP, H5P_DEFAULT);
     sp = ds >= 0 ? H5Dget_space(ds) : H5I_INVALID_HID;
     hsize_t dims[2];
@@ -720,6 +792,7 @@ out:
     H5Eclear2(H5E_DEFAULT);
     if (rc) {
         free((void *)rec->pp);
+        free((void *)rec->ledger);
         memset(rec, 0, sizeof *rec);
     }
     return rc;
@@ -733,7 +806,8 @@ static ns_err seq_payload(ckw *w, const void *user)
 {
     const ns_h5_seq_rec *r = user;
     ns_err rc;
-    if ((rc = put_i32(w, "checkpoint_seq_streamed", 1)) || (rc = put_u64(w, "seq_stored", (uint64_t)r->stored)))
+    if ((rc = put_i32(w, "checkpoint_seq_streamed", 1)) || (rc = put_u64(w, "seq_stored", (uint64_t)r->stored)) ||
+        (rc = put_ledger(w, r->ledger, r->nledger)))
         return rc;
     /* the finished values after the stored chunks (unlimited: an empty
      * tail can be chunked too) */
@@ -771,6 +845,12 @@ ns_err ns_h5_ckpt_read_seq(const char *path, ns_h5_seq_rec *rec, ns_error *err)
         (rc = get_num(&r, "checkpoint_elem", H5T_NATIVE_INT, &rec->elem)))
         goto out;
     rec->stored = (int64_t)stored;
+    {
+        ns_h5_ledger_entry *e = NULL;
+        if ((rc = get_ledger(r.file, path, &e, &rec->nledger, err)))
+            goto out;
+        rec->ledger = e;
+    }
     ds = H5Dopen2(r.file, SEQ_TAIL, H5P_DEFAULT);
     sp = ds >= 0 ? H5Dget_space(ds) : H5I_INVALID_HID;
     hsize_t dims[1];
@@ -799,6 +879,7 @@ out:
     H5Eclear2(H5E_DEFAULT);
     if (rc) {
         free((void *)rec->tail);
+        free((void *)rec->ledger);
         memset(rec, 0, sizeof *rec);
     }
     return rc;

@@ -71,9 +71,8 @@ ns_err ns_h5_write_rare(hid_t file, const char *path, const ns_meta *m, ns_error
 
 /* The file access properties of a streamed .part file (ns_h5_stream.c):
  * metadata (the chunk index, the superblock) reaches the file only when
- * flushed (a checkpoint, the close), never evicted in between, so after a
- * kill the .part holds the metadata of its last flush. The caller closes
- * it (H5Pclose); H5I_INVALID_HID with err set on failure. */
+ * flushed (the close; a sweep's flushes), never evicted in between. The
+ * caller closes it (H5Pclose); H5I_INVALID_HID with err set on failure. */
 hid_t ns_h5_stream_fapl(const char *path, ns_error *err);
 
 /* ---- a file written by every rank of an MPI job (ns_h5_par.c) ---- */
@@ -170,11 +169,61 @@ uint64_t ns_h5_chunk_count(const ns_h5_chunk_job *job);
  * others filter the next batch. */
 ns_err ns_h5_write_chunks(const ns_h5_chunk_job *job, ns_error *err);
 
+/* ---- the chunk ledger of a streamed .part (ns_h5_ledger.c) ----
+ *
+ * A checkpoint of a streamed solve records where each finished chunk of
+ * its .part lies, and a resume reads them there with plain reads, each
+ * checked against its Fletcher-32 sum: the .part's own metadata (written
+ * in place by HDF5, damaged by a kill during a flush) is never needed. */
+typedef struct ns_h5_ledger_entry {
+    uint64_t ds;            /* the dataset: the writer's index */
+    uint64_t off[2];        /* the chunk's element offset (1-D: off[1] = 0) */
+    uint64_t addr, size;    /* where it lies in the file; size 0: not
+                               stored (readers get the fill value) */
+    uint64_t sum;           /* its Fletcher-32: its last 4 bytes */
+} ns_h5_ledger_entry;
+
+enum { NS_H5_LEDGER_COLS = 6 };   /* uint64 fields of an entry, in order */
+
+typedef struct ns_h5_ledger {
+    ns_h5_ledger_entry *e;  /* owned */
+    uint64_t n, cap;
+    uint64_t nres;          /* e[0 .. nres) have addr, size and sum */
+} ns_h5_ledger;
+
+/* Note the chunk at (off0, off1) of dataset ds as written (NS_ENOMEM). */
+ns_err ns_h5_ledger_add(ns_h5_ledger *l, int ds, uint64_t off0, uint64_t off1);
+void ns_h5_ledger_free(ns_h5_ledger *l);
+
+/* Look up the address, size and sum of every entry noted since the last
+ * call, in the open file (named file; dsets[ds] its datasets). */
+ns_err ns_h5_ledger_resolve(ns_h5_ledger *l, const hid_t *dsets, const char *path, const char *file, ns_error *err);
+
+/* Read entry e's chunk (e->size > 0) from fd into *buf (grown to *cap),
+ * checked: its size, its last 4 bytes equal to e->sum and to the
+ * Fletcher-32 of the rest. NS_EFORMAT naming file otherwise. */
+ns_err ns_h5_ledger_read(int fd, const ns_h5_ledger_entry *e, void **buf, size_t *cap, const char *file,
+                         ns_error *err);
+
+/* Make part the file that holds l's chunks: part itself, or pending (a
+ * run's fresh file that its checkpoint records but that the run did not
+ * live to rename), renamed over part. An error (NS_EINVAL: neither
+ * exists; NS_EFORMAT: neither holds them) leaves both as they were. */
+ns_err ns_h5_ledger_locate(const ns_h5_ledger *l, const char *part, const char *pending, const char *path,
+                           const char *ckpt_path, ns_error *err);
+
 /* ---- checkpoints (ns_h5_ckpt.c) ---- */
 
 /* fsync path (a directory when dir is set; filesystems that cannot sync a
  * directory are let off). */
 ns_err ns_h5_sync_path(const char *path, int dir, ns_error *err);
+
+/* fsync the directory that holds path (after a rename into it). */
+ns_err ns_h5_sync_dir_of(const char *path, ns_error *err);
+
+/* Test hook: sleep the seconds the environment variable var gives (none:
+ * no sleep), so that a test can kill a run at that moment. */
+void ns_h5_test_delay(const char *var);
 
 /* The record of a streamed solve (ns_h5_stream.c) that a checkpoint file
  * holds instead of a table: what the stream had stored when the units done
@@ -187,6 +236,9 @@ typedef struct ns_h5_stream_rec {
     const int64_t *pp;      /* the P-positions stored, npp pairs (x, y);
                                borrowed when written, owned (free) when read */
     uint64_t npp;
+    const ns_h5_ledger_entry *ledger;   /* where the chunks lie in the .part;
+                               borrowed when written, owned when read */
+    uint64_t nledger;
 } ns_h5_stream_rec;
 
 /* Write a checkpoint (atomically, as ns_h5_ckpt_write) holding m's game,
@@ -207,6 +259,10 @@ typedef struct ns_h5_seq_rec {
     const uint32_t *tail;   /* G(stored .. stored + ntail - 1); borrowed
                                when written, owned (free) when read */
     int64_t ntail;
+    const ns_h5_ledger_entry *ledger;   /* where the /grundy chunks of
+                               G(0 .. stored - 1) lie in the .part; borrowed
+                               when written, owned when read */
+    uint64_t nledger;
 } ns_h5_seq_rec;
 
 /* Write a checkpoint (atomically, as ns_h5_ckpt_write) holding m's game, c

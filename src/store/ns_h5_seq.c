@@ -12,21 +12,27 @@
  * outgrows it, the chunks stored are rewritten wider into a new .part,
  * which is synced and renamed over the old one (twice at most).
  *
- * Checkpoints: the .part file's metadata reaches the disk only when
- * flushed (ns_h5_stream_fapl), so after a kill it is as the last
- * checkpoint (or widening) left it; the checkpoint record holds how many
- * heap sizes its whole chunks store and the finished values after them
- * (less than a chunk). A resume reads both back into the table, checking
- * that every chunk it reads was written (HDF5 would give the fill value
- * for one that was not), and rewrites them into a fresh .part. */
+ * Checkpoints: the record holds how many heap sizes the .part's whole
+ * chunks store, where those /grundy chunks lie in it (the ledger,
+ * ns_h5_ledger.c: the .part's own metadata is never read back, a kill
+ * during HDF5's flush may have damaged it) and the finished values after
+ * them (less than a chunk). A resume reads both back into the table, each
+ * chunk checked against its Fletcher-32 sum, and rewrites them into a
+ * fresh file. A fresh file (a resume's, a widening's) is written as
+ * <path>.part.new until a checkpoint records it; that checkpoint then
+ * renames it over the .part, so the .part always goes with the last
+ * checkpoint (a kill between the two: ns_h5_ledger_locate). */
 #include "store/ns_h5_internal.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/ns_omp.h"
+#include "store/ns_chunkfilter.h"
 
 /* P-positions gathered at a time at the close (a window of /p_positions) */
 #define SEQ_PP_WINDOW ((uint64_t)4 << 20)
@@ -34,6 +40,10 @@
 struct ns_h5_seq {
     char *path;             /* owned */
     char *part;             /* "<path>.part"; owned */
+    char *pend;             /* "<path>.part.new"; owned */
+    int pending;            /* the file is pend, not yet recorded by a
+                               checkpoint: the next one renames it over part */
+    ns_h5_ledger ledger;    /* the /grundy chunks of the file */
     int64_t n;              /* heap sizes in all */
     int threads;
     int elem;               /* bytes of a stored value: 1, 2 or 4 */
@@ -78,7 +88,15 @@ static void free_seq(ns_h5_seq *s)
         return;
     free(s->path);
     free(s->part);
+    free(s->pend);
+    ns_h5_ledger_free(&s->ledger);
     free(s);
+}
+
+/* the name of the file being written */
+static const char *cur(const ns_h5_seq *s)
+{
+    return s->pending ? s->pend : s->part;
 }
 
 /* Create the file `create` with empty /grundy (s->elem) and /pn of s->n
@@ -114,7 +132,8 @@ static ns_h5_seq *seq_new(const char *path, int64_t n, int threads, int elem, ns
         return NULL;
     }
     ns_h5_seq *s = calloc(1, sizeof *s);
-    if (!s || !(s->path = dup_cat(path, "")) || !(s->part = dup_cat(path, ".part"))) {
+    if (!s || !(s->path = dup_cat(path, "")) || !(s->part = dup_cat(path, ".part")) ||
+        !(s->pend = dup_cat(path, ".part.new"))) {
         free_seq(s);
         ns_error_set(err, NS_ENOMEM, "%s: out of memory", path);
         return NULL;
@@ -143,6 +162,7 @@ ns_h5_seq *ns_h5_seq_open(const char *path, int64_t n, int threads, int flags, n
         free_seq(s);
         return NULL;
     }
+    remove(s->pend);  /* a fresh file an earlier run left unrecorded */
     return s;
 }
 
@@ -193,6 +213,9 @@ static ns_err write_upto(ns_h5_seq *s, const ns_table *t, int64_t upto, ns_error
     job.first = (uint64_t)s->stored / s->chunk;
     job.count = ((uint64_t)upto + s->chunk - 1) / s->chunk - job.first;
     ns_err rc = ns_h5_write_chunks(&job, err);
+    for (uint64_t c = job.first; !rc && c < job.first + job.count; c++)
+        if (ns_h5_ledger_add(&s->ledger, 0, c * s->chunk, 0))
+            rc = ns_error_set(err, NS_ENOMEM, "%s: out of memory", s->path);
     if (rc) {
         s->failed = 1;
         return rc;
@@ -201,47 +224,29 @@ static ns_err write_upto(ns_h5_seq *s, const ns_table *t, int64_t upto, ns_error
     return NS_OK;
 }
 
-/* Flush the file and sync it to disk. */
-static ns_err sync_file(ns_h5_seq *s, const char *name, ns_error *err)
-{
-    if (H5Fflush(s->file, H5F_SCOPE_LOCAL) < 0)
-        return ns_h5_fail(err, NS_EIO, "%s: cannot flush %s", s->path, name);
-    return ns_h5_sync_path(name, 0, err);
-}
-
-/* A fresh .part of width elem holding the chunks of G(0 .. done - 1) from
- * t, synced and renamed over the .part (the old one, if open, is closed
- * first; the caller closed its datasets). */
+/* A fresh file of width elem holding the chunks of G(0 .. done - 1) from
+ * t, written as the pending .part.new (the open file, if any, is closed
+ * first, and removed if it was the pending one: no checkpoint records it;
+ * the caller closed its datasets). */
 static ns_err rewrite(ns_h5_seq *s, const ns_table *t, int elem, int64_t done, ns_error *err)
 {
-    char *fresh = dup_cat(s->path, ".part.new");
-    if (!fresh)
-        return ns_error_set(err, NS_ENOMEM, "%s: out of memory", s->path);
-    ns_h5_seq old = *s;
-    s->file = s->dg = s->dpn = H5I_INVALID_HID;
+    if (s->file >= 0 && H5Fclose(s->file) < 0)
+        H5Eclear2(H5E_DEFAULT);
+    s->file = H5I_INVALID_HID;
+    if (s->pending)
+        remove(s->pend);
+    ns_h5_ledger_free(&s->ledger);
     s->elem = elem;
-    ns_err rc = create_file(s, fresh, err);
+    s->pending = 1;
+    ns_err rc = create_file(s, s->pend, err);
     if (!rc)
         rc = write_upto(s, t, done == s->n ? done : done / (int64_t)s->chunk * (int64_t)s->chunk, err);
-    if (!rc)
-        rc = sync_file(s, fresh, err);
     if (rc) {
         close_ids(s);
-        remove(fresh);
-        free(fresh);
+        remove(s->pend);
+        s->pending = 0;
         s->failed = 1;
-        return rc;
     }
-    /* a plain close: the old .part's index then lists chunks its last
-     * checkpoint does not record, which a resume never reads; a frozen
-     * close (ns_h5_close_frozen) would leave its file id open */
-    if (old.file >= 0 && H5Fclose(old.file) < 0)
-        H5Eclear2(H5E_DEFAULT);
-    if (rename(fresh, s->part) != 0)
-        rc = ns_error_set(err, NS_EIO, "%s: cannot rename %s to %s: %s", s->path, fresh, s->part, strerror(errno));
-    if (rc)
-        s->failed = 1;
-    free(fresh);
     return rc;
 }
 
@@ -283,7 +288,11 @@ ns_err ns_h5_seq_checkpoint(ns_h5_seq *s, const ns_table *t, int64_t done, const
     if (done < s->stored || done > s->n)
         return ns_error_set(err, NS_EINTERNAL, "%s: a checkpoint of %lld heap sizes, %lld stored", s->path,
                             (long long)done, (long long)s->stored);
-    ns_err rc = sync_file(s, s->part, err);
+    /* where the stored chunks lie, and the chunks themselves on disk first
+     * (the file's metadata is not needed: ns_h5_ledger.c) */
+    ns_err rc = ns_h5_ledger_resolve(&s->ledger, &s->dg, s->path, cur(s), err);
+    if (!rc)
+        rc = ns_h5_sync_path(cur(s), 0, err);
     if (rc)
         return rc;
     uint32_t *tail = malloc((size_t)(done - s->stored + 1) * sizeof *tail);
@@ -291,10 +300,19 @@ ns_err ns_h5_seq_checkpoint(ns_h5_seq *s, const ns_table *t, int64_t done, const
         return ns_error_set(err, NS_ENOMEM, "%s: out of memory for the checkpoint", s->path);
     for (int64_t i = s->stored; i < done; i++)
         tail[i - s->stored] = ns_table_get(t, (uint64_t)i);
-    const ns_h5_seq_rec r = {.stored = s->stored, .elem = s->elem, .tail = tail, .ntail = done - s->stored};
+    const ns_h5_seq_rec r = {.stored = s->stored, .elem = s->elem, .tail = tail, .ntail = done - s->stored,
+                             .ledger = s->ledger.e, .nledger = s->ledger.n};
     rc = ns_h5_ckpt_write_seq(ckpt_path, s->n, m, c, &r, err);
     free(tail);
-    return rc;
+    if (rc || !s->pending)
+        return rc;
+    /* the record names the fresh file: it replaces the old .part */
+    ns_h5_test_delay("NS_TEST_PROMOTE_DELAY");
+    if (rename(s->pend, s->part) != 0)
+        return ns_error_set(err, NS_EIO, "%s: cannot rename %s to %s: %s", s->path, s->pend, s->part,
+                            strerror(errno));
+    s->pending = 0;
+    return ns_h5_sync_dir_of(s->part, err);
 }
 
 void ns_h5_seq_suspend(ns_h5_seq *s)
@@ -306,7 +324,7 @@ void ns_h5_seq_suspend(ns_h5_seq *s)
     if (s->dpn >= 0)
         H5Dclose(s->dpn);
     s->dg = s->dpn = H5I_INVALID_HID;
-    ns_h5_close_frozen(s->file, s->part);
+    ns_h5_close_frozen(s->file, cur(s));
     s->file = H5I_INVALID_HID;
     free_seq(s);
 }
@@ -316,7 +334,7 @@ void ns_h5_seq_abort(ns_h5_seq *s)
     if (!s)
         return;
     close_ids(s);
-    remove(s->part);
+    remove(cur(s));   /* a fresh file only: a .part a checkpoint records stays */
     free_seq(s);
 }
 
@@ -330,73 +348,58 @@ static ns_err put_value(ns_table *t, uint64_t i, uint32_t v, ns_error *err)
     return NS_OK;
 }
 
-/* G(0 .. stored - 1) from /grundy of the old .part into t, every chunk
- * among them checked to be written. */
-static ns_err read_stored(const ns_h5_seq *s, ns_table *t, int64_t stored, ns_error *err)
+/* G(0 .. rec->stored - 1) into t from the /grundy chunks of the .part
+ * that rec's ledger records, each checked against its sum. */
+static ns_err read_stored(const ns_h5_seq *s, ns_table *t, const ns_h5_seq_rec *rec, const char *ckpt_path,
+                          ns_error *err)
 {
+    const hsize_t dims[1] = {(hsize_t)s->n};
+    hsize_t chunk = 0;
+    ns_h5_chunk_shape(1, dims, NS_H5_CHUNK_BYTES / (hsize_t)rec->elem, &chunk);
+    const uint64_t nch = ((uint64_t)rec->stored + chunk - 1) / chunk;
+    if (rec->nledger != nch || (rec->stored % (int64_t)chunk && rec->stored != s->n))
+        return ns_error_set(err, NS_EFORMAT, "%s: records %lld stored heap sizes in %llu chunks of %llu (damaged?)",
+                            ckpt_path, (long long)rec->stored, (unsigned long long)rec->nledger,
+                            (unsigned long long)chunk);
+    int fd = open(s->part, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return ns_error_set(err, NS_EIO, "%s: cannot open %s: %s", s->path, s->part, strerror(errno));
     ns_err rc = NS_OK;
-    hid_t f = H5I_INVALID_HID, d = H5I_INVALID_HID, sp = H5I_INVALID_HID, dcpl = H5I_INVALID_HID;
-    uint32_t *buf = NULL;
-    hsize_t dims[1], chunk[1];
-    if (stored == 0)
-        return NS_OK;
-    if ((f = H5Fopen(s->part, H5F_ACC_RDONLY, H5P_DEFAULT)) < 0 || (d = H5Dopen2(f, "/grundy", H5P_DEFAULT)) < 0 ||
-        (sp = H5Dget_space(d)) < 0 || (dcpl = H5Dget_create_plist(d)) < 0 ||
-        H5Sget_simple_extent_ndims(sp) != 1 || H5Sget_simple_extent_dims(sp, dims, NULL) < 0 ||
-        H5Pget_layout(dcpl) != H5D_CHUNKED || H5Pget_chunk(dcpl, 1, chunk) != 1 || dims[0] != (hsize_t)s->n) {
-        rc = ns_h5_fail(err, NS_EFORMAT, "%s: %s has no /grundy of %lld heap sizes (damaged?)", s->path, s->part,
-                        (long long)s->n);
-        goto out;
-    }
-    for (hsize_t c = 0; c < (hsize_t)stored; c += chunk[0]) {
-        unsigned mask = 0;
-        haddr_t addr = HADDR_UNDEF;
-        hsize_t size = 0;
-        const hsize_t off[1] = {c};
-        if (H5Dget_chunk_info_by_coord(d, off, &mask, &addr, &size) < 0 || addr == HADDR_UNDEF || size == 0) {
-            rc = ns_h5_fail(err, NS_EFORMAT, "%s: %s lacks the chunk of heap sizes from %llu that its checkpoint "
-                            "records (damaged?)", s->path, s->part, (unsigned long long)c);
-            goto out;
-        }
-    }
-    const hsize_t step = (hsize_t)1 << 20;
-    if (!(buf = malloc((size_t)step * sizeof *buf))) {
+    void *buf = NULL;
+    size_t cap = 0;
+    uint8_t *raw = malloc((size_t)chunk * (size_t)rec->elem);
+    if (!raw)
         rc = ns_error_set(err, NS_ENOMEM, "%s: out of memory", s->path);
-        goto out;
-    }
-    for (hsize_t x = 0; x < (hsize_t)stored; x += step) {
-        hsize_t start[1] = {x}, count[1] = {(hsize_t)stored - x < step ? (hsize_t)stored - x : step};
-        hid_t ms = H5Screate_simple(1, count, NULL);
-        herr_t st = ms < 0 ? -1 : H5Sselect_hyperslab(sp, H5S_SELECT_SET, start, NULL, count, NULL);
-        if (st >= 0)
-            st = H5Dread(d, H5T_NATIVE_UINT32, ms, sp, H5P_DEFAULT, buf);
-        if (ms >= 0)
-            H5Sclose(ms);
-        if (st < 0) {
-            rc = ns_h5_fail(err, NS_EFORMAT, "%s: cannot read %s back (damaged? checksum)", s->path, s->part);
-            goto out;
+    for (uint64_t c = 0; c < nch && !rc; c++) {
+        const ns_h5_ledger_entry *e = &rec->ledger[c];
+        if (e->ds != 0 || e->off[0] != c * chunk || e->off[1] != 0) {
+            rc = ns_error_set(err, NS_EFORMAT, "%s: chunk record %llu is not the chunk of heap sizes from %llu "
+                              "(damaged?)", ckpt_path, (unsigned long long)c, (unsigned long long)(c * chunk));
+            break;
         }
-        for (hsize_t i = 0; i < count[0]; i++) {
-            if (buf[i] == 0xFFFFFFFFu) {
-                rc = ns_error_set(err, NS_EFORMAT, "%s: G(%llu) in %s is not a value (damaged?)", s->path,
-                                  (unsigned long long)(x + i), s->part);
-                goto out;
+        const size_t nbytes = (size_t)chunk * (size_t)rec->elem;
+        if (!e->size) /* never stored: HDF5's fill value, 0 */
+            memset(raw, 0, nbytes);
+        else if ((rc = ns_h5_ledger_read(fd, e, &buf, &cap, s->part, err)) ||
+                 (rc = ns_chunkfilter_undo(buf, (size_t)e->size, (size_t)rec->elem, raw, nbytes, err)))
+            break;
+        const uint64_t hi = (c + 1) * chunk < (uint64_t)rec->stored ? (c + 1) * chunk : (uint64_t)rec->stored;
+        for (uint64_t i = c * chunk; i < hi && !rc; i++) {
+            const size_t j = (size_t)(i - c * chunk);
+            uint32_t v = rec->elem == 1 ? raw[j] : 0;
+            if (rec->elem == 2) {
+                uint16_t v16;
+                memcpy(&v16, raw + 2 * j, 2);
+                v = v16;
+            } else if (rec->elem == 4) {
+                memcpy(&v, raw + 4 * j, 4);
             }
-            if ((rc = put_value(t, x + i, buf[i], err)))
-                goto out;
+            rc = put_value(t, i, v, err);
         }
     }
-out:
+    free(raw);
     free(buf);
-    if (dcpl >= 0)
-        H5Pclose(dcpl);
-    if (sp >= 0)
-        H5Sclose(sp);
-    if (d >= 0)
-        H5Dclose(d);
-    if (f >= 0)
-        H5Fclose(f);
-    H5Eclear2(H5E_DEFAULT);
+    close(fd);
     return rc;
 }
 
@@ -405,7 +408,6 @@ ns_h5_seq *ns_h5_seq_resume(const char *path, const char *ckpt_path, ns_table *t
 {
     ns_h5_quiet();
     ns_h5_seq_rec rec;
-    struct stat sb;
     ns_h5_seq *s = NULL;
     if (ns_h5_ckpt_read_seq(ckpt_path, &rec, err))
         return NULL;
@@ -418,12 +420,10 @@ ns_h5_seq *ns_h5_seq_resume(const char *path, const char *ckpt_path, ns_table *t
     }
     if (!(s = seq_new(path, t->bounds[0], threads, rec.elem, err)))
         goto fail;
-    if (stat(s->part, &sb) != 0) {
-        ns_error_set(err, NS_EINVAL, "%s: the table the checkpoint %s goes with is missing: %s", s->part, ckpt_path,
-                     strerror(errno));
-        goto fail;
-    }
-    if (read_stored(s, t, rec.stored, err))
+    if (ns_h5_ledger_locate(&(ns_h5_ledger){.e = (ns_h5_ledger_entry *)rec.ledger, .n = rec.nledger,
+                                            .nres = rec.nledger},
+                            s->part, s->pend, path, ckpt_path, err) ||
+        read_stored(s, t, &rec, ckpt_path, err))
         goto fail;
     for (int64_t i = 0; i < rec.ntail; i++) {
         if (rec.tail[i] == 0xFFFFFFFFu) {
@@ -440,6 +440,7 @@ ns_h5_seq *ns_h5_seq_resume(const char *path, const char *ckpt_path, ns_table *t
     if (rewrite(s, t, width_for(st.max_value), done, err))
         goto fail;
     free((void *)rec.tail);
+    free((void *)rec.ledger);
     return s;
 fail:
     if (s) {
@@ -447,6 +448,7 @@ fail:
         free_seq(s);
     }
     free((void *)rec.tail);
+    free((void *)rec.ledger);
     return NULL;
 }
 
@@ -539,13 +541,15 @@ ns_err ns_h5_seq_close(ns_h5_seq *s, const ns_table *t, const ns_meta *m, ns_tab
     herr_t c3 = H5Fclose(s->file);
     s->file = H5I_INVALID_HID;
     if (c1 < 0 || c2 < 0 || c3 < 0) {
-        rc = ns_h5_fail(err, NS_EIO, "%s: cannot close (flush) %s", s->path, s->part);
+        rc = ns_h5_fail(err, NS_EIO, "%s: cannot close (flush) %s", s->path, cur(s));
         goto fail;
     }
-    if (rename(s->part, s->path) != 0) {
-        rc = ns_error_set(err, NS_EIO, "%s: cannot rename %s to it: %s", s->path, s->part, strerror(errno));
+    if (rename(cur(s), s->path) != 0) {
+        rc = ns_error_set(err, NS_EIO, "%s: cannot rename %s to it: %s", s->path, cur(s), strerror(errno));
         goto fail;
     }
+    if (s->pending)
+        remove(s->part);  /* the file a resume or widening replaced */
     if (stats)
         *stats = st;
     free_seq(s);

@@ -13,7 +13,12 @@
  * P/N tables (elem 1) arrive as blocks of rows of P bitmaps instead
  * (ns_h5_stream_pn_rows): /pn only, chunked as the block's rows x
  * PN_COLS; a chunk with no P-position is not stored, the others are filled
- * and filtered in parallel, one chunk a thread. */
+ * and filtered in parallel, one chunk a thread.
+ *
+ * Checkpoints record where each chunk lies (ns_h5_ledger.c), and a resume
+ * copies them from there into a fresh file, "<path>.part.new", which the
+ * resumed run's first checkpoint renames over the .part (the .part always
+ * goes with the last checkpoint). */
 #define _GNU_SOURCE /* sync_file_range */
 #include "store/ns_h5_internal.h"
 
@@ -39,6 +44,11 @@ typedef struct stream_worker {
 struct ns_h5_stream {
     char *path;              /* owned */
     char *part;              /* "<path>.part"; owned */
+    char *pend;              /* "<path>.part.new"; owned */
+    int pending;             /* the file is pend, not yet recorded by a
+                                checkpoint (a resume's fresh file): the
+                                next checkpoint renames it over part */
+    ns_h5_ledger ledger;     /* the chunks written, for checkpoints */
     int64_t bounds[2];
     int64_t tile;
     int64_t c0, c1;          /* chunk shape: the tile, cut to the bounds */
@@ -132,7 +142,15 @@ static void free_stream(ns_h5_stream *s)
     free(s->pp);
     free(s->path);
     free(s->part);
+    free(s->pend);
+    ns_h5_ledger_free(&s->ledger);
     free(s);
+}
+
+/* the name of the file being written */
+static const char *cur(const ns_h5_stream *s)
+{
+    return s->pending ? s->pend : s->part;
 }
 
 static void close_all(ns_h5_stream *s)
@@ -153,7 +171,7 @@ void ns_h5_stream_abort(ns_h5_stream *s)
     if (!s)
         return;
     close_all(s);
-    remove(s->part);
+    remove(cur(s));   /* a resume's fresh file: its .part and checkpoint stay */
     free_stream(s);
 }
 
@@ -173,9 +191,9 @@ static char *dup_cat(const char *a, const char *b)
 hid_t ns_h5_stream_fapl(const char *path, ns_error *err)
 {
     /* Metadata (the chunk index, the superblock) reaches the file only
-     * when flushed (a checkpoint, the close), never evicted in between:
-     * after a kill the .part holds the metadata of its last checkpoint,
-     * and the chunks written since lie beyond the end it records. */
+     * when flushed (the close; a sweep's flushes), never evicted in
+     * between. The streams' resumes do not read it back (their
+     * checkpoints' ledgers locate the chunks); the sweep's reopen does. */
     hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
     H5AC_cache_config_t mdc;
     memset(&mdc, 0, sizeof mdc);
@@ -198,7 +216,7 @@ hid_t ns_h5_stream_fapl(const char *path, ns_error *err)
     return fapl;
 }
 
-static ns_h5_stream *open_as(const char *path, const char *create, const int64_t *bounds, int elem, int64_t tile,
+static ns_h5_stream *open_as(const char *path, int pending, const int64_t *bounds, int elem, int64_t tile,
                              int threads, ns_error *err)
 {
     if ((elem != 1 && elem != 2 && elem != 4) || tile < 1 || tile > 1024 || threads < 1 || bounds[0] < 1 ||
@@ -227,9 +245,12 @@ static ns_h5_stream *open_as(const char *path, const char *create, const int64_t
     s->bound = ns_chunkfilter_bound(s->raw_bytes);
     s->path = dup_cat(path, "");
     s->part = dup_cat(path, ".part");
+    s->pend = dup_cat(path, ".part.new");
+    s->pending = pending;
     s->workers = calloc((size_t)threads, sizeof *s->workers);
-    if (!s->path || !s->part || !s->workers)
+    if (!s->path || !s->part || !s->pend || !s->workers)
         goto nomem;
+    const char *create = cur(s);
     for (int t = 0; t < threads; t++) {
         stream_worker *w = &s->workers[t];
         if (!(w->filter = ns_chunkfilter_new(s->raw_bytes, NS_H5_DEFLATE_LEVEL, NS_DEFLATE_PLANES, err)))
@@ -271,7 +292,8 @@ nomem:
     ns_error_set(err, NS_ENOMEM, "%s: out of memory for the stream buffers", path);
 fail:
     close_all(s);
-    remove(create);
+    if (s->part && s->pend)
+        remove(cur(s));
     free_stream(s);
     return NULL;
 }
@@ -285,13 +307,9 @@ ns_h5_stream *ns_h5_stream_open(const char *path, const int64_t *bounds, int ele
         ns_error_set(err, NS_EINVAL, "%s exists; use --force to overwrite", path);
         return NULL;
     }
-    char *part = dup_cat(path, ".part");
-    if (!part) {
-        ns_error_set(err, NS_ENOMEM, "%s: out of memory", path);
-        return NULL;
-    }
-    ns_h5_stream *s = open_as(path, part, bounds, elem, tile, threads, err);
-    free(part);
+    ns_h5_stream *s = open_as(path, 0, bounds, elem, tile, threads, err);
+    if (s)
+        remove(s->pend);  /* a fresh file an earlier run left unrecorded */
     return s;
 }
 
@@ -376,7 +394,9 @@ ns_err ns_h5_stream_tile(ns_h5_stream *s, int64_t x0, int64_t y0, int64_t nx, in
                        (np && H5Dwrite_chunk(s->dpn, H5P_DEFAULT, 0, off, plen, w->pnout) < 0)) {
                 rc = ns_h5_fail(err, NS_EIO, "%s: cannot write the tile at %lld,%lld", s->path, (long long)x0,
                                 (long long)y0);
-            } else if (np && keep_p(s, x0, y0, nx, ny, vals)) {
+            } else if ((np && keep_p(s, x0, y0, nx, ny, vals)) ||
+                       ns_h5_ledger_add(&s->ledger, 0, (uint64_t)x0, (uint64_t)y0) ||
+                       (np && ns_h5_ledger_add(&s->ledger, 1, (uint64_t)x0, (uint64_t)y0))) {
                 rc = ns_error_set(err, NS_ENOMEM, "%s: out of memory for the P-positions", s->path);
             } else {
                 s->chunks += 1 + (np != 0);
@@ -451,6 +471,8 @@ ns_err ns_h5_stream_pn_rows(ns_h5_stream *s, int64_t x0, int64_t nrows, int64_t 
             if (!r && len && H5Dwrite_chunk(s->dpn, H5P_DEFAULT, 0, off, len, w->pnout) < 0)
                 r = ns_h5_fail(&e, NS_EIO, "%s: cannot write the /pn chunk at %lld,%lld", s->path, (long long)x0,
                                (long long)(j * s->c1));
+            else if (!r && len && ns_h5_ledger_add(&s->ledger, 1, (uint64_t)x0, (uint64_t)(j * s->c1)))
+                r = ns_error_set(&e, NS_ENOMEM, "%s: out of memory", s->path);
             else if (!r && len)
                 s->chunks++;
             if (r && !s->failed) {
@@ -517,10 +539,12 @@ ns_err ns_h5_stream_close(ns_h5_stream *s, const ns_meta *m, ns_table_stats *sta
         goto fail;
     }
     cache_step(s, 1);
-    if (rename(s->part, s->path) != 0) {
-        rc = ns_error_set(err, NS_EIO, "%s: cannot rename %s to it: %s", s->path, s->part, strerror(errno));
+    if (rename(cur(s), s->path) != 0) {
+        rc = ns_error_set(err, NS_EIO, "%s: cannot rename %s to it: %s", s->path, cur(s), strerror(errno));
         goto fail;
     }
+    if (s->pending)
+        remove(s->part);  /* the file a resume copied from */
     if (stats)
         *stats = s->st;
     free_stream(s);
@@ -549,7 +573,7 @@ void ns_h5_stream_suspend(ns_h5_stream *s)
     if (s->dpn >= 0)
         H5Dclose(s->dpn);
     s->dg = s->dpn = H5I_INVALID_HID;
-    ns_h5_close_frozen(s->file, s->part);
+    ns_h5_close_frozen(s->file, cur(s));
     s->file = H5I_INVALID_HID;
     free_stream(s);
 }
@@ -583,15 +607,28 @@ ns_err ns_h5_stream_checkpoint(ns_h5_stream *s, const char *ckpt_path, const ns_
     ns_h5_quiet();
     if (s->failed)
         return ns_error_set(err, NS_EIO, "%s: an earlier write failed; no checkpoint", s->path);
-    /* the finished chunks and the index that finds them, on disk first */
-    if (H5Fflush(s->file, H5F_SCOPE_LOCAL) < 0)
-        return ns_h5_fail(err, NS_EIO, "%s: cannot flush %s", s->path, s->part);
-    ns_err rc = ns_h5_sync_path(s->part, 0, err);
+    /* where the finished chunks lie, and the chunks themselves on disk
+     * first (the file's metadata is not needed: ns_h5_ledger.c) */
+    const hid_t ds[2] = {s->dg, s->dpn};
+    ns_err rc = ns_h5_ledger_resolve(&s->ledger, ds, s->path, cur(s), err);
+    if (!rc)
+        rc = ns_h5_sync_path(cur(s), 0, err);
     if (rc)
         return rc;
     const ns_h5_stream_rec r = {.tile = s->tile, .cells = s->cells, .chunks = s->chunks,
-                                .max_value = s->st.max_value, .pp = s->pp, .npp = s->npp};
-    return ns_h5_ckpt_write_stream(ckpt_path, s->bounds, s->elem, m, c, &r, err);
+                                .max_value = s->st.max_value, .pp = s->pp, .npp = s->npp,
+                                .ledger = s->ledger.e, .nledger = s->ledger.n};
+    if ((rc = ns_h5_ckpt_write_stream(ckpt_path, s->bounds, s->elem, m, c, &r, err)) || !s->pending)
+        return rc;
+    /* the record names a resume's fresh file: it replaces the old .part
+     * (a kill before this leaves both; the next resume takes the fresh
+     * one, ns_h5_ledger_locate) */
+    ns_h5_test_delay("NS_TEST_PROMOTE_DELAY");
+    if (rename(s->pend, s->part) != 0)
+        return ns_error_set(err, NS_EIO, "%s: cannot rename %s to %s: %s", s->path, s->pend, s->part,
+                            strerror(errno));
+    s->pending = 0;
+    return ns_h5_sync_dir_of(s->part, err);
 }
 
 /* Is the chunk at (x0, y0) part of the first `units` units (P/N: blocks of
@@ -603,78 +640,37 @@ static int chunk_done(const ns_h5_stream *s, uint64_t units, int64_t x0, int64_t
     return (uint64_t)(x0 / s->tile + y0 / s->tile) < units;
 }
 
-/* Copy the chunk at off of dataset name from src to dst as stored (no
- * filtering); *copied gets 1, or 0 when src has no such chunk. */
-static ns_err copy_chunk(ns_h5_stream *s, hid_t src, hid_t dst, const char *name, const hsize_t *off, void **buf,
-                         size_t *cap, int *copied, ns_error *err)
-{
-    unsigned mask = 0;
-    haddr_t addr = HADDR_UNDEF;
-    hsize_t size = 0;
-    *copied = 0;
-    if (H5Dget_chunk_info_by_coord(src, off, &mask, &addr, &size) < 0)
-        return ns_h5_fail(err, NS_EFORMAT, "%s: cannot look up the %s chunk at %llu,%llu of %s", s->path, name,
-                          (unsigned long long)off[0], (unsigned long long)off[1], s->part);
-    if (addr == HADDR_UNDEF || size == 0)
-        return NS_OK;
-    if (size > *cap) {
-        void *p = realloc(*buf, (size_t)size);
-        if (!p)
-            return ns_error_set(err, NS_ENOMEM, "%s: out of memory", s->path);
-        *buf = p;
-        *cap = (size_t)size;
-    }
-    uint32_t filters = 0;
-    if (H5Dread_chunk(src, H5P_DEFAULT, off, &filters, *buf) < 0)
-        return ns_h5_fail(err, NS_EFORMAT, "%s: cannot read the %s chunk at %llu,%llu of %s", s->path, name,
-                          (unsigned long long)off[0], (unsigned long long)off[1], s->part);
-    if (H5Dwrite_chunk(dst, H5P_DEFAULT, filters, off, (size_t)size, *buf) < 0)
-        return ns_h5_fail(err, NS_EIO, "%s: cannot write the %s chunk at %llu,%llu", s->path, name,
-                          (unsigned long long)off[0], (unsigned long long)off[1]);
-    *copied = 1;
-    return NS_OK;
-}
-
-/* Copy the chunks of the first `units` units from the old .part file into
- * s's new file; *n gets their number. */
-static ns_err copy_done(ns_h5_stream *s, uint64_t units, uint64_t *n, ns_error *err)
+/* Copy the chunks of rec's ledger from the .part into s's fresh file
+ * (each checked against its sum, ns_h5_ledger_read), noting them in s's
+ * ledger; every one must belong to the first `units` units. */
+static ns_err copy_done(ns_h5_stream *s, const ns_h5_stream_rec *rec, uint64_t units, ns_error *err)
 {
     ns_err rc = NS_OK;
-    hid_t old = H5I_INVALID_HID, og = H5I_INVALID_HID, opn = H5I_INVALID_HID;
     void *buf = NULL;
     size_t cap = 0;
-    *n = 0;
-    old = H5Fopen(s->part, H5F_ACC_RDONLY, H5P_DEFAULT);
-    if (old < 0) {
-        rc = ns_h5_fail(err, NS_EFORMAT, "%s: cannot open %s (damaged?)", s->path, s->part);
-        goto out;
-    }
-    opn = H5Dopen2(old, "/pn", H5P_DEFAULT);
-    if (opn < 0 || (s->elem > 1 && (og = H5Dopen2(old, "/grundy", H5P_DEFAULT)) < 0)) {
-        rc = ns_h5_fail(err, NS_EFORMAT, "%s: %s has no %s", s->path, s->part, opn < 0 ? "/pn" : "/grundy");
-        goto out;
-    }
-    for (int64_t x0 = 0; x0 < s->bounds[0] && chunk_done(s, units, x0, 0); x0 += s->c0)
-        for (int64_t y0 = 0; y0 < s->bounds[1] && chunk_done(s, units, x0, y0); y0 += s->c1) {
-            const hsize_t off[2] = {(hsize_t)x0, (hsize_t)y0};
-            int copied = 0;
-            if (og >= 0) {
-                if ((rc = copy_chunk(s, og, s->dg, "/grundy", off, &buf, &cap, &copied, err)))
-                    goto out;
-                *n += (uint64_t)copied;
-            }
-            if ((rc = copy_chunk(s, opn, s->dpn, "/pn", off, &buf, &cap, &copied, err)))
-                goto out;
-            *n += (uint64_t)copied;
+    const hid_t ds[2] = {s->dg, s->dpn};
+    int fd = open(s->part, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return ns_error_set(err, NS_EIO, "%s: cannot open %s: %s", s->path, s->part, strerror(errno));
+    for (uint64_t i = 0; i < rec->nledger && !rc; i++) {
+        const ns_h5_ledger_entry *e = &rec->ledger[i];
+        const hsize_t off[2] = {(hsize_t)e->off[0], (hsize_t)e->off[1]};
+        if (e->ds > 1 || (e->ds == 0 && s->dg < 0) || e->off[0] % (uint64_t)s->c0 || e->off[1] % (uint64_t)s->c1 ||
+            e->off[0] >= (uint64_t)s->bounds[0] || e->off[1] >= (uint64_t)s->bounds[1] || !e->size ||
+            !chunk_done(s, units, (int64_t)e->off[0], (int64_t)e->off[1])) {
+            rc = ns_error_set(err, NS_EFORMAT, "%s: its checkpoint records a chunk (dataset %llu at %llu,%llu, %llu "
+                              "bytes) outside the %llu units it finished (damaged?)", s->part,
+                              (unsigned long long)e->ds, (unsigned long long)off[0], (unsigned long long)off[1],
+                              (unsigned long long)e->size, (unsigned long long)units);
+        } else if (!(rc = ns_h5_ledger_read(fd, e, &buf, &cap, s->part, err))) {
+            if (H5Dwrite_chunk(ds[e->ds], H5P_DEFAULT, 0, off, (size_t)e->size, buf) < 0)
+                rc = ns_h5_fail(err, NS_EIO, "%s: cannot write the chunk at %llu,%llu of %s", s->path,
+                                (unsigned long long)off[0], (unsigned long long)off[1], s->pend);
+            else if (ns_h5_ledger_add(&s->ledger, (int)e->ds, e->off[0], e->off[1]))
+                rc = ns_error_set(err, NS_ENOMEM, "%s: out of memory", s->path);
         }
-out:
-    if (og >= 0)
-        H5Dclose(og);
-    if (opn >= 0)
-        H5Dclose(opn);
-    if (old >= 0)
-        H5Fclose(old);
-    H5Eclear2(H5E_DEFAULT);
+    }
+    close(fd);
     free(buf);
     return rc;
 }
@@ -685,36 +681,36 @@ ns_h5_stream *ns_h5_stream_resume(const char *path, const char *ckpt_path, const
     ns_h5_quiet();
     ns_h5_stream_rec rec;
     ns_h5_stream *s = NULL;
-    char *fresh = NULL;
-    struct stat sb;
     if (ns_h5_ckpt_read_stream(ckpt_path, &rec, err))
         return NULL;
-    if (!(fresh = dup_cat(path, ".part.new"))) {
-        ns_error_set(err, NS_ENOMEM, "%s: out of memory", path);
-        goto fail;
-    }
     if (rec.tile != tile) {
         ns_error_set(err, NS_EINVAL, "%s: the checkpoint's tile is %lld, this solve's %lld", ckpt_path,
                      (long long)rec.tile, (long long)tile);
         goto fail;
     }
-    if (!(s = open_as(path, fresh, bounds, elem, tile, threads, err)))
-        goto fail;
-    if (stat(s->part, &sb) != 0) {
-        ns_error_set(err, NS_EINVAL, "%s: the table the checkpoint %s goes with is missing: %s", s->part, ckpt_path,
-                     strerror(errno));
+    if (rec.nledger != rec.chunks) {
+        ns_error_set(err, NS_EFORMAT, "%s: records %llu chunks but where %llu lie (damaged?)", ckpt_path,
+                     (unsigned long long)rec.chunks, (unsigned long long)rec.nledger);
         goto fail;
     }
-    /* the finished units' chunks, as stored, into a new file: whatever the
-     * killed run wrote after its checkpoint is left behind with the old */
-    uint64_t n = 0;
-    if (copy_done(s, units_done, &n, err))
-        goto fail;
-    if (n != rec.chunks) {
-        ns_error_set(err, NS_EFORMAT, "%s: holds %llu chunks of the finished part, but its checkpoint %s recorded "
-                     "%llu (damaged?)", s->part, (unsigned long long)n, ckpt_path, (unsigned long long)rec.chunks);
-        goto fail;
+    {
+        char *part = dup_cat(path, ".part"), *pend = dup_cat(path, ".part.new");
+        ns_err rc = part && pend ? ns_h5_ledger_locate(&(ns_h5_ledger){.e = (ns_h5_ledger_entry *)rec.ledger,
+                                                                        .n = rec.nledger, .nres = rec.nledger},
+                                                       part, pend, path, ckpt_path, err)
+                                 : ns_error_set(err, NS_ENOMEM, "%s: out of memory", path);
+        free(part);
+        free(pend);
+        if (rc)
+            goto fail;
     }
+    /* the finished units' chunks, as stored, into a fresh file: whatever
+     * the killed run wrote after its checkpoint is left behind with the
+     * old one, which the next checkpoint replaces */
+    if (!(s = open_as(path, 1, bounds, elem, tile, threads, err)))
+        goto fail;
+    if (copy_done(s, &rec, units_done, err))
+        goto fail;
     s->chunks = rec.chunks;
     s->cells = rec.cells;
     s->st.n_valid = rec.cells;
@@ -723,27 +719,16 @@ ns_h5_stream *ns_h5_stream_resume(const char *path, const char *ckpt_path, const
     s->pp = (int64_t *)rec.pp;
     s->npp = s->cappp = rec.npp;
     rec.pp = NULL;
-    if (H5Fflush(s->file, H5F_SCOPE_LOCAL) < 0) {
-        ns_h5_fail(err, NS_EIO, "%s: cannot flush %s", path, fresh);
-        goto fail;
-    }
-    if (ns_h5_sync_path(fresh, 0, err))
-        goto fail;
-    if (rename(fresh, s->part) != 0) {
-        ns_error_set(err, NS_EIO, "%s: cannot rename %s to %s: %s", path, fresh, s->part, strerror(errno));
-        goto fail;
-    }
-    free(fresh);
+    free((void *)rec.ledger);
     return s;
 fail:
     if (s) {
         close_all(s);
+        remove(s->pend);
         free_stream(s);
     }
-    if (fresh)
-        remove(fresh);
-    free(fresh);
     free((void *)rec.pp);
+    free((void *)rec.ledger);
     return NULL;
 }
 
