@@ -252,7 +252,9 @@ static int parse_args(int argc, char **argv, solve_args *a)
     a->mpi_write = MPI_WRITE_DEFAULT;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":D:n:b:pmt:fqo:hM:c:rsULSE:", longopts, NULL)) != -1) {
+    /* the short options are the letters --help lists; --loose-bound,
+     * --no-stream, --mpi-write and --mpi-sets are long only */
+    while ((c = getopt_long(argc, argv, ":D:n:b:pmt:fqo:hM:c:rsU", longopts, NULL)) != -1) {
         switch (c) {
         case 'D':
         case 'n':

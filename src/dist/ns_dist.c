@@ -5,6 +5,9 @@
 
 #ifdef NS_MPI
 #include <mpi.h>
+#include <stdlib.h>
+
+#include "dist/ns_dist_world.h"
 
 static int started; /* ns_dist_init ran and MPI was not already up */
 
@@ -109,6 +112,21 @@ void ns_dist_abort(int code)
 {
     if (world_up())
         MPI_Abort(MPI_COMM_WORLD, code);
+}
+
+ns_err ns_dist_world_dup(MPI_Comm *comm, int *rank, int *size, ns_error *err)
+{
+    if (MPI_Comm_dup(MPI_COMM_WORLD, comm) != MPI_SUCCESS)
+        return ns_error_set(err, NS_EINTERNAL, "rank %d: MPI_Comm_dup failed", ns_dist_rank());
+    MPI_Comm_rank(*comm, rank);
+    MPI_Comm_size(*comm, size);
+    return NS_OK;
+}
+
+uint64_t ns_dist_test_die_after(const char *var, int rank)
+{
+    const char *die = getenv(var), *who = getenv("NS_DIST_TEST_FAIL_RANK");
+    return die && rank == (who ? atoi(who) : 1) ? strtoull(die, NULL, 10) : 0;
 }
 
 void ns_dist_describe(char *buf, size_t len)

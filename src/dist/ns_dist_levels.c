@@ -12,6 +12,8 @@
 #include <mpi.h>
 #include <signal.h>
 
+#include "dist/ns_dist_world.h"
+
 /* Each rank's part of the gathered buffer: a header of HEAD words (status,
  * the level's low and high 32 bits), then its block's values. */
 enum { HEAD = 3 };
@@ -104,13 +106,10 @@ ns_dist_levels *ns_dist_levels_new(ns_level_exchange *x, ns_error *err)
         ns_error_set(err, NS_ENOMEM, "rank %d: out of memory", ns_dist_rank());
         return NULL;
     }
-    if (MPI_Comm_dup(MPI_COMM_WORLD, &d->comm) != MPI_SUCCESS) {
+    if (ns_dist_world_dup(&d->comm, &d->rank, &d->size, err)) {
         free(d);
-        ns_error_set(err, NS_EINTERNAL, "rank %d: MPI_Comm_dup failed", ns_dist_rank());
         return NULL;
     }
-    MPI_Comm_rank(d->comm, &d->rank);
-    MPI_Comm_size(d->comm, &d->size);
     d->counts = calloc((size_t)d->size, sizeof *d->counts);
     d->displs = calloc((size_t)d->size, sizeof *d->displs);
     if (!d->counts || !d->displs) {
@@ -124,9 +123,7 @@ ns_dist_levels *ns_dist_levels_new(ns_level_exchange *x, ns_error *err)
     x->ranks = d->size;
     /* test hook: NS_DIST_TEST_DIE_AFTER_LEVELS=N: rank NS_DIST_TEST_FAIL_RANK
      * (default 1) raises SIGKILL after its N-th exchange */
-    const char *die = getenv("NS_DIST_TEST_DIE_AFTER_LEVELS"), *who = getenv("NS_DIST_TEST_FAIL_RANK");
-    if (die && d->rank == (who ? atoi(who) : 1))
-        d->die_after = strtoull(die, NULL, 10);
+    d->die_after = ns_dist_test_die_after("NS_DIST_TEST_DIE_AFTER_LEVELS", d->rank);
     return d;
 }
 

@@ -13,6 +13,8 @@
 #include <signal.h>
 #include <time.h>
 
+#include "dist/ns_dist_world.h"
+
 /* one computed tile on its way to every other rank */
 typedef struct msg {
     unsigned char *buf;     /* header (x0, y0) and the values; owned */
@@ -21,8 +23,10 @@ typedef struct msg {
     struct msg *next;
 } msg;
 
-/* owned line sets: a block's packed lines (3 header words: kind, block,
- * version; then the window), resting at its home or received */
+enum { TAG_PUT = 1, TAG_GET = 2, TAG_REPLY = 3, TAG_DONE = 4, HEAD = 3 };
+
+/* owned line sets: a block's packed lines (HEAD header words, its key:
+ * kind, block, version; then the window), resting at its home or received */
 typedef struct entry {
     uint64_t *buf;          /* header and window; owned */
     size_t nbuf;            /* words */
@@ -32,11 +36,9 @@ typedef struct entry {
 /* a get that came before the version it asks for */
 typedef struct getreq {
     int from;
-    int64_t key[3];
+    int64_t key[HEAD];
     struct getreq *next;
 } getreq;
-
-enum { TAG_PUT = 1, TAG_GET = 2, TAG_REPLY = 3, TAG_DONE = 4, HEAD = 3 };
 
 struct ns_dist_tiles {
     MPI_Comm comm;          /* a duplicate of MPI_COMM_WORLD: our tags only */
@@ -190,13 +192,27 @@ static int home_of(const ns_dist_tiles *d, int64_t block)
     return (int)(block % d->size);
 }
 
+/* the key (kind, block, version) of a message's or entry's header */
+static void key_of(const uint64_t *buf, int64_t key[HEAD])
+{
+    for (int i = 0; i < HEAD; i++)
+        key[i] = (int64_t)buf[i];
+}
+
+static int same_key(const int64_t a[HEAD], const int64_t b[HEAD])
+{
+    return memcmp(a, b, HEAD * sizeof *a) == 0;
+}
+
 /* the entry of key (kind, block, version) taken out of the store, or NULL
  * (under the lock) */
 static entry *store_take(ns_dist_tiles *d, const int64_t key[HEAD])
 {
     for (entry **p = &d->store; *p; p = &(*p)->next) {
         entry *e = *p;
-        if ((int64_t)e->buf[0] == key[0] && (int64_t)e->buf[1] == key[1] && (int64_t)e->buf[2] == key[2]) {
+        int64_t k[HEAD];
+        key_of(e->buf, k);
+        if (same_key(k, key)) {
             *p = e->next;
             d->stored -= e->nbuf * sizeof *e->buf;
             return e;
@@ -238,10 +254,11 @@ static int reply(ns_dist_tiles *d, entry *e, int to)
 /* a block came to rest here: a get waiting for it is answered (under the lock) */
 static int store_add(ns_dist_tiles *d, entry *e)
 {
-    const int64_t key[HEAD] = {(int64_t)e->buf[0], (int64_t)e->buf[1], (int64_t)e->buf[2]};
+    int64_t key[HEAD];
+    key_of(e->buf, key);
     for (getreq **p = &d->gets; *p; p = &(*p)->next) {
         getreq *q = *p;
-        if (q->key[0] == key[0] && q->key[1] == key[1] && q->key[2] == key[2]) {
+        if (same_key(q->key, key)) {
             *p = q->next;
             const int to = q->from;
             free(q);
@@ -281,7 +298,8 @@ static int serve_one(ns_dist_tiles *d)
         return -1;
     }
     if (st.MPI_TAG == TAG_GET) {
-        const int64_t key[HEAD] = {(int64_t)buf[0], (int64_t)buf[1], (int64_t)buf[2]};
+        int64_t key[HEAD];
+        key_of(buf, key);
         free(buf);
         entry *e = store_take(d, key);
         if (e)
@@ -488,13 +506,10 @@ ns_dist_tiles *ns_dist_tiles_new(int64_t tile_rows, int64_t tile, ns_tile_exchan
         ns_error_set(err, NS_ENOMEM, "rank %d: out of memory", ns_dist_rank());
         return NULL;
     }
-    if (MPI_Comm_dup(MPI_COMM_WORLD, &d->comm) != MPI_SUCCESS) {
+    if (ns_dist_world_dup(&d->comm, &d->rank, &d->size, err)) {
         free(d);
-        ns_error_set(err, NS_EINTERNAL, "rank %d: MPI_Comm_dup failed", ns_dist_rank());
         return NULL;
     }
-    MPI_Comm_rank(d->comm, &d->rank);
-    MPI_Comm_size(d->comm, &d->size);
     d->rows = tile_rows;
     d->tile = tile;
     pthread_mutex_init(&d->lock, NULL);
@@ -507,9 +522,7 @@ ns_dist_tiles *ns_dist_tiles_new(int64_t tile_rows, int64_t tile, ns_tile_exchan
     x->holder = d->rank == 0;
     /* test hook: NS_DIST_TEST_DIE_AFTER_TILES=N: rank NS_DIST_TEST_FAIL_RANK
      * (default 1) raises SIGKILL after sending its N-th tile */
-    const char *die = getenv("NS_DIST_TEST_DIE_AFTER_TILES"), *who = getenv("NS_DIST_TEST_FAIL_RANK");
-    if (die && d->rank == (who ? atoi(who) : 1))
-        d->die_after = atoll(die);
+    d->die_after = (int64_t)ns_dist_test_die_after("NS_DIST_TEST_DIE_AFTER_TILES", d->rank);
     return d;
 }
 

@@ -748,6 +748,13 @@ static int alloc_lines(lines *L, uint64_t stride, uint64_t fstride)
     return L->bits && L->full && L->first;
 }
 
+/* the sets of L, as T keeps them: reserved (owned line sets, filled a
+ * block at a time) or allocated whole; free with free_lines */
+static int new_lines(const tiles *T, lines *L)
+{
+    return T->owned ? reserve_lines(L, T->stride, T->fstride) : alloc_lines(L, T->stride, T->fstride);
+}
+
 /* The line groups of g into T (rows, and T->g without their memory),
  * and whether the symmetric case applies (see tiles2d_resume): then the
  * column group (*col) gets no sets and the diagonal group (*dg, or -1)
@@ -946,11 +953,10 @@ static ns_err tiles2d_resume(const ns_game *g, ns_table *t, const ns_engine_plan
      * own_put gives back (the sets' stride is a multiple of 8 words) */
     if (T.owned)
         T.fstride = (T.fstride + 3) / 4 * 4;
-    if (T.row_ray && !(T.owned ? reserve_lines(&T.rows, T.stride, T.fstride) : alloc_lines(&T.rows, T.stride, T.fstride)))
+    if (T.row_ray && !new_lines(&T, &T.rows))
         goto oom;
     for (int i = 0; i < T.ng; i++)
-        if (T.g[i].n && !(T.owned ? reserve_lines(&T.g[i], T.stride, T.fstride)
-                                  : alloc_lines(&T.g[i], T.stride, T.fstride)))
+        if (T.g[i].n && !new_lines(&T, &T.g[i]))
             goto oom;
     int nthreads = o->threads > 0 ? o->threads : ns_omp_max_threads();
     /* across processes: threads x ranks threads, of which about threads

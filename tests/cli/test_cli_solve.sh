@@ -36,6 +36,23 @@ expect_ok "$NS" solve --help
 for g in $PRESETS; do
     expect_out "^  $g "
 done
+# every short option solve takes is listed in --help ("  -X, --long"), and
+# every letter not listed there is an unknown option (-E, -S and -L were
+# taken without being listed)
+"$NS" solve --help >"$WORK/solve_help.txt"
+for o in {a..z} {A..Z}; do
+    CHECKS=$((CHECKS + 1))
+    run "$NS" solve "-$o"
+    listed=0
+    grep -Eq -- "^  -$o, --" "$WORK/solve_help.txt" && listed=1
+    unknown=0
+    grep -q "unknown option '-$o'" "$ERR" && unknown=1
+    if [ "$listed" = "$unknown" ]; then
+        fail "solve -$o: $([ $listed = 1 ] && echo "listed in --help but an unknown option" ||
+            echo "taken but not listed in --help")"
+        show
+    fi
+done
 
 # ---- every preset, Grundy and P/N, normal and misere; verify each file ----
 for g in $PRESETS; do

@@ -351,3 +351,32 @@ uint64_t ns_ref_compare(const char *what, const ns_table *t, const uint32_t *ref
         fprintf(stderr, "%s: %" PRIu64 " mismatching cells in all\n", what, bad);
     return bad;
 }
+
+uint32_t *ns_ref_wythoff_grid(int64_t n0, int64_t n1)
+{
+    /* a mex is at most the number of options: x + y + min(x, y) */
+    const size_t nused = (size_t)(n0 + n1 + (n0 < n1 ? n0 : n1) + 2);
+    uint32_t *g = malloc((size_t)(n0 * n1) * sizeof *g);
+    uint8_t *used = malloc(nused);
+    if (!g || !used) {
+        free(g);
+        free(used);
+        return NULL;
+    }
+    for (int64_t x = 0; x < n0; x++)
+        for (int64_t y = 0; y < n1; y++) {
+            memset(used, 0, nused);
+            for (int64_t t = 1; t <= x; t++)
+                used[g[(x - t) * n1 + y]] = 1;
+            for (int64_t t = 1; t <= y; t++)
+                used[g[x * n1 + y - t]] = 1;
+            for (int64_t t = 1; t <= x && t <= y; t++)
+                used[g[(x - t) * n1 + y - t]] = 1;
+            uint32_t m = 0;
+            while (used[m])
+                m++;
+            g[x * n1 + y] = m;
+        }
+    free(used);
+    return g;
+}

@@ -77,4 +77,11 @@ uint64_t ns_ref_cells(int k, const int64_t *bounds);
  * number of mismatching cells. */
 uint64_t ns_ref_compare(const char *what, const ns_table *t, const uint32_t *ref);
 
+/* Wythoff's Grundy values on the box [0,n0) x [0,n1) by the definition,
+ * without ns_game: the mex of the row to the left, the column above and the
+ * diagonal up-left, scanned cell by cell (row major, y fastest). Returns a
+ * malloc'd array of n0 * n1 values owned by the caller, or NULL when memory
+ * is short. A cell's value does not depend on the box. */
+uint32_t *ns_ref_wythoff_grid(int64_t n0, int64_t n1);
+
 #endif

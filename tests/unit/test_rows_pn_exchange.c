@@ -16,7 +16,6 @@
  * holds the naive rows before them (garbage after) and the others run
  * without a table from the finished rows' P-positions (resume_p): every
  * process ends with the naive rows, only the blocks after u travel. */
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,8 +25,9 @@
 #include "game/ns_rules.h"
 #include "engine/ns_engine.h"
 #include "testutil.h"
+#include "xproc.h"
 
-enum { MAXR = 4, BLOCK = 256, MAXB = 64 };
+enum { MAXR = NS_XP_MAXR, BLOCK = 256, MAXB = 64 };
 
 /* x -> x - t, y -> y - t, (x - 2t, y - t), (x - t - 2, y - t): not
  * symmetric in x and y */
@@ -38,97 +38,39 @@ static const char *ASYM = "game asym-rays\n"
                           "move (x, y) -> (x - 2*t, y - t)    for t in 1..min(x/2, y)\n"
                           "move (x, y) -> (x - t - 2, y - t)  for t in 1..min(x - 2, y)\n";
 
-/* the mailboxes: box[r][block] holds a copy of a block's bytes for process r */
-typedef struct post {
-    pthread_mutex_t lock;
-    pthread_cond_t cond;
-    int ranks;
-    unsigned char *box[MAXR][MAXB];
-    long sent;
-} post;
-
+/* a process; its mailboxes (the post's, MAXB of them) hold a copy of a
+ * block's bytes each, by block */
 typedef struct proc {
-    post *p;
-    int rank;
-    ns_engine_opts o;
-    ns_tile_exchange x;
-    const ns_game *g;
-    ns_table *t;            /* in memory, or NULL (streaming) */
+    ns_xp_proc b;           /* first: the hooks' user; b.seen: times each row came */
     uint8_t *pn;            /* streaming: the cells the sink got (0: P, 1: N) */
-    uint8_t *seen;          /* streaming: times each row came */
-    int64_t n1;
-    uint64_t units;         /* blocks done: a resume (0: a run) */
-    ns_err rc;
-    ns_error err;
 } proc;
-
-static int mine(void *user, int64_t block)
-{
-    const proc *q = user;
-    return block % q->p->ranks == q->rank;
-}
 
 static int send_rows(void *user, int64_t x0, int64_t y0, int64_t nx, int64_t ny, const uint32_t *vals)
 {
     proc *q = user;
-    post *p = q->p;
-    const size_t bytes = (size_t)(nx * ny) * sizeof *vals;
-    if (y0 != 0 || x0 % BLOCK || x0 / BLOCK >= MAXB)
+    if (y0 != 0 || x0 % BLOCK)
         return 1;
-    pthread_mutex_lock(&p->lock);
-    for (int r = 0; r < p->ranks; r++) {
-        if (r == q->rank)
-            continue;
-        unsigned char *c = malloc(bytes);
-        if (c)
-            memcpy(c, vals, bytes);
-        p->box[r][x0 / BLOCK] = c;
-        p->sent++;
-    }
-    pthread_cond_broadcast(&p->cond);
-    pthread_mutex_unlock(&p->lock);
-    return 0;
+    return ns_xp_send(q->b.p, q->b.rank, -1, x0 / BLOCK, vals, (size_t)(nx * ny) * sizeof *vals) != 0;
 }
 
 static int recv_rows(void *user, int64_t x0, int64_t y0, int64_t nx, int64_t ny, uint32_t *vals)
 {
     proc *q = user;
-    post *p = q->p;
-    if (y0 != 0 || x0 % BLOCK || x0 / BLOCK >= MAXB)
+    if (y0 != 0 || x0 % BLOCK)
         return 1;
-    unsigned char **slot = &p->box[q->rank][x0 / BLOCK];
-    pthread_mutex_lock(&p->lock);
-    while (!*slot)
-        pthread_cond_wait(&p->cond, &p->lock);
-    memcpy(vals, *slot, (size_t)(nx * ny) * sizeof *vals);
-    free(*slot);
-    *slot = NULL;
-    pthread_mutex_unlock(&p->lock);
-    return 0;
-}
-
-static int recv_fail(void *user, int64_t x0, int64_t y0, int64_t nx, int64_t ny, uint32_t *vals)
-{
-    (void)user, (void)x0, (void)y0, (void)nx, (void)ny, (void)vals;
-    return 1;
+    return ns_xp_recv(q->b.p, q->b.rank, x0 / BLOCK, vals, (size_t)(nx * ny) * sizeof *vals) != 0;
 }
 
 static int sink(void *user, int64_t x0, int64_t nrows, int64_t words, const uint64_t *bits)
 {
     proc *q = user;
+    const int64_t n1 = q->b.n1;
     for (int64_t i = 0; i < nrows; i++) {
-        q->seen[x0 + i]++;
-        for (int64_t y = 0; y < q->n1; y++)
-            q->pn[(x0 + i) * q->n1 + y] = !(bits[i * words + y / 64] >> (y % 64) & 1);
+        q->b.seen[x0 + i]++;
+        for (int64_t y = 0; y < n1; y++)
+            q->pn[(x0 + i) * n1 + y] = !(bits[i * words + y / 64] >> (y % 64) & 1);
     }
     return 0;
-}
-
-static void *run_proc(void *arg)
-{
-    proc *q = arg;
-    q->rc = ns_engine_resume(q->g, q->t, &q->o, q->units, &q->err);
-    return NULL;
 }
 
 /* P/N by the definition (1: N, 0: P): a cell is P when no option is P;
@@ -193,59 +135,52 @@ static void check(int asym, int64_t n0, int64_t n1, int ranks, int threads, int 
     const ns_engine *e = ns_engine_find("rows-pn");
     ns_engine_opts probe = {.pn_only = 1};
     CHECKF(e && e->applies(g, &probe, why, sizeof why), "rows-pn does not take the game: %s", why);
-    post p = {.ranks = ranks};
-    pthread_mutex_init(&p.lock, NULL);
-    pthread_cond_init(&p.cond, NULL);
+    ns_xp_post p;
     proc q[MAXR];
+    ns_xp_proc *all[MAXR];
     memset(q, 0, sizeof q);
-    int ok = 1;
-    for (int r = 0; r < ranks; r++) {
-        q[r] = (proc){.p = &p, .rank = r, .g = g, .n1 = n1};
-        q[r].x = (ns_tile_exchange){.mine = mine, .send = send_rows, .recv = recv_rows, .user = &q[r], .ranks = ranks};
-        q[r].o = (ns_engine_opts){.threads = threads, .pn_only = 1, .tile_exchange = &q[r].x};
+    int ok = ns_xp_post_init(&p, ranks, MAXB) == 0;
+    for (int r = 0; ok && r < ranks; r++) {
+        ns_xp_proc *b = &q[r].b;
+        all[r] = b;
+        *b = (ns_xp_proc){.p = &p, .rank = r, .g = g, .n1 = n1};
+        b->x = (ns_tile_exchange){.mine = ns_xp_mine, .send = send_rows, .recv = recv_rows, .user = &q[r],
+                                  .ranks = ranks};
+        b->o = (ns_engine_opts){.threads = threads, .pn_only = 1, .tile_exchange = &b->x};
         if (stream) {
-            q[r].o.rows_sink = sink;
-            q[r].o.rows_user = &q[r];
-            ok = ok && (q[r].pn = calloc((size_t)(n0 * n1), 1)) && (q[r].seen = calloc((size_t)n0, 1));
+            b->o.rows_sink = sink;
+            b->o.rows_user = &q[r];
+            ok = ok && (q[r].pn = calloc((size_t)(n0 * n1), 1)) && (b->seen = calloc((size_t)n0, 1));
         } else {
-            ok = ok && (q[r].t = ns_engine_table_new(g, 1, &err));
+            ok = ok && (b->t = ns_engine_table_new(g, 1, &err));
         }
     }
     CHECK(ok);
-    pthread_t th[MAXR];
-    for (int r = 0; ok && r < ranks; r++)
-        CHECK(pthread_create(&th[r], NULL, run_proc, &q[r]) == 0);
-    for (int r = 0; ok && r < ranks; r++)
-        pthread_join(th[r], NULL);
+    if (ok)
+        CHECK(ns_xp_run(all, ranks) == 0);
     for (int r = 0; ok && r < ranks; r++) {
+        const ns_xp_proc *b = &q[r].b;
         uint64_t diff = 0, twice = 0;
         for (int64_t i = 0; i < n0 * n1; i++)
-            diff += (stream ? q[r].pn[i] : (uint8_t)ns_table_get(q[r].t, (uint64_t)i)) != want[i];
+            diff += (stream ? q[r].pn[i] : (uint8_t)ns_table_get(b->t, (uint64_t)i)) != want[i];
         for (int64_t x = 0; stream && x < n0; x++)
-            twice += q[r].seen[x] != 1;
-        CHECKF(q[r].rc == NS_OK && diff == 0 && twice == 0,
+            twice += b->seen[x] != 1;
+        CHECKF(b->rc == NS_OK && diff == 0 && twice == 0,
                "%s %lldx%lld, process %d of %d, %d threads%s: rc %d (%s), %llu cells differ from the naive search, "
                "%llu rows not seen once", asym ? "asym" : "wythoff", (long long)n0, (long long)n1, r, ranks, threads,
-               stream ? ", streaming" : "", (int)q[r].rc, q[r].err.msg, (unsigned long long)diff,
+               stream ? ", streaming" : "", (int)b->rc, b->err.msg, (unsigned long long)diff,
                (unsigned long long)twice);
     }
     /* every block posted was taken, and each went to the R - 1 others */
-    long left = 0;
     const long blocks = (long)((n0 + BLOCK - 1) / BLOCK);
-    for (int r = 0; r < ranks; r++)
-        for (int b = 0; b < MAXB; b++) {
-            left += p.box[r][b] != NULL;
-            free(p.box[r][b]);
-        }
+    const long left = ns_xp_post_free(&p);
     CHECKF(left == 0 && p.sent == blocks * (ranks - 1), "%ld blocks left unread, %ld sent, expected %ld", left,
            p.sent, blocks * (ranks - 1));
     for (int r = 0; r < ranks; r++) {
-        ns_table_free(q[r].t);
+        ns_table_free(q[r].b.t);
         free(q[r].pn);
-        free(q[r].seen);
+        free(q[r].b.seen);
     }
-    pthread_mutex_destroy(&p.lock);
-    pthread_cond_destroy(&p.cond);
     ns_game_free(g);
     free(want);
 }
@@ -267,8 +202,8 @@ static int on_ckpt(void *user, uint64_t done, uint64_t total)
     c->calls++;
     c->bad += done <= c->last;
     c->last = done;
-    for (int64_t i = 0; i < rows * c->q->n1; i++)
-        c->bad += (uint8_t)ns_table_get(c->q->t, (uint64_t)i) != c->want[i];
+    for (int64_t i = 0; i < rows * c->q->b.n1; i++)
+        c->bad += (uint8_t)ns_table_get(c->q->b.t, (uint64_t)i) != c->want[i];
     return 0;
 }
 
@@ -297,56 +232,53 @@ static void check_resume(int asym, int64_t n0, int64_t n1, int ranks, int thread
             pp[j++] = i / n1;
             pp[j++] = i % n1;
         }
-    post p = {.ranks = ranks};
-    pthread_mutex_init(&p.lock, NULL);
-    pthread_cond_init(&p.cond, NULL);
+    ns_xp_post p;
     proc q[MAXR];
+    ns_xp_proc *all[MAXR];
     memset(q, 0, sizeof q);
     ckpt_seen cs = {.q = &q[0], .want = want, .n0 = n0, .last = u};
-    int ok = 1;
-    for (int r = 0; r < ranks; r++) {
-        q[r] = (proc){.p = &p, .rank = r, .g = g, .n1 = n1};
-        q[r].x = (ns_tile_exchange){.mine = mine, .send = send_rows, .recv = recv_rows, .user = &q[r], .ranks = ranks,
-                                    .holder = r == 0};
-        q[r].o = (ns_engine_opts){.threads = threads, .pn_only = 1, .tile_exchange = &q[r].x};
+    int ok = ns_xp_post_init(&p, ranks, MAXB) == 0;
+    for (int r = 0; ok && r < ranks; r++) {
+        ns_xp_proc *b = &q[r].b;
+        all[r] = b;
+        *b = (ns_xp_proc){.p = &p, .rank = r, .g = g, .n1 = n1, .resume = u};
+        b->x = (ns_tile_exchange){.mine = ns_xp_mine, .send = send_rows, .recv = recv_rows, .user = &q[r],
+                                  .ranks = ranks, .holder = r == 0};
+        b->o = (ns_engine_opts){.threads = threads, .pn_only = 1, .tile_exchange = &b->x};
         if (r == 0) {
-            q[r].o.checkpoint = on_ckpt;
-            q[r].o.checkpoint_user = &cs;
-            ok = ok && (q[r].t = ns_engine_table_new(g, 1, &err));
+            b->o.checkpoint = on_ckpt;
+            b->o.checkpoint_user = &cs;
+            ok = ok && (b->t = ns_engine_table_new(g, 1, &err));
             /* the checkpoint's finished rows; the rest garbage */
             for (int64_t i = 0; ok && i < n0 * n1; i++)
-                ns_table_set(q[r].t, (uint64_t)i, i < done_rows * n1 ? want[i] : (uint32_t)(i * 7 % 3 == 0));
+                ns_table_set(b->t, (uint64_t)i, i < done_rows * n1 ? want[i] : (uint32_t)(i * 7 % 3 == 0));
         } else {
-            q[r].o.rows_sink = sink;
-            q[r].o.rows_user = &q[r];
-            q[r].o.resume_p = pp;
-            q[r].o.resume_np = np;
-            ok = ok && (q[r].pn = calloc((size_t)(n0 * n1), 1)) && (q[r].seen = calloc((size_t)n0, 1));
+            b->o.rows_sink = sink;
+            b->o.rows_user = &q[r];
+            b->o.resume_p = pp;
+            b->o.resume_np = np;
+            ok = ok && (q[r].pn = calloc((size_t)(n0 * n1), 1)) && (b->seen = calloc((size_t)n0, 1));
             /* the rows a resume does not hand to the sink: as the checkpoint has them */
             for (int64_t i = 0; ok && i < done_rows * n1; i++)
                 q[r].pn[i] = want[i];
             for (int64_t x = 0; ok && x < done_rows; x++)
-                q[r].seen[x] = 1;
+                b->seen[x] = 1;
         }
     }
     CHECK(ok);
-    pthread_t th[MAXR];
+    if (ok)
+        CHECK(ns_xp_run(all, ranks) == 0);
     for (int r = 0; ok && r < ranks; r++) {
-        q[r].units = u;
-        CHECK(pthread_create(&th[r], NULL, run_proc, &q[r]) == 0);
-    }
-    for (int r = 0; ok && r < ranks; r++)
-        pthread_join(th[r], NULL);
-    for (int r = 0; ok && r < ranks; r++) {
+        const ns_xp_proc *b = &q[r].b;
         uint64_t diff = 0, twice = 0;
         for (int64_t i = 0; i < n0 * n1; i++)
-            diff += (r ? q[r].pn[i] : (uint8_t)ns_table_get(q[r].t, (uint64_t)i)) != want[i];
+            diff += (r ? q[r].pn[i] : (uint8_t)ns_table_get(b->t, (uint64_t)i)) != want[i];
         for (int64_t x = 0; r && x < n0; x++)
-            twice += q[r].seen[x] != 1;
-        CHECKF(q[r].rc == NS_OK && diff == 0 && twice == 0,
+            twice += b->seen[x] != 1;
+        CHECKF(b->rc == NS_OK && diff == 0 && twice == 0,
                "%s %lldx%lld resumed after %llu blocks, process %d of %d, %d threads: rc %d (%s), %llu cells differ "
                "from the naive search, %llu rows not seen once", asym ? "asym" : "wythoff", (long long)n0,
-               (long long)n1, (unsigned long long)u, r, ranks, threads, (int)q[r].rc, q[r].err.msg,
+               (long long)n1, (unsigned long long)u, r, ranks, threads, (int)b->rc, b->err.msg,
                (unsigned long long)diff, (unsigned long long)twice);
     }
     /* process 0's callback: once a block after the resume, each time with
@@ -357,21 +289,14 @@ static void check_resume(int asym, int64_t n0, int64_t n1, int ranks, int thread
            (unsigned long long)u, (unsigned long long)blocks, ranks, (unsigned long long)cs.calls,
            (unsigned long long)cs.bad, (unsigned long long)cs.last);
     /* only the blocks after the finished ones travel, each to the R - 1 others */
-    long left = 0;
-    for (int r = 0; r < ranks; r++)
-        for (int b = 0; b < MAXB; b++) {
-            left += p.box[r][b] != NULL;
-            free(p.box[r][b]);
-        }
+    const long left = ns_xp_post_free(&p);
     CHECKF(left == 0 && p.sent == (long)(blocks - u) * (ranks - 1), "resumed after %llu blocks: %ld blocks left "
            "unread, %ld sent, expected %ld", (unsigned long long)u, left, p.sent, (long)(blocks - u) * (ranks - 1));
     for (int r = 0; r < ranks; r++) {
-        ns_table_free(q[r].t);
+        ns_table_free(q[r].b.t);
         free(q[r].pn);
-        free(q[r].seen);
+        free(q[r].b.seen);
     }
-    pthread_mutex_destroy(&p.lock);
-    pthread_cond_destroy(&p.cond);
     ns_game_free(g);
     free(want);
     free(pp);
@@ -385,19 +310,15 @@ static void check_failing_receive(void)
     CHECK(g && t);
     if (g && t) {
         /* rank 1 of 2 waits for block 0 first: a receive that fails is NS_EIO, not a hang */
-        post p = {.ranks = 2};
-        proc q = {.p = &p, .rank = 1, .g = g};
-        ns_tile_exchange x = {.mine = mine, .send = send_rows, .recv = recv_fail, .user = &q, .ranks = 2};
+        ns_xp_post p;
+        const int made = ns_xp_post_init(&p, 2, MAXB) == 0;
+        proc q = {.b = {.p = &p, .rank = 1, .g = g}};
+        ns_tile_exchange x = {.mine = ns_xp_mine, .send = send_rows, .recv = ns_xp_recv_fail, .user = &q, .ranks = 2};
         ns_engine_opts o = {.threads = 2, .pn_only = 1, .tile_exchange = &x};
-        pthread_mutex_init(&p.lock, NULL);
-        pthread_cond_init(&p.cond, NULL);
         err.msg[0] = '\0';
-        CHECKF(ns_engine_run(g, t, &o, &err) == NS_EIO && strstr(err.msg, "exchange"), "a failing receive: %s",
+        CHECKF(made && ns_engine_run(g, t, &o, &err) == NS_EIO && strstr(err.msg, "exchange"), "a failing receive: %s",
                err.msg);
-        for (int b = 0; b < MAXB; b++)
-            free(p.box[0][b]);
-        pthread_mutex_destroy(&p.lock);
-        pthread_cond_destroy(&p.cond);
+        ns_xp_post_free(&p);
     }
     ns_table_free(t);
     ns_game_free(g);

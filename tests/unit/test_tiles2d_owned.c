@@ -25,13 +25,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/ns_omp.h"
 #include "game/ns_params.h"
 #include "game/ns_presets.h"
 #include "engine/ns_engine.h"
+#include "naive.h"
 #include "testutil.h"
+#include "xproc.h"
 
-enum { MAXR = 4, TILE = 128, MAXB = 64 };
+enum { MAXR = NS_XP_MAXR, TILE = 128, MAXB = 64 };
 
 typedef struct win {
     int kind;
@@ -41,12 +42,11 @@ typedef struct win {
     struct win *next;
 } win;
 
+/* the processes' post (its mailboxes: tiles on their way to the holder,
+ * by tile index) and the blocks of lines between uses, under its lock */
 typedef struct post {
-    pthread_mutex_t lock;
-    pthread_cond_t cond;
-    int ranks;
+    ns_xp_post x;
     int64_t ti, tj;
-    uint32_t **box;         /* tiles on their way to the holder, by tile index */
     win *store;             /* blocks resting between uses */
     int held_by[2][MAXB];   /* process holding a block, or -1 */
     uint64_t held[MAXR], peak[MAXR], block_max;
@@ -54,56 +54,27 @@ typedef struct post {
 } post;
 
 typedef struct proc {
+    ns_xp_proc b;           /* first: the hooks' user; b.t: the holder in memory */
     post *p;
-    int rank;
-    ns_engine_opts o;
-    ns_tile_exchange x;
-    const ns_game *g;
-    ns_table *t;            /* the holder in memory, else NULL */
-    uint32_t *vals;         /* streaming: the cells the sink got */
-    uint8_t *seen;
-    int64_t n;
-    ns_err rc;
-    ns_error err;
 } proc;
-
-static int mine(void *user, int64_t row)
-{
-    const proc *q = user;
-    return row % q->p->ranks == q->rank;
-}
 
 static int send_tile(void *user, int64_t x0, int64_t y0, int64_t nx, int64_t ny, const uint32_t *vals)
 {
     proc *q = user;
-    post *p = q->p;
-    if (q->rank == 0)
+    if (q->b.rank == 0)
         return 0;   /* the holder keeps its own */
-    uint32_t *c = malloc((size_t)(nx * ny) * sizeof *c);
-    if (!c)
-        return 1;
-    memcpy(c, vals, (size_t)(nx * ny) * sizeof *c);
-    pthread_mutex_lock(&p->lock);
-    p->box[(x0 / TILE) * p->tj + y0 / TILE] = c;
-    pthread_cond_broadcast(&p->cond);
-    pthread_mutex_unlock(&p->lock);
-    return 0;
+    return ns_xp_send(&q->p->x, q->b.rank, 0, (x0 / TILE) * q->p->tj + y0 / TILE, vals,
+                      (size_t)(nx * ny) * sizeof *vals) != 0;
 }
 
 static int recv_tile(void *user, int64_t x0, int64_t y0, int64_t nx, int64_t ny, uint32_t *vals)
 {
     proc *q = user;
     post *p = q->p;
-    uint32_t **slot = &p->box[(x0 / TILE) * p->tj + y0 / TILE];
-    pthread_mutex_lock(&p->lock);
-    p->bad += q->rank != 0;     /* only the holder takes tiles */
-    while (!*slot)
-        pthread_cond_wait(&p->cond, &p->lock);
-    memcpy(vals, *slot, (size_t)(nx * ny) * sizeof *vals);
-    free(*slot);
-    *slot = NULL;
-    pthread_mutex_unlock(&p->lock);
-    return 0;
+    pthread_mutex_lock(&p->x.lock);
+    p->bad += q->b.rank != 0;   /* only the holder takes tiles */
+    pthread_mutex_unlock(&p->x.lock);
+    return ns_xp_recv(&p->x, 0, (x0 / TILE) * p->tj + y0 / TILE, vals, (size_t)(nx * ny) * sizeof *vals) != 0;
 }
 
 static int acquire(void *user, int kind, int64_t block, int64_t version, uint64_t bytes, uint64_t **w, size_t *n)
@@ -112,10 +83,10 @@ static int acquire(void *user, int kind, int64_t block, int64_t version, uint64_
     post *p = q->p;
     *w = NULL;
     *n = 0;
-    pthread_mutex_lock(&p->lock);
-    p->held[q->rank] += bytes;
-    if (p->held[q->rank] > p->peak[q->rank])
-        p->peak[q->rank] = p->held[q->rank];
+    pthread_mutex_lock(&p->x.lock);
+    p->held[q->b.rank] += bytes;
+    if (p->held[q->b.rank] > p->peak[q->b.rank])
+        p->peak[q->b.rank] = p->held[q->b.rank];
     if (bytes > p->block_max)
         p->block_max = bytes;
     win *e = NULL;
@@ -129,20 +100,20 @@ static int acquire(void *user, int kind, int64_t block, int64_t version, uint64_
                 break;
             }
         if (!e)
-            pthread_cond_wait(&p->cond, &p->lock);
+            pthread_cond_wait(&p->x.cond, &p->x.lock);
     }
     /* one holder at a time */
     if (block >= MAXB || p->held_by[kind][block] >= 0)
         p->bad++;
     else
-        p->held_by[kind][block] = q->rank;
+        p->held_by[kind][block] = q->b.rank;
     if (e) {
         p->gets++;
         *w = e->w;
         *n = e->n;
         free(e);
     }
-    pthread_mutex_unlock(&p->lock);
+    pthread_mutex_unlock(&p->x.lock);
     return 0;
 }
 
@@ -151,9 +122,9 @@ static int release(void *user, int kind, int64_t block, int64_t version, uint64_
     proc *q = user;
     post *p = q->p;
     win *e = w ? malloc(sizeof *e) : NULL;
-    pthread_mutex_lock(&p->lock);
-    p->held[q->rank] -= bytes;
-    if (block >= MAXB || p->held_by[kind][block] != q->rank)
+    pthread_mutex_lock(&p->x.lock);
+    p->held[q->b.rank] -= bytes;
+    if (block >= MAXB || p->held_by[kind][block] != q->b.rank)
         p->bad++;
     else
         p->held_by[kind][block] = -1;
@@ -167,56 +138,9 @@ static int release(void *user, int kind, int64_t block, int64_t version, uint64_
         free(w);
         p->bad++;
     }
-    pthread_cond_broadcast(&p->cond);
-    pthread_mutex_unlock(&p->lock);
+    pthread_cond_broadcast(&p->x.cond);
+    pthread_mutex_unlock(&p->x.lock);
     return 0;
-}
-
-static int sink(void *user, int64_t x0, int64_t y0, int64_t nx, int64_t ny, const uint32_t *v)
-{
-    proc *q = user;
-    NS_PRAGMA(omp critical(test_owned_sink))
-    for (int64_t i = 0; i < nx; i++)
-        for (int64_t j = 0; j < ny; j++) {
-            q->vals[(x0 + i) * q->n + y0 + j] = v[i * ny + j];
-            q->seen[(x0 + i) * q->n + y0 + j]++;
-        }
-    return 0;
-}
-
-static void *run_proc(void *arg)
-{
-    proc *q = arg;
-    q->rc = ns_engine_run(q->g, q->t, &q->o, &q->err);
-    return NULL;
-}
-
-/* Wythoff's Grundy values by the definition */
-static uint32_t *naive_wythoff(int64_t n)
-{
-    uint32_t *g = malloc((size_t)(n * n) * sizeof *g);
-    uint8_t *used = malloc((size_t)(3 * n + 2));
-    if (!g || !used) {
-        free(g);
-        free(used);
-        return NULL;
-    }
-    for (int64_t x = 0; x < n; x++)
-        for (int64_t y = 0; y < n; y++) {
-            memset(used, 0, (size_t)(3 * n + 2));
-            for (int64_t t = 1; t <= x; t++)
-                used[g[(x - t) * n + y]] = 1;
-            for (int64_t t = 1; t <= y; t++)
-                used[g[x * n + y - t]] = 1;
-            for (int64_t t = 1; t <= x && t <= y; t++)
-                used[g[(x - t) * n + y - t]] = 1;
-            uint32_t m = 0;
-            while (used[m])
-                m++;
-            g[x * n + y] = m;
-        }
-    free(used);
-    return g;
 }
 
 enum { WN = 520 };
@@ -237,34 +161,33 @@ static void check(const char *game, int64_t n, int ranks, int threads, int strea
     ns_game *g = ns_preset_build(game, &pr, 2, &err);
     int64_t b[2] = {n, n};
     CHECK(g && ns_game_set_bounds(g, b, &err) == NS_OK);
-    post p = {.ranks = ranks, .ti = (n + TILE - 1) / TILE, .tj = (n + TILE - 1) / TILE};
-    pthread_mutex_init(&p.lock, NULL);
-    pthread_cond_init(&p.cond, NULL);
+    post p = {.ti = (n + TILE - 1) / TILE, .tj = (n + TILE - 1) / TILE};
     memset(p.held_by, 0xFF, sizeof p.held_by);
     proc q[MAXR];
+    ns_xp_proc *all[MAXR];
     memset(q, 0, sizeof q);
-    int ok = g && (nim || W) && (p.box = calloc((size_t)(p.ti * p.tj), sizeof *p.box));
-    for (int r = 0; r < ranks; r++) {
-        q[r] = (proc){.p = &p, .rank = r, .g = g, .n = n};
-        q[r].x = (ns_tile_exchange){.mine = mine, .send = send_tile, .recv = recv_tile, .acquire = acquire,
-                                    .release = release, .user = &q[r], .ranks = ranks, .holder = r == 0};
-        q[r].o = (ns_engine_opts){.threads = threads, .tile_exchange = &q[r].x};
+    int ok = g && (nim || W) && ns_xp_post_init(&p.x, ranks, p.ti * p.tj) == 0;
+    for (int r = 0; ok && r < ranks; r++) {
+        ns_xp_proc *b = &q[r].b;
+        all[r] = b;
+        q[r].p = &p;
+        *b = (ns_xp_proc){.p = &p.x, .rank = r, .g = g, .n1 = n};
+        b->x = (ns_tile_exchange){.mine = ns_xp_mine, .send = send_tile, .recv = recv_tile, .acquire = acquire,
+                                  .release = release, .user = &q[r], .ranks = ranks, .holder = r == 0};
+        b->o = (ns_engine_opts){.threads = threads, .tile_exchange = &b->x};
         if (stream || r > 0) {
-            q[r].o.tile_sink = sink;
-            q[r].o.tile_user = &q[r];
-            ok = ok && (q[r].vals = calloc((size_t)(n * n), sizeof *q[r].vals)) &&
-                 (q[r].seen = calloc((size_t)(n * n), 1));
+            b->o.tile_sink = ns_xp_tile_sink;
+            b->o.tile_user = &q[r];
+            ok = ok && (b->vals = calloc((size_t)(n * n), sizeof *b->vals)) && (b->seen = calloc((size_t)(n * n), 1));
         } else {
-            ok = ok && (q[r].t = ns_engine_table_new(g, 0, &err));
+            ok = ok && (b->t = ns_engine_table_new(g, 0, &err));
         }
     }
     CHECK(ok);
-    pthread_t th[MAXR];
-    for (int r = 0; ok && r < ranks; r++)
-        CHECK(pthread_create(&th[r], NULL, run_proc, &q[r]) == 0);
-    for (int r = 0; ok && r < ranks; r++)
-        pthread_join(th[r], NULL);
+    if (ok)
+        CHECK(ns_xp_run(all, ranks) == 0);
     for (int r = 0; ok && r < ranks; r++) {
+        const ns_xp_proc *b = &q[r].b;
         uint64_t diff = 0, seen = 0;
         for (int64_t x = 0; x < n; x++)
             for (int64_t y = 0; y < n; y++) {
@@ -272,17 +195,17 @@ static void check(const char *game, int64_t n, int ranks, int threads, int strea
                 const int64_t row = (x < y ? x : y) / TILE;
                 /* the holder: every cell; another: the cells of its rows */
                 const int want = r == 0 || row % ranks == r;
-                if (q[r].t)
-                    diff += (uint32_t)ns_table_get(q[r].t, (uint64_t)i) != expect(nim, x, y);
+                if (b->t)
+                    diff += (uint32_t)ns_table_get(b->t, (uint64_t)i) != expect(nim, x, y);
                 else {
-                    diff += want && q[r].vals[i] != expect(nim, x, y);
-                    seen += q[r].seen[i] != want;
+                    diff += want && b->vals[i] != expect(nim, x, y);
+                    seen += b->seen[i] != want;
                 }
             }
-        CHECKF(q[r].rc == NS_OK && diff == 0 && seen == 0,
+        CHECKF(b->rc == NS_OK && diff == 0 && seen == 0,
                "%s %lld, process %d of %d, %d threads%s: rc %d (%s), %llu cells differ from %s, %llu not seen as "
-               "expected", game, (long long)n, r, ranks, threads, stream ? ", streaming" : "", (int)q[r].rc,
-               q[r].err.msg, (unsigned long long)diff, nim ? "x XOR y" : "the naive mex", (unsigned long long)seen);
+               "expected", game, (long long)n, r, ranks, threads, stream ? ", streaming" : "", (int)b->rc,
+               b->err.msg, (unsigned long long)diff, nim ? "x XOR y" : "the naive mex", (unsigned long long)seen);
         /* a row in progress keeps its block and a diagonal block, a tile
          * being computed adds a column block and a diagonal block */
         const int64_t own = (p.ti - r + ranks - 1) / ranks;
@@ -308,16 +231,12 @@ static void check(const char *game, int64_t n, int ranks, int threads, int strea
         free(e->w);
         free(e);
     }
-    for (int64_t i = 0; p.box && i < p.ti * p.tj; i++)
-        free(p.box[i]);
-    free(p.box);
+    ns_xp_post_free(&p.x);
     for (int r = 0; r < ranks; r++) {
-        ns_table_free(q[r].t);
-        free(q[r].vals);
-        free(q[r].seen);
+        ns_table_free(q[r].b.t);
+        free(q[r].b.vals);
+        free(q[r].b.seen);
     }
-    pthread_mutex_destroy(&p.lock);
-    pthread_cond_destroy(&p.cond);
     ns_game_free(g);
 }
 
@@ -344,11 +263,11 @@ static void check_refusals(void)
     ns_params none = {0};
     ns_game *g = ns_preset_build("wythoff", &none, 2, &err);
     int64_t rect[2] = {300, 400}, sq[2] = {300, 300};
-    post p = {.ranks = 1};
-    proc q = {.p = &p};
-    q.x = (ns_tile_exchange){.mine = mine, .send = send_tile, .recv = recv_tile, .acquire = acquire,
-                             .release = release, .user = &q, .ranks = 1, .holder = 1};
-    ns_engine_opts o = {.threads = 1, .tile_exchange = &q.x};
+    post p = {.x = {.ranks = 1}};
+    proc q = {.b = {.p = &p.x}, .p = &p};
+    q.b.x = (ns_tile_exchange){.mine = ns_xp_mine, .send = send_tile, .recv = recv_tile, .acquire = acquire,
+                               .release = release, .user = &q, .ranks = 1, .holder = 1};
+    ns_engine_opts o = {.threads = 1, .tile_exchange = &q.b.x};
     ns_table *t = NULL;
     CHECK(g && ns_game_set_bounds(g, rect, &err) == NS_OK && (t = ns_engine_table_new(g, 0, &err)));
     if (t) {
@@ -360,8 +279,8 @@ static void check_refusals(void)
     if (t) {
         CHECK(ns_engine_resume(g, t, &o, 1, &err) == NS_EINVAL && strstr(err.msg, "no resume"));
         /* a failing hook stops the kernel with NS_EIO, no hang */
-        q.x.acquire = acquire_fail;
-        q.x.release = release_free;
+        q.b.x.acquire = acquire_fail;
+        q.b.x.release = release_free;
         CHECK(ns_engine_run(g, t, &o, &err) == NS_EIO);
         ns_table_free(t);
     }
@@ -370,7 +289,7 @@ static void check_refusals(void)
 
 int main(void)
 {
-    W = naive_wythoff(WN);
+    W = ns_ref_wythoff_grid(WN, WN);
     CHECK(W != NULL);
     for (int r = 1; r <= MAXR; r++)
         for (int t = 1; t <= 2; t++) {
