@@ -40,7 +40,9 @@ static void pairs_scalar(const void *g, int elem, uint32_t x, int64_t m, int64_t
 
 #ifdef NS_SEQ_MEX_AVX2
 /* pairs_scalar for one-byte cells, 32 splits a step: G(a .. a+31) ^
- * G(m-a-31 .. m-a) reversed ^ x, stored, then marked byte by byte */
+ * G(m-a-31 .. m-a) reversed ^ x, out of the register in four 64-bit
+ * words (a shift and a mask a value: a byte extraction costs two
+ * operations), then marked value by value */
 __attribute__((target("avx2"))) static void pairs_u8_avx2(const uint8_t *g, uint32_t x, int64_t m, int64_t a,
                                                           int64_t a1, uint8_t *map)
 {
@@ -49,14 +51,17 @@ __attribute__((target("avx2"))) static void pairs_u8_avx2(const uint8_t *g, uint
     const __m256i rev = _mm256_setr_epi8(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11,
                                          10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
     const __m256i xv = _mm256_set1_epi8((char)x);
-    _Alignas(32) uint8_t v[32];
     for (; a + 31 <= a1; a += 32) {
         const __m256i lo = _mm256_loadu_si256((const __m256i *)(g + a));
         const __m256i hi = _mm256_permute4x64_epi64(
             _mm256_shuffle_epi8(_mm256_loadu_si256((const __m256i *)(g + m - a - 31)), rev), 0x4e);
-        _mm256_store_si256((__m256i *)v, _mm256_xor_si256(_mm256_xor_si256(lo, hi), xv));
-        for (int j = 0; j < 32; j++)
-            map[v[j]] = 0xff;
+        const __m256i r = _mm256_xor_si256(_mm256_xor_si256(lo, hi), xv);
+        const __m128i r0 = _mm256_castsi256_si128(r), r1 = _mm256_extracti128_si256(r, 1);
+        const uint64_t q[4] = {(uint64_t)_mm_cvtsi128_si64(r0), (uint64_t)_mm_extract_epi64(r0, 1),
+                               (uint64_t)_mm_cvtsi128_si64(r1), (uint64_t)_mm_extract_epi64(r1, 1)};
+        for (int j = 0; j < 4; j++)
+            for (int b = 0; b < 64; b += 8)
+                map[q[j] >> b & 0xff] = 0xff;
     }
     pairs_scalar(g, 1, x, m, a, a1, map);
 }
@@ -115,14 +120,20 @@ __attribute__((target("avx2"))) static void pairs_u16_avx2(const uint16_t *g, ui
     const __m256i rev = _mm256_setr_epi8(14, 15, 12, 13, 10, 11, 8, 9, 6, 7, 4, 5, 2, 3, 0, 1, 14, 15, 12, 13, 10, 11,
                                          8, 9, 6, 7, 4, 5, 2, 3, 0, 1);
     const __m256i xv = _mm256_set1_epi16((short)x);
-    _Alignas(32) uint16_t v[16];
     for (; a + 15 <= a1; a += 16) {
         const __m256i lo = _mm256_loadu_si256((const __m256i *)(g + a));
         const __m256i hi = _mm256_permute4x64_epi64(
             _mm256_shuffle_epi8(_mm256_loadu_si256((const __m256i *)(g + m - a - 15)), rev), 0x4e);
-        _mm256_store_si256((__m256i *)v, _mm256_xor_si256(_mm256_xor_si256(lo, hi), xv));
-        for (int j = 0; j < 16; j++)
-            map[v[j]] = 0xff;
+        const __m256i r = _mm256_xor_si256(_mm256_xor_si256(lo, hi), xv);
+        const __m128i r0 = _mm256_castsi256_si128(r), r1 = _mm256_extracti128_si256(r, 1);
+        const uint64_t q[4] = {(uint64_t)_mm_cvtsi128_si64(r0), (uint64_t)_mm_extract_epi64(r0, 1),
+                               (uint64_t)_mm_cvtsi128_si64(r1), (uint64_t)_mm_extract_epi64(r1, 1)};
+        for (int j = 0; j < 4; j++) {
+            map[q[j] & 0xffff] = 0xff;
+            map[q[j] >> 16 & 0xffff] = 0xff;
+            map[q[j] >> 32 & 0xffff] = 0xff;
+            map[q[j] >> 48] = 0xff;
+        }
     }
     pairs_scalar(g, 2, x, m, a, a1, map);
 }

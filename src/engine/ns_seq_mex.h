@@ -13,8 +13,9 @@
  *
  * The vector kernel (AVX2, cells of one or two bytes) takes 32 (16)
  * splits a step: G(a .. a+31) from one load, G(m-a-31 .. m-a) from
- * another, reversed in the register, both XORed with x, then stored and
- * marked byte by byte; values below 128 (one or two words, the periodic
+ * another, reversed in the register, both XORed with x, taken out of the
+ * register 64 bits at a time (two operations an extraction of one value)
+ * and marked value by value; values below 128 (one or two words, the periodic
  * codes' usual few values) skip the map and gather their bits in vector
  * registers, one per byte of the bitset. Otherwise (NS_SEQ_MEX_SCALAR, four-byte cells, no
  * AVX2) one split at a time into the same map; NS_SEQ_MEX_BITS is the
