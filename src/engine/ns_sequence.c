@@ -8,6 +8,11 @@
  * any faster method. Each heap's option values go into a bitset of
  * 2^b bits, b the bit length of the largest value so far (an XOR of
  * values below 2^b stays below it), and the mex is its first zero bit.
+ * Cells of one or two bytes mark the splits through a byte map folded
+ * into the bitset, 32 (16) splits a step with AVX2, values below 128 as
+ * bits gathered in vector registers (engine/ns_seq_mex.h): several times
+ * faster than a read-modify-write of a bit a split, the former kernel,
+ * still there for four-byte cells, rule files and NS_SEQ_MEX_BITS.
  *
  * Threads. Heap sizes go in blocks [B0, B1). A split of a heap of the
  * block whose parts all lie below B0 depends only on finished values, so
