@@ -328,9 +328,11 @@ enum { NS_PER_CELL_TILES = 60, NS_PER_FAMILY = 90, NS_PER_CELL_GENERAL = 60, NS_
 #define NS_PER_CELL_ROWS 0.4
 #define NS_PER_OPTION_EXTRA 5.0 /* the sieve's table read and bit for each option */
 /* the sequence engine (heap games): nanoseconds an option (a split) on one
- * thread; Kayles (0.77) to 10^5, 5e9 splits, took 3.7 s of CPU on a busy
- * machine: about twice that */
-#define NS_PER_SPLIT 1.5
+ * thread; with the byte-map kernels (engine/ns_seq_mex.h) 0.76 to 32768,
+ * 5.4e8 splits with values past 255, took 0.22 s on a busy machine (load
+ * 4.5; 0.4 ns a split), Kayles (values below 128) 0.05 s: twice the slower
+ * kernel, as before (a bit per split took 1.2 ns in the same run) */
+#define NS_PER_SPLIT 0.8
 #define NS_PER_RARE_HEAP 400.0
 /* compression measured on the same solves: Grundy files up to 0.8 of the
  * raw values (Wythoff 0.60, Bash 0.80; tables of few values far less:

@@ -232,6 +232,9 @@ typedef struct ns_seq_stats {
     uint64_t rc_heaps;      /* heaps done by the rare/common method ... */
     uint64_t scans;         /* ... of which needed a scan of all splits */
     uint64_t vec_scans;     /* heaps of rc_heaps whose scans ran the vector kernel */
+    uint64_t mex_heaps;     /* heaps done by the plain mex ... */
+    uint64_t mex_vec;       /* ... of which marked their splits with its
+                               vector kernel (ns_engine_opts.seq_mex) */
 } ns_seq_stats;
 
 /* How the rare-common engine scans a heap's splits for the rare values
@@ -242,6 +245,20 @@ typedef enum ns_seq_scan {
                                and the values fit 16 bits, else scalar */
     NS_SEQ_SCAN_SCALAR = 1  /* one split at a time (the tests' fallback) */
 } ns_seq_scan;
+
+/* How the plain mex of the sequence engines (sequence; rare-common where
+ * the method does not pay) marks a heap's splits (ns_engine_opts.seq_mex,
+ * engine/ns_seq_mex.h); the sequences are the same. */
+typedef enum ns_seq_mex {
+    NS_SEQ_MEX_AUTO = 0,    /* the default: byte marks, 32 (16-bit values:
+                               16) splits a step with AVX2 where the
+                               processor has it and the cells are one or
+                               two bytes, else one split at a time */
+    NS_SEQ_MEX_SCALAR = 1,  /* byte marks, one split at a time (the tests'
+                               fallback) */
+    NS_SEQ_MEX_BITS = 2     /* a bit set per split, read-modify-write: the
+                               former kernel (the benchmark's baseline) */
+} ns_seq_mex;
 
 /* The general engine's default for ns_engine_opts.solo_cells: a level of
  * fewer than this many cells (of plain cells: about 0.1 ms on one thread)
@@ -282,6 +299,8 @@ typedef struct ns_engine_opts {
     ns_seq_fn seq_sink;     /* OPTIONAL (sequence engines): see ns_seq_fn */
     void *seq_user;
     ns_seq_scan seq_scan;   /* rare-common: how splits are scanned (tests) */
+    ns_seq_mex seq_mex;     /* sequence engines: how the plain mex marks
+                               splits (tests, benchmark) */
     int loose_bound;        /* 1: size cells and line sets by the proven
                                bound (the number of options), never by an
                                engine's checked bound */

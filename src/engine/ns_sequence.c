@@ -8,6 +8,11 @@
  * any faster method. Each heap's option values go into a bitset of
  * 2^b bits, b the bit length of the largest value so far (an XOR of
  * values below 2^b stays below it), and the mex is its first zero bit.
+ * Cells of one or two bytes mark the splits through a byte map folded
+ * into the bitset, 32 (16) splits a step with AVX2, values below 128 as
+ * bits gathered in vector registers (engine/ns_seq_mex.h): several times
+ * faster than a read-modify-write of a bit a split, the former kernel,
+ * still there for four-byte cells, rule files and NS_SEQ_MEX_BITS.
  *
  * Threads. Heap sizes go in blocks [B0, B1). A split of a heap of the
  * block whose parts all lie below B0 depends only on finished values, so
@@ -41,6 +46,7 @@
 #include "core/ns_omp.h"
 #include "game/ns_octal.h"
 #include "engine/ns_seq_group.h"
+#include "engine/ns_seq_mex.h"
 #include "engine/ns_seq_split3.h"
 
 #ifdef __SSE2__
@@ -74,9 +80,34 @@ static inline void mark(uint64_t *seen, uint32_t v)
     seen[v >> 6] |= (uint64_t)1 << (v & 63);
 }
 
-/* Mark x ^ G(a) ^ G(m - a) for a in [a0, a1]. */
-static void mark_pairs(const void *data, int elem, uint32_t x, int64_t m, int64_t a0, int64_t a1, uint64_t *seen)
+/* Where the plain mex marks a heap's options: the bitset seen, or, when
+ * map is set (cells of one or two bytes, not NS_SEQ_MEX_BITS), bytes of
+ * map (engine/ns_seq_mex.h), which the caller folds into seen; the
+ * three-heap value sets (ns_seq_split3) go to seen in both cases. vec:
+ * the map's vector kernel may run. */
+typedef struct seq_marks {
+    uint64_t *seen;
+    uint8_t *map;
+    uint64_t w; /* words of seen (64 w bytes of map) */
+    int vec;
+} seq_marks;
+
+static inline void mark_one(const seq_marks *k, uint32_t v)
 {
+    if (k->map)
+        k->map[v] = 0xff;
+    else
+        mark(k->seen, v);
+}
+
+/* Mark x ^ G(a) ^ G(m - a) for a in [a0, a1]. */
+static void mark_pairs(const void *data, int elem, uint32_t x, int64_t m, int64_t a0, int64_t a1, const seq_marks *k)
+{
+    if (k->map) {
+        ns_seq_pairs_mark(data, elem, x, m, a0, a1, k->map, k->seen, k->w, k->vec);
+        return;
+    }
+    uint64_t *seen = k->seen;
 #define NS_SEQ_PAIRS(T)                                                                                                \
     do {                                                                                                               \
         const T *g = data;                                                                                             \
@@ -103,7 +134,7 @@ static inline int64_t min64(int64_t a, int64_t b)
 
 /* Mark the options of heap n whose parts all lie below b0 (late == 0) or
  * of which some part lies in [b0, n) (late == 1). */
-static void options(const ns_octal *o, const ns_table *t, int64_t n, int64_t b0, int late, uint64_t *seen,
+static void options(const ns_octal *o, const ns_table *t, int64_t n, int64_t b0, int late, const seq_marks *seen,
                     const ns_seq_split3 *s3)
 {
     const void *data = t->data;
@@ -122,9 +153,9 @@ static void options(const ns_octal *o, const ns_table *t, int64_t n, int64_t b0,
         if (!d)
             continue;
         if ((d & 1) && m == 0 && !late)
-            mark(seen, 0);
+            mark_one(seen, 0);
         if ((d & 2) && m >= 1 && tk >= 1 && (m >= b0) == late)
-            mark(seen, ns_table_get(t, (uint64_t)m));
+            mark_one(seen, ns_table_get(t, (uint64_t)m));
         if ((d & 4) && m >= 2) { /* a + b = m, 1 <= a <= b; late: b >= b0 */
             if (late)
                 mark_pairs(data, elem, 0, m, 1, min64(m / 2, m - b0), seen);
@@ -132,7 +163,7 @@ static void options(const ns_octal *o, const ns_table *t, int64_t n, int64_t b0,
                 mark_pairs(data, elem, 0, m, max64(1, m - b0 + 1), m / 2, seen);
         }
         if ((d & 8) && m >= 3 && s3) /* three heaps from the two-heap value sets (ns_seq_split3.h) */
-            ns_seq_split3_mark(s3, m, b0, late, seen);
+            ns_seq_split3_mark(s3, m, b0, late, seen->seen);
         else if ((d & 8) && m >= 3) { /* a + b + c = m, 1 <= a <= b <= c; late: c >= b0 */
             for (int64_t a = 1; a <= m / 3; a++) {
                 const int64_t r = m - a;
@@ -1028,7 +1059,10 @@ static ns_err seq_solve(const ns_game *g, ns_table *t, const ns_engine_plan *pla
     const uint64_t units = (uint64_t)((N + NS_SEQ_UNIT - 1) / NS_SEQ_UNIT);
     const int threads = o->threads > 0 ? o->threads : ns_omp_max_threads();
     const int vec = rc_vector(o->seq_scan); /* the vector kernel may scan (rc_resolve) */
+    const int mvec = ns_seq_mex_vector(o->seq_mex); /* the plain mex's vector kernel may mark */
     uint64_t *early = NULL, *cur = NULL;
+    uint8_t *maps = NULL, *curmap = NULL; /* the plain mex's byte maps: one a thread (early), cur's (late) */
+    uint64_t cap_maps = 0;
     int64_t *far = NULL; /* where each heap's far scan stopped */
     int *fvu = NULL;     /* whether it ran the vector kernel */
     uint64_t cap_early = 0, cap_cur = 0;
@@ -1097,6 +1131,18 @@ static ns_err seq_solve(const ns_game *g, ns_table *t, const ns_engine_plan *pla
             const int64_t nr0 = rs.nrare;
             if (rc_block && (rc = rc_set_rv(&rs, we, err)))
                 goto fail;
+            /* the plain mex marks bytes (one map of 64 bytes a word of the
+             * bitsets, a thread) where the cells have one or two bytes */
+            const int emap = !rc_block && oc->kind != NS_TB_RULE && o->seq_mex != NS_SEQ_MEX_BITS && t->elem <= 2;
+            if (emap && (uint64_t)threads * we * 64 > cap_maps) {
+                free(maps);
+                cap_maps = (uint64_t)threads * we * 64;
+                if (!(maps = calloc(cap_maps, 1))) {
+                    rc = ns_error_set(err, NS_ENOMEM, "out of memory for %d byte maps of %" PRIu64 " bytes", threads,
+                                      we * 64);
+                    goto fail;
+                }
+            }
             /* early options: parts below b0, every heap of the block in parallel */
             const int par = threads > 1 && b0 >= 512;
             /* (rare/common, one-byte cells: groups of RC_GROUP heaps, the
@@ -1121,10 +1167,15 @@ static ns_err seq_solve(const ns_game *g, ns_table *t, const ns_engine_plan *pla
                         rc_early(&mv, &rs, nr0, t, we == 1, b0 + i, b0, grp ? sk : NULL, s);
                         fvu[i] = 0;
                         far[i] = rc_far_scan(&mv, &rs, t, we == 1, vec, b0 + i, b0, nb, s, we, &fvu[i]);
-                    } else if (oc->kind == NS_TB_RULE)
+                    } else if (oc->kind == NS_TB_RULE) {
                         rule_options(oc, t, b0 + i, b0, 0, s, &fault);
-                    else
-                        options(oc, t, b0 + i, b0, 0, s, s3);
+                    } else {
+                        uint8_t *map = emap ? maps + (uint64_t)ns_omp_thread_num() * we * 64 : NULL;
+                        const seq_marks k = {s, map, we, mvec};
+                        options(oc, t, b0 + i, b0, 0, &k, s3);
+                        if (map)
+                            ns_seq_map_fold(map, s, we);
+                    }
                 }
             }
             /* late options, heap by heap (rare/common, one-byte cells: a
@@ -1146,8 +1197,10 @@ static ns_err seq_solve(const ns_game *g, ns_table *t, const ns_engine_plan *pla
                 }
                 if (wc > cap_cur) {
                     free(cur);
+                    free(curmap);
                     cap_cur = wc;
-                    if (!(cur = malloc(cap_cur * sizeof *cur))) {
+                    curmap = calloc(cap_cur * 64, 1);
+                    if (!(cur = malloc(cap_cur * sizeof *cur)) || !curmap) {
                         rc = ns_error_set(err, NS_ENOMEM, "out of memory for a bitset of %" PRIu64 " words", wc);
                         goto fail;
                     }
@@ -1164,10 +1217,17 @@ static ns_err seq_solve(const ns_game *g, ns_table *t, const ns_engine_plan *pla
                     rs.st->rc_heaps++;
                     rs.st->vec_scans += (uint64_t)vused;
                 } else {
-                    if (oc->kind == NS_TB_RULE)
+                    if (oc->kind == NS_TB_RULE) {
                         rule_options(oc, t, n, b0, 1, cur, &fault);
-                    else
-                        options(oc, t, n, b0, 1, cur, s3);
+                    } else {
+                        const int lmap = o->seq_mex != NS_SEQ_MEX_BITS && t->elem <= 2;
+                        const seq_marks k = {cur, lmap ? curmap : NULL, wc, mvec};
+                        options(oc, t, n, b0, 1, &k, s3);
+                        if (lmap)
+                            ns_seq_map_fold(curmap, cur, wc);
+                        rs.st->mex_heaps++;
+                        rs.st->mex_vec += (uint64_t)(lmap && mvec);
+                    }
                     if (fault.set) {
                         *err = fault.err;
                         rc = err->code ? err->code : NS_EINVAL;
@@ -1212,6 +1272,8 @@ fail:
     free(far);
     free(fvu);
     free(cur);
+    free(curmap);
+    free(maps);
     rc_free(&rs);
     ns_seq_split3_free(s3);
     return rc;

@@ -14,7 +14,7 @@
 5. With the library archive: the calls between its object files form no
    cycle, and no object calls into a room it may not include.
 6. engine/: ns_engine.h is the only header (besides the internal
-   ns_barrier.h, ns_seq_split3.h and ns_seq_group.h); every `const ns_engine` defined
+   ns_barrier.h, ns_seq_split3.h, ns_seq_group.h and ns_seq_mex.h); every `const ns_engine` defined
    in a file of engine/ is listed in the table of ns_engine.c.
 Prints one line per violation and exits 1 when there is any.
 """
@@ -140,7 +140,8 @@ def main():
     # 6. one door to the engines
     headers = sorted(r for r in files if r.startswith("engine" + os.sep) and r.endswith(".h"))
     extra = [h for h in headers
-             if h not in ("engine/ns_engine.h", "engine/ns_barrier.h", "engine/ns_seq_split3.h", "engine/ns_seq_group.h")]
+             if h not in ("engine/ns_engine.h", "engine/ns_barrier.h", "engine/ns_seq_split3.h", "engine/ns_seq_group.h",
+                          "engine/ns_seq_mex.h")]
     if extra:
         bad.append("engine/: headers besides ns_engine.h (and the barrier): " + ", ".join(extra))
     table = files.get("engine/ns_engine.c", "")

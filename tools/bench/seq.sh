@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build (Release, -march=native) and run the take-and-break benchmark
 # (nimsieve-bench-seq); extra arguments go to it (--quick, --match 0.1777,
-# --size 443200000, --peer PATH).
+# --size 443200000, --peer PATH, --plain: the plain mex kernels only).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=${NS_BENCH_BUILD:-$root/build-bench}

@@ -2,7 +2,10 @@
  * games (the sequence engines, engine/ns_sequence.c), all in one run.
  *
  * Per game: the plain mex (engine `sequence`, O(N^2) for splits) at a
- * small size as the baseline, the rare/common method (engine
+ * small size as the baseline, then at the same size its former kernel (a
+ * bit set per split, NS_SEQ_MEX_BITS) and its byte-map kernel without
+ * vectors (NS_SEQ_MEX_SCALAR), each with the baseline's speed over its
+ * own ("new kernel N.NNx as fast"), then the rare/common method (engine
  * `rare-common`) at the size asked for on 1 and 2 threads; wall time,
  * values (heap sizes) per second, peak RSS, and the speed ratio to the
  * baseline (values/s over the baseline's values/s), and what the method
@@ -16,9 +19,10 @@
  * peak RSS is its own. The load average is printed before and after: on
  * a shared machine the times are only as good as the load allows.
  *
- * usage: nimsieve-bench-seq [--quick] [--match TEXT] [--size N] [--peer PATH]
+ * usage: nimsieve-bench-seq [--quick] [--match TEXT] [--size N] [--peer PATH] [--plain]
  *   --size N   the rare/common runs of every matched game go to N
  *              (e.g. --match 0.1777 --size 443200000, the proof of its period)
+ *   --plain    only the plain mex lines (its kernels compared)
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -46,6 +50,11 @@ static const scase cases[] = {
     {"0.137", "octal", "code=0.137", 1 << 15, 1 << 17, 1 << 13, 1 << 15},
     {"0.1777", "octal", "code=0.1777", 1 << 16, 1 << 25, 1 << 14, 1 << 21},
     {"grundys-game", "grundys-game", "", 1 << 16, 1 << 22, 1 << 14, 1 << 18},
+    /* the census's slow codes: no period observed, values that keep
+     * growing past 255 (two-byte cells), no sparse space: the method
+     * falls back to the plain mex */
+    {"0.04", "octal", "code=0.04", 1 << 15, 1 << 16, 1 << 13, 1 << 14},
+    {"0.76", "octal", "code=0.76", 1 << 15, 1 << 16, 1 << 13, 1 << 14},
 };
 
 typedef struct result {
@@ -77,7 +86,7 @@ static double now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static void run_case(const scase *c, int64_t n, int rc, int threads, result *r)
+static void run_case(const scase *c, int64_t n, int rc, int threads, ns_seq_mex mex, result *r)
 {
     ns_params ps = {0};
     ns_error err = {0};
@@ -90,7 +99,7 @@ static void run_case(const scase *c, int64_t n, int rc, int threads, result *r)
         goto out;
     if (!(t = ns_engine_table_new(g, 0, &err)))
         goto out;
-    ns_engine_opts o = {.threads = threads};
+    ns_engine_opts o = {.threads = threads, .seq_mex = mex};
     const double t0 = now();
     if (seq_run_stats(g, t, &o, rc, &r->st, &err))
         goto out;
@@ -106,7 +115,7 @@ out:
     ns_game_free(g);
 }
 
-static void in_child(const scase *c, int64_t n, int rc, int threads, result *r)
+static void in_child(const scase *c, int64_t n, int rc, int threads, ns_seq_mex mex, result *r)
 {
     int fd[2];
     memset(r, 0, sizeof *r);
@@ -119,7 +128,7 @@ static void in_child(const scase *c, int64_t n, int rc, int threads, result *r)
     if (pid == 0) {
         close(fd[0]);
         result cr;
-        run_case(c, n, rc, threads, &cr);
+        run_case(c, n, rc, threads, mex, &cr);
         ssize_t w = write(fd[1], &cr, sizeof cr);
         _exit(w == (ssize_t)sizeof cr ? 0 : 1);
     }
@@ -199,13 +208,14 @@ static void row(const char *label, int64_t n, const char *method, int threads, d
 
 int main(int argc, char **argv)
 {
-    int quick = 0;
+    int quick = 0, plain = 0;
     const char *match = "";
     const char *peer = "/work/shared/anchors/ogs-bench";
     int64_t size = 0;
     static const struct option lo[] = {{"quick", no_argument, 0, 'q'},      {"match", required_argument, 0, 'm'},
                                        {"size", required_argument, 0, 'n'}, {"peer", required_argument, 0, 'p'},
-                                       {"help", no_argument, 0, 'h'},       {0, 0, 0, 0}};
+                                       {"plain", no_argument, 0, 'P'},      {"help", no_argument, 0, 'h'},
+                                       {0, 0, 0, 0}};
     int ch;
     while ((ch = getopt_long(argc, argv, "qm:n:p:h", lo, NULL)) != -1) {
         switch (ch) {
@@ -221,9 +231,10 @@ int main(int argc, char **argv)
             break;
         }
         case 'p': peer = optarg; break;
+        case 'P': plain = 1; break;
         case 'h':
             printf("usage: nimsieve-bench-seq [--quick] [--match TEXT] [--size N] "
-                   "[--peer PATH]\n");
+                   "[--peer PATH] [--plain]\n");
             return 0;
         default: return 2;
         }
@@ -239,17 +250,35 @@ int main(int argc, char **argv)
         const int64_t bn = quick ? c->quick_base_n : c->base_n;
         const int64_t n = size ? size : quick ? c->quick_n : c->n;
         result r;
-        in_child(c, bn, 0, 1, &r);
+        in_child(c, bn, 0, 1, NS_SEQ_MEX_AUTO, &r);
         if (!r.ok) {
             printf("%-14s baseline failed: %s\n", c->label, r.msg);
             failed = 1;
             continue;
         }
-        const double base_vps = (double)bn / r.wall;
+        const double base_vps = (double)bn / r.wall, base_wall = r.wall;
         row(c->label, bn, "plain mex", 1, r.wall, r.rss_kib, 0, "(baseline)");
+        /* the plain mex's other kernels at the same size */
+        static const struct {
+            ns_seq_mex mex;
+            const char *name;
+        } kern[] = {{NS_SEQ_MEX_BITS, "plain bits"}, {NS_SEQ_MEX_SCALAR, "plain scalar"}};
+        for (size_t k = 0; k < sizeof kern / sizeof kern[0]; k++) {
+            in_child(c, bn, 0, 1, kern[k].mex, &r);
+            if (!r.ok) {
+                printf("%-14s %s failed: %s\n", c->label, kern[k].name, r.msg);
+                failed = 1;
+                continue;
+            }
+            char note[96];
+            snprintf(note, sizeof note, "(the baseline's kernel is %.2fx as fast)", r.wall / base_wall);
+            row(c->label, bn, kern[k].name, 1, r.wall, r.rss_kib, base_vps, note);
+        }
+        if (plain)
+            continue;
         double one = 0;
         for (int th = 1; th <= 2; th++) {
-            in_child(c, n, 1, th, &r);
+            in_child(c, n, 1, th, NS_SEQ_MEX_AUTO, &r);
             if (!r.ok) {
                 printf("%-14s rare-common failed: %s\n", c->label, r.msg);
                 failed = 1;

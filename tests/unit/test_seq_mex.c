@@ -1,0 +1,312 @@
+/* test_seq_mex.c - the plain mex's split kernels (engine/ns_seq_mex.h,
+ * ns_engine_opts.seq_mex): the vector kernels (AVX2: one-byte cells with
+ * values below 128 gathered as bits in registers, one- and two-byte cells
+ * into a byte map), the scalar byte map (NS_SEQ_MEX_SCALAR) and the
+ * former bit-per-split kernel (NS_SEQ_MEX_BITS), against a naive mex
+ * written here.
+ *
+ * The kernels directly: random sequences of one- and two-byte cells, every
+ * value width from 1 to 12 bits, runs of splits of every length around the
+ * vector steps (32 and 16 splits) and random offsets, each run's set of
+ * values compared with the set built one split at a time here.
+ *
+ * The engines: `sequence` (and `rare-common` on codes it leaves to the
+ * plain mex: no sparse space) on octal codes with splits into two heaps
+ * and hexadecimal codes with splits into three, and Grundy's game, each on
+ * every path, into the engine's own table (one byte a value, widened when a
+ * value needs more) and into tables of two and four bytes, at 1 and 2
+ * threads, against the naive mex: G(n) the smallest value not among the
+ * options of a heap of n, every option spelled out from the code (digit d_t:
+ * bit 1 takes a whole heap of t, bit 2 leaves one heap, bit 4 two non-empty
+ * heaps, bit 8 three), O(N^2) for two heaps, O(N^3) for three. The naive
+ * mex is itself checked against the OEIS terms of Kayles (A002186),
+ * Dawson's chess (A002187; Dawson's Kayles 0.07 is the same shifted by
+ * one, a(n-1)) and Grundy's game (A002188). The sizes make the values
+ * reach every width the kernels treat apart: below 64 and 128 (bits in
+ * registers), below 256 (byte map of one-byte cells), and past 255 (the
+ * table widens to two bytes). Through ns_seq_stats each run also checks
+ * that the path it means to test ran: heaps by the plain mex, and the
+ * vector kernel on them (where the processor has AVX2) or not. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/ns_engine.h"
+#include "engine/ns_seq_mex.h"
+#include "testutil.h"
+#include "tsolve.h"
+
+/* A002186, n = 0..104: Kayles, 0.77 */
+static const int A002186[] = {
+    0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4, 1, 2, 7, 1, 4, 3, 2, 1, 4, 6, 7, 4, 1, 2, 8, 5, 4, 7, 2, 1, 8, 6, 7, 4, 1, 2,
+    3, 1, 4, 7, 2, 1, 8, 2, 7, 4, 1, 2, 8, 1, 4, 7, 2, 1, 4, 2, 7, 4, 1, 2, 8, 1, 4, 7, 2, 1, 8, 6, 7, 4, 1, 2, 8, 1, 4,
+    7, 2, 1, 8, 2, 7, 4, 1, 2, 8, 1, 4, 7, 2, 1, 8, 2, 7, 4, 1, 2, 8, 1, 4, 7, 2, 1};
+
+/* A002187, n = 0..131: Dawson's chess, 0.137 */
+static const int A002187[] = {
+    0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 0, 5, 2, 2, 3, 3, 0, 1, 1, 3, 0, 2, 1, 1, 0, 4, 5, 2, 7, 4, 0, 1, 1, 2, 0,
+    3, 1, 1, 0, 3, 3, 2, 2, 4, 4, 5, 5, 2, 3, 3, 0, 1, 1, 3, 0, 2, 1, 1, 0, 4, 5, 3, 7, 4, 8, 1, 1, 2, 0, 3, 1, 1, 0, 3,
+    3, 2, 2, 4, 4, 5, 5, 9, 3, 3, 0, 1, 1, 3, 0, 2, 1, 1, 0, 4, 5, 3, 7, 4, 8, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 4,
+    5, 5, 9, 3, 3, 0, 1, 1, 3, 0, 2, 1, 1, 0, 4};
+
+/* A002188, n = 0..104: Grundy's game */
+static const int A002188[] = {
+    0, 0, 0, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1, 3, 2, 1, 3, 2, 4, 3, 0, 4, 3, 0, 4, 3, 0, 4, 1, 2, 3, 1, 2, 4, 1, 2, 4, 1, 2,
+    4, 1, 5, 4, 1, 5, 4, 1, 5, 4, 1, 0, 2, 1, 0, 2, 1, 5, 2, 1, 3, 2, 1, 3, 2, 4, 3, 2, 4, 3, 2, 4, 3, 2, 4, 3, 2, 4, 3,
+    2, 4, 5, 2, 4, 5, 2, 4, 3, 7, 4, 3, 7, 4, 3, 7, 4, 3, 5, 2, 3, 5, 2, 3, 5, 2, 3};
+
+#define LEN(a) ((int64_t)(sizeof(a) / sizeof(a)[0]))
+
+static int have_avx2(void)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+    return __builtin_cpu_supports("avx2");
+#else
+    return 0;
+#endif
+}
+
+static int hexdigit(char c)
+{
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/* G(0..n-1) by the naive mex; code NULL: Grundy's game, else a code
+ * "d0.d1d2..." of octal or hexadecimal digits (caller frees) */
+static uint32_t *naive(const char *code, int64_t n)
+{
+    uint32_t *g = malloc((size_t)n * sizeof *g);
+    unsigned char *seen = malloc((size_t)n + 2);
+    if (!g || !seen) {
+        free(g);
+        free(seen);
+        return NULL;
+    }
+    int d[32] = {0}, nd = 0; /* d[t]: the code's digit for taking t */
+    if (code) {
+        d[nd++] = hexdigit(code[0]);
+        for (const char *c = code + 2; *c && nd < 32; c++)
+            d[nd++] = hexdigit(*c);
+    }
+    for (int64_t h = 0; h < n; h++) {
+        memset(seen, 0, (size_t)h + 2); /* h + 1 values at most are options */
+        if (!code) {
+            for (int64_t a = 1; 2 * a < h; a++)
+                seen[g[a] ^ g[h - a]] = 1;
+        } else {
+            for (int t = 0; t < nd && t <= h; t++) {
+                const int64_t m = h - t;
+                if ((d[t] & 1) && m == 0)
+                    seen[0] = 1;
+                if ((d[t] & 2) && m >= 1 && t >= 1)
+                    seen[g[m]] = 1;
+                if (d[t] & 4)
+                    for (int64_t a = 1; a <= m - a; a++)
+                        seen[g[a] ^ g[m - a]] = 1;
+                if (d[t] & 8) /* a <= b <= c, a + b + c = m */
+                    for (int64_t a = 1; 3 * a <= m; a++)
+                        for (int64_t b = a; b <= m - a - b; b++)
+                            seen[g[a] ^ g[b] ^ g[m - a - b]] = 1;
+            }
+        }
+        uint32_t v = 0;
+        while (seen[v])
+            v++;
+        g[h] = v;
+    }
+    free(seen);
+    return g;
+}
+
+static void test_naive(void)
+{
+    static const struct {
+        const char *code; /* NULL: Grundy's game */
+        const int *ref;
+        int64_t len, shift; /* G(n) = ref[n - shift] */
+    } oeis[] = {{"0.77", A002186, LEN(A002186), 0},
+                {"0.137", A002187, LEN(A002187), 0},
+                {"0.07", A002187, LEN(A002187), 1},
+                {NULL, A002188, LEN(A002188), 0}};
+    for (size_t i = 0; i < sizeof oeis / sizeof oeis[0]; i++) {
+        const int64_t n = oeis[i].len + oeis[i].shift;
+        uint32_t *g = naive(oeis[i].code, n);
+        CHECK(g != NULL);
+        int bad = 0;
+        for (int64_t k = oeis[i].shift; g && k < n; k++)
+            bad += g[k] != (uint32_t)oeis[i].ref[k - oeis[i].shift];
+        CHECKF(bad == 0, "the naive mex of %s differs from the OEIS in %d terms",
+               oeis[i].code ? oeis[i].code : "Grundy's game", bad);
+        free(g);
+    }
+}
+
+/* words of a bitset of every value below 2^b */
+static uint64_t words_of_bits(int b)
+{
+    return b <= 6 ? 1 : (uint64_t)1 << (b - 6);
+}
+
+/* ns_seq_pairs_mark + ns_seq_map_fold against the set built here */
+static void test_kernels(void)
+{
+    const int vecs = have_avx2() ? 2 : 1;
+    int bad = 0, runs = 0, clean = 1;
+    for (int it = 0; it < 6000 && bad < 5; it++) {
+        const int elem = it % 2 ? 2 : 1;
+        const int b = 1 + (int)(ns_test_rng() % (elem == 1 ? 8 : 12)); /* values below 2^b */
+        const uint64_t w = words_of_bits(b);
+        const int64_t len = 2 + (int64_t)(ns_test_rng() % (it % 7 == 0 ? 3000 : 300));
+        uint8_t *g8 = malloc((size_t)len);
+        uint16_t *g16 = malloc((size_t)len * 2);
+        uint8_t *map = calloc(w * 64, 1);
+        uint64_t *ref = calloc(w, 8), *s = calloc(w, 8);
+        if (!g8 || !g16 || !map || !ref || !s) {
+            CHECK(0);
+            free(g8), free(g16), free(map), free(ref), free(s);
+            return;
+        }
+        for (int64_t i = 0; i < len; i++)
+            g16[i] = (uint16_t)(g8[i] = (uint8_t)(ns_test_rng() & (((uint64_t)1 << b) - 1)));
+        if (elem == 2)
+            for (int64_t i = 0; i < len; i++)
+                g16[i] = (uint16_t)(ns_test_rng() & (((uint64_t)1 << b) - 1));
+        const void *g = elem == 1 ? (const void *)g8 : (const void *)g16;
+        /* splits (a, m - a) with 0 <= a and m - a < len */
+        const int64_t m = 1 + (int64_t)(ns_test_rng() % (uint64_t)(len - 1));
+        const int64_t a0 = (int64_t)(ns_test_rng() % (uint64_t)(m + 1));
+        const int64_t span = (int64_t)(ns_test_rng() % 3 ? ns_test_rng() % 70 : ns_test_rng() % (uint64_t)(m + 1));
+        const int64_t a1 = a0 - 1 + span > m ? m : a0 - 1 + span;
+        const uint32_t x = ns_test_rng() % 4 ? 0 : (uint32_t)(ns_test_rng() & (((uint64_t)1 << b) - 1));
+        memset(ref, 0, w * 8);
+        for (int64_t a = a0; a <= a1; a++) {
+            const uint32_t v = x ^ (elem == 1 ? (uint32_t)g8[a] ^ g8[m - a] : (uint32_t)g16[a] ^ g16[m - a]);
+            ref[v >> 6] |= (uint64_t)1 << (v & 63);
+        }
+        for (int vec = 0; vec < vecs; vec++) {
+            memset(s, 0, w * 8);
+            ns_seq_pairs_mark(g, elem, x, m, a0, a1, map, s, w, vec);
+            ns_seq_map_fold(map, s, w);
+            runs++;
+            for (uint64_t q = 0; q < w * 64; q++)
+                clean &= map[q] == 0;
+            if (memcmp(s, ref, w * 8) != 0 && bad++ < 5)
+                CHECKF(0, "%d-byte cells, values below 2^%d, x = %u, m = %lld, a in [%lld, %lld], %s kernel: "
+                       "the set differs from the one built split by split",
+                       elem, b, x, (long long)m, (long long)a0, (long long)a1, vec ? "vector" : "scalar");
+        }
+        free(g8), free(g16), free(map), free(ref), free(s);
+    }
+    CHECKF(bad == 0, "%d of %d kernel runs gave a wrong set", bad, runs);
+    CHECKF(clean, "a map was not all zero after its fold");
+}
+
+/* g's engine (name) into a table of elem-byte cells (0: the engine's own
+ * table, which starts at one byte and widens) with the kernel how; NULL
+ * on failure */
+static ns_table *run_seq(const ns_game *g, const char *name, int elem, ns_seq_mex how, int threads, ns_seq_stats *st)
+{
+    ns_error err = {0};
+    ns_table *t = elem ? ns_table_new(1, g->bounds, elem, 0, &err) : ns_engine_table_new(g, 0, &err);
+    ns_engine_opts o = {.threads = threads, .seq_mex = how, .seq_stats = st};
+    const ns_engine *e = ns_engine_find(name);
+    if (!t || !e || ns_engine_run_with(e, g, t, &o, &err)) {
+        fprintf(stderr, "%s: %s\n", g->name, err.msg);
+        ns_table_free(t);
+        return NULL;
+    }
+    return t;
+}
+
+/* the first n where t and ref differ, -1 when none */
+static int64_t first_diff(const ns_table *t, const uint32_t *ref, int64_t n)
+{
+    for (int64_t i = 0; i < n; i++)
+        if (ns_table_get(t, (uint64_t)i) != ref[i])
+            return i;
+    return -1;
+}
+
+/* one game to n: every kernel of the engine against the naive mex; vmin:
+ * the largest value the size must reach (the widths it means to test) */
+static void check_game(const char *engine, const char *preset, const char *code, int64_t n, uint32_t vmin)
+{
+    char params[32] = "";
+    if (code)
+        snprintf(params, sizeof params, "code=%s", code);
+    ns_game *g = ns_tbuild1(preset, params, n);
+    uint32_t *ref = naive(code, n);
+    CHECKF(g && ref && (!code || code[1] == '.'), "%s %s: setup", preset, params);
+    if (!g || !ref)
+        goto out;
+    uint32_t vmax = 0;
+    for (int64_t i = 0; i < n; i++)
+        vmax = ref[i] > vmax ? ref[i] : vmax;
+    CHECKF(vmax >= vmin, "%s %s N = %lld: the values reach %u, not %u: the widths meant are not tested", preset,
+           params, (long long)n, vmax, vmin);
+    static const struct {
+        int elem;
+        ns_seq_mex how;
+        int vec; /* 1: the vector kernel must run (with AVX2), 0: must not */
+        const char *what;
+    } paths[] = {{0, NS_SEQ_MEX_AUTO, 1, "own table, vector kernels"},
+                 {2, NS_SEQ_MEX_AUTO, 1, "two-byte cells, vector kernel"},
+                 {0, NS_SEQ_MEX_SCALAR, 0, "own table, scalar byte map"},
+                 {2, NS_SEQ_MEX_SCALAR, 0, "two-byte cells, scalar byte map"},
+                 {0, NS_SEQ_MEX_BITS, 0, "own table, bit per split"},
+                 {4, NS_SEQ_MEX_AUTO, 0, "four-byte cells (bit per split)"}};
+    for (size_t p = 0; p < sizeof paths / sizeof paths[0]; p++)
+        for (int th = 1; th <= 2; th++) {
+            ns_seq_stats st;
+            memset(&st, 0, sizeof st);
+            ns_table *t = run_seq(g, engine, paths[p].elem, paths[p].how, th, &st);
+            CHECKF(t != NULL, "%s %s, %s %s: the run failed", preset, params, engine, paths[p].what);
+            if (!t)
+                continue;
+            const int64_t d = first_diff(t, ref, n);
+            CHECKF(d < 0, "%s %s N = %lld, %s, %s, %d threads: G(%lld) = %u, the naive mex says %u", preset, params,
+                   (long long)n, engine, paths[p].what, th, (long long)d, d >= 0 ? ns_table_get(t, (uint64_t)d) : 0,
+                   d >= 0 ? ref[d] : 0);
+            CHECKF(st.mex_heaps > 0, "%s %s, %s %s: no heap by the plain mex", preset, params, engine,
+                   paths[p].what);
+            if (paths[p].vec && have_avx2())
+                CHECKF(st.mex_vec > 0, "%s %s, %s %s: the vector kernel never ran", preset, params, engine,
+                       paths[p].what);
+            if (!paths[p].vec)
+                CHECKF(st.mex_vec == 0, "%s %s, %s %s: the vector kernel ran on %llu heaps", preset, params, engine,
+                       paths[p].what, (unsigned long long)st.mex_vec);
+            if (th == 1 && p == 0)
+                printf("%s %s N = %lld (values to %u), %s: %llu heaps by the plain mex, %llu with the vector kernel\n",
+                       preset, params, (long long)n, vmax, engine, (unsigned long long)st.mex_heaps,
+                       (unsigned long long)st.mex_vec);
+            ns_table_free(t);
+        }
+out:
+    free(ref);
+    ns_game_free(g);
+}
+
+int main(void)
+{
+    if (!have_avx2())
+        printf("no AVX2 on this processor: only the scalar paths run (their checks still do)\n");
+    test_naive();
+    test_kernels();
+    /* values below 64 and 128: bits in registers */
+    check_game("sequence", "octal", "0.77", 6000, 8);
+    check_game("sequence", "octal", "0.07", 6000, 8);
+    check_game("sequence", "octal", "0.14", 6000, 16);
+    check_game("sequence", "grundys-game", NULL, 6000, 64);
+    /* below 256: the byte map of one-byte cells; then past 255 */
+    check_game("sequence", "octal", "0.37", 12000, 256);
+    check_game("sequence", "octal", "0.76", 8000, 256);
+    /* no sparse space: rare-common runs the plain mex */
+    check_game("rare-common", "octal", "0.04", 12000, 256);
+    check_game("rare-common", "octal", "0.76", 8000, 256);
+    /* three heaps (hexadecimal digits; the three-heap values are marked
+     * by ns_seq_split3, the rest by the kernels) */
+    check_game("sequence", "octal", "0.f", 400, 1);
+    check_game("sequence", "octal", "0.9b", 400, 128);
+    check_game("sequence", "octal", "0.4c", 700, 256);
+    return TEST_REPORT();
+}
