@@ -162,9 +162,10 @@ static void usage(void)
            "every tile and writes the file alone (whatever --mpi-write asks). The\n"
            "'mpi sets:' line gives the most set memory a rank held and the bytes\n"
            "exchanged; the file's attribute mpi_sets says which. --mpi-sets\n"
-           "replicated: every rank keeps all the sets (the only way of\n"
-           "other games, and of a --resume, which says so). On one rank, owned runs the\n"
-           "exchange all the same (its figures); without MPI the option is ignored.\n"
+           "replicated: every rank keeps all the sets (the only way of other games).\n"
+           "A --resume with owned sets: rank 0 replays the finished tiles into the sets\n"
+           "at their homes. On one rank, owned runs the exchange all the same (its\n"
+           "figures); without MPI the option is ignored.\n"
            "\n"
            "examples:\n"
            "  nimsieve solve wythoff --size 4096 -o wythoff.h5\n"
@@ -1005,7 +1006,7 @@ static int solve_streaming(const solve_args *a, const ns_game *g, ns_meta *meta,
         opts.tile_source = on_tile_source;
         opts.tile_user = &sink;
     }
-    if (ctx->dist && !(dt = dist_start(g, plan, &opts, &xch, meta, ctx->owned && !ci))) {
+    if (ctx->dist && !(dt = dist_start(g, plan, &opts, &xch, meta, ctx->owned))) {
         ns_h5_stream_abort(sink.s);
         free(shared_p);
         return NS_EXIT_ERROR;
@@ -1237,13 +1238,6 @@ int ns_cmd_solve(int argc, char **argv)
         goto fail;
     }
     ctx.owned = ctx.dist && can_own && a.mpi_sets != MPI_SETS_REPLICATED;
-    if (ctx.owned && a.resume && have_ckpt) {
-        /* a resume rebuilds every line set from the finished tiles on rank 0 */
-        ctx.owned = 0;
-        if (ns_dist_rank() == 0 && !a.quiet)
-            fprintf(stderr, "nimsieve solve: note: a resume across MPI ranks keeps replicated line sets (every rank "
-                    "all of them); owned line sets only from the start\n");
-    }
     /* checkpoints across ranks: rank 0 writes them (after each unit it
      * holds every finished tile, block of rows or level) */
     if (ranks > 1 && !ctx.dist) {

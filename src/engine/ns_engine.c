@@ -159,7 +159,10 @@ ns_err ns_engine_resume_with(const ns_engine *e, const ns_game *g, ns_table *t, 
     if (!e->applies(g, o, why, sizeof why))
         return ns_error_set(err, NS_EINVAL, "the %s engine cannot solve %s: %s", e->name, g->name, why);
     const int sink = o->tile_sink || o->rows_sink;
-    if (sink && units_done && o->tile_sink && !o->tile_source)
+    /* owned line sets: the processes but the holder skip the finished tiles */
+    const ns_tile_exchange *x = o->tile_exchange;
+    const int skips = x && x->acquire && x->release && !x->holder;
+    if (sink && units_done && o->tile_sink && !o->tile_source && !skips)
         return ns_error_set(err, NS_EINVAL, "a streamed resume of Grundy tiles needs a tile source");
     if (sink && units_done && o->rows_sink && !o->resume_p && o->resume_np)
         return ns_error_set(err, NS_EINVAL, "a streamed resume of P/N rows needs the finished rows' P-positions");

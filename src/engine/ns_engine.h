@@ -138,7 +138,11 @@ typedef int (*ns_tile_src_fn)(void *user, int64_t x0, int64_t y0, int64_t nx, in
  * version uses (win malloc'ed, the hook owns it from the call on, also when
  * it fails). bytes: the memory of the block's sets while the process holds
  * them (for the hook's count). Called on the worker threads, several at
- * once, never twice for one block at once. Not with resume (NS_EINVAL). */
+ * once, never twice for one block at once. A resume: the holder replays the
+ * finished tiles between acquire and release as if it computed them, the
+ * others skip them (no tile source needed); a row it replayed in part
+ * hands the two blocks it carries (its index block i, its last diagonal
+ * block) to the row's process under version tile rows + 1 + i. */
 enum { NS_LINES_INDEX = 0, NS_LINES_DIAG = 1 };
 typedef struct ns_tile_exchange {
     int (*mine)(void *user, int64_t tile_row);  /* REQUIRED */

@@ -46,11 +46,15 @@
  * (o->tile_exchange) the holder replays them and sends each on; the others
  * receive and replay them as they do other processes' tiles.
  *
- * Owned line sets (x->acquire and x->release; the symmetric case, no
- * resume): the sets are reserved, not allocated; a process computes only
- * its own tile rows, each tile between own_before (the blocks of lines it
- * needs, from the exchange) and own_after (packed and handed on, their
- * pages given back), and holds only those blocks; see ns_engine.h.
+ * Owned line sets (x->acquire and x->release; the symmetric case): the
+ * sets are reserved, not allocated; a process computes only its own tile
+ * rows, each tile between own_before (the blocks of lines it needs, from
+ * the exchange) and own_after (packed and handed on, their pages given
+ * back), and holds only those blocks; see ns_engine.h. A resume: the
+ * holder replays every finished tile the same way, between own_before and
+ * own_after (the versions are tile rows, whoever does the row), so the
+ * blocks reach their homes as a run from the start leaves them; the
+ * others skip the finished tiles.
  *
  * Streaming (no table: o->tile_sink): the cells of a tile go to a buffer
  * of the thread's (and its mirror tile's to a second one), handed to the
@@ -118,7 +122,8 @@ typedef struct tiles {
     const ns_tile_exchange *x; /* across processes (ns_tile_exchange), or NULL */
     volatile int xfailed;   /* a hook of x failed */
     int owned;              /* owned line sets (x->acquire): see own_before */
-    int64_t tj;             /* tile columns (owned line sets) */
+    int64_t ti, tj;         /* tile rows and columns (owned line sets) */
+    int64_t resumed;        /* anti-diagonals a resume replays (owned line sets) */
 } tiles;
 
 /* how a tile is done: computed, replayed from the table or the tile
@@ -510,8 +515,11 @@ static void do_tile_sym(tiles *T, lines *diag, int64_t x0, int64_t x1, int64_t y
         if (replay == COMPUTE && T->x && T->x->send(T->x->user, x0, y0, x1 - x0, y1 - y0, tb))
             T->xfailed = 1;
     }
-    if (replay == REPLAY && T->x && T->x->ranks > 1 && T->x->send(T->x->user, x0, y0, x1 - x0, y1 - y0, tb))
-        T->xfailed = 1; /* a resume: the holder hands its finished tiles to the others */
+    /* a resume: the holder hands its finished tiles to the others (owned
+     * line sets: it replays them into the sets at their homes instead) */
+    if (replay == REPLAY && T->x && T->x->ranks > 1 && !T->owned &&
+        T->x->send(T->x->user, x0, y0, x1 - x0, y1 - y0, tb))
+        T->xfailed = 1;
 }
 
 /* Owned line sets (ns_tile_exchange's acquire and release; the
@@ -687,6 +695,32 @@ static int own_after(tiles *T, lines *diag, int64_t i, int64_t j)
             rc |= own_put(T, diag, NS_LINES_DIAG, j - i, i + 1, 1);
     }
     return rc;
+}
+
+/* A resume with owned line sets: a row of which the holder replayed the
+ * tiles up to (i, jr), i <= jr < tj - 1, goes on on its own process, which
+ * needs what the row carries from tile to tile: its index block i and
+ * diagonal block jr - i. The holder hands them over after the replay
+ * (own_handoff) under version ti + 1 + i, which no tile uses, and the
+ * process that goes on takes them before its first tile (i, jr + 1)
+ * (own_takeover). */
+static int64_t handoff_version(const tiles *T, int64_t i)
+{
+    return T->ti + 1 + i;
+}
+
+static int own_handoff(tiles *T, lines *diag, int64_t i, int64_t jr)
+{
+    int rc = own_put(T, &T->rows, NS_LINES_INDEX, i, handoff_version(T, i), 0);
+    if (diag)
+        rc |= own_put(T, diag, NS_LINES_DIAG, jr - i, handoff_version(T, i), 0);
+    return rc;
+}
+
+static int own_takeover(tiles *T, lines *diag, int64_t i, int64_t j0)
+{
+    return own_get(T, &T->rows, NS_LINES_INDEX, i, handoff_version(T, i)) ||
+           (diag && own_get(T, diag, NS_LINES_DIAG, j0 - 1 - i, handoff_version(T, i)));
 }
 
 /* TAKE: the holder takes another process's tile (i <= j) into its table
@@ -875,7 +909,8 @@ static void run_rows(tiles *T, lines *diag, int sym, int64_t s0, int64_t s1, int
         const int64_t jmin = sym ? i : 0;
         const int64_t j0 = s0 - i > jmin ? s0 - i : jmin, j1 = s1 - 1 - i < tj - 1 ? s1 - 1 - i : tj - 1;
         /* a row of another process: received, not computed; a resume's
-         * finished tiles: replayed by the holder, received by the others */
+         * finished tiles: replayed by the holder, received by the others
+         * (owned line sets: skipped by the others) */
         int mode = replay ? (T->x && T->x->ranks > 1 && !T->x->holder ? REMOTE : REPLAY)
                    : T->x && j0 <= j1 && !T->x->mine(T->x->user, i) ? REMOTE : COMPUTE;
         /* owned line sets: another process's row is taken (the holder) or
@@ -897,7 +932,9 @@ static void run_rows(tiles *T, lines *diag, int sym, int64_t s0, int64_t s1, int
             if (mode == TAKE)
                 take_tile_sym(T, x0, x1, y0, y1);
             else if (T->owned) {
-                if (T->xfailed || own_before(T, diag, i, j))
+                /* the first tile after a resume of a row the holder replayed in part */
+                const int takeover = !replay && s0 == T->resumed && j == j0 && j0 > i;
+                if (T->xfailed || (takeover && own_takeover(T, diag, i, j0)) || own_before(T, diag, i, j))
                     T->xfailed = 1;
                 else {
                     do_tile_sym(T, diag, x0, x1, y0, y1, mode);
@@ -944,9 +981,9 @@ static ns_err tiles2d_resume(const ns_game *g, ns_table *t, const ns_engine_plan
     const int sym = plan_lines(g, &T, &col, &dg);
     T.x = o->tile_exchange;
     T.owned = T.x && T.x->acquire && T.x->release;
-    if (T.owned && (!sym || resume_units)) {
+    if (T.owned && !sym) {
         rc = ns_error_set(err, NS_EINVAL, "tiles2d: owned line sets need a symmetric game (a square box, moves along "
-                          "the row, the column and maybe the diagonal) and no resume");
+                          "the row, the column and maybe the diagonal)");
         goto done;
     }
     /* owned: a block's summaries (128 lines) in whole 4 KiB pages, which
@@ -969,7 +1006,8 @@ static ns_err tiles2d_resume(const ns_game *g, ns_table *t, const ns_engine_plan
         T.sink = o->tile_sink;
         T.source = o->tile_source;
         T.sink_user = o->tile_user;
-        if (resume_units && !T.source) {
+        /* owned line sets: the processes but the holder skip the finished tiles */
+        if (resume_units && !T.source && !(T.owned && !T.x->holder)) {
             rc = ns_error_set(err, NS_EINVAL, "tiles2d: a streamed resume needs a tile source");
             goto done;
         }
@@ -979,7 +1017,9 @@ static ns_err tiles2d_resume(const ns_game *g, ns_table *t, const ns_engine_plan
         goto oom;
     }
     const int64_t ti = (T.n0 + TILE - 1) / TILE, tj = (T.n1 + TILE - 1) / TILE;
+    T.ti = ti;
     T.tj = tj;
+    T.resumed = (int64_t)resume_units;
     tiles *PT = &T;
     /* units of checkpoints: the tile anti-diagonals s = 0 .. ti+tj-2 */
     const uint64_t units_total = (uint64_t)(ti + tj - 1);
@@ -1021,6 +1061,13 @@ static ns_err tiles2d_resume(const ns_game *g, ns_table *t, const ns_engine_plan
             s1 = (int64_t)resume_units;
         const double t0 = now_s();
         run_rows(PT, diag, sym, s, s1, ti, tj, ncol, nthreads, replay);
+        /* owned line sets: the rows the holder replayed in part go on elsewhere */
+        if (replay && s1 == T.resumed && T.owned && T.x->holder)
+            for (int64_t i = 0; i < ti && !T.xfailed; i++) {
+                const int64_t jr = s1 - 1 - i;
+                if (i <= jr && jr < tj - 1 && own_handoff(PT, diag, i, jr))
+                    T.xfailed = 1;
+            }
         if (callbacks && !T.x) {
             /* tiles a half second took, spread over the next anti-diagonals */
             const double dt = now_s() - t0, per_tile = dt / (double)(first[s1] - first[s] ? first[s1] - first[s] : 1);

@@ -11,8 +11,10 @@
 # 2 rows at 4 ranks; 100: 1 row at 3). The set memory a rank holds (the
 # summary line "mpi sets:", counted by the hooks) at 4 ranks is below half
 # the figure of one rank (Wythoff 4096 x 4096, streamed). --mpi-sets
-# replicated still gives the same file (mpi_sets = replicated); --mpi-sets
-# owned on a game that is not symmetric is refused with one line.
+# replicated still gives the same file (mpi_sets = replicated); a job
+# stopped at a known anti-diagonal resumes with owned sets under 1, 2 and
+# 3 ranks to the same file; --mpi-sets owned on a game that is not
+# symmetric is refused with one line.
 NS=$1 SRC=$2 WORK=$3
 . "$SRC/tests/cli/cli_lib.sh"
 . "$SRC/tests/mpi/mpi_lib.sh"
@@ -123,6 +125,30 @@ elif [ $((2 * p4)) -ge "$p1" ]; then
 fi
 CHECKS=$((CHECKS + 1))
 $PY "$SAME" "$WORK/big1.h5" "$WORK/big4.h5" --skip "$SKIP" >/dev/null 2>&1 || fail "4096 at 4 ranks: not the file of 1 rank"
+
+# a resume with owned line sets: stopped at anti-diagonal 5 of 15 (test
+# hook NS_SOLVE_TEST_TERM_AT) under 3 ranks, resumed under 1, 2 and 3:
+# rank 0 replays the finished tiles into the sets at their homes, the
+# others skip them; the file is the single-process one, and the resumed
+# job across ranks keeps owned sets (mpi_sets = owned)
+MIN_UNITS=5
+for mode in memory stream; do
+    extra=()
+    [ "$mode" = stream ] && extra=(--stream)
+    f="$WORK/own_resume.$mode.h5"
+    rm -f "$f" "$f.ckpt" "$f.part" "$f.part.new"
+    NS_SOLVE_TEST_TERM_AT=5 mpi 3 "$NS" solve wythoff --size 1000 "${extra[@]}" -q -o "$f" --checkpoint-every 0.000001
+    CHECKS=$((CHECKS + 1))
+    if [ "$RC" -ne 143 ] || [ -e "$f" ] || [ ! -e "$f.ckpt" ]; then
+        fail "owned resume, $mode: the stop at anti-diagonal 5 under 3 ranks: exit $RC, expected 143 and a checkpoint"
+        show
+        continue
+    fi
+    resume_all "owned resume, $mode" "$f" "$WORK/wythoff.$mode.ref.h5" "1 2 3" -- wythoff --size 1000 "${extra[@]}"
+    CHECKS=$((CHECKS + 2))
+    sets_is "$f" owned || fail "owned resume, $mode: resumed under 3 ranks, expected mpi_sets = owned"
+    grep -q "^mpi sets: *owned" "$OUT" || { fail "owned resume, $mode: expected the 'mpi sets: owned' line"; show; }
+done
 
 # a game that is not symmetric (five rays) cannot own its sets
 mpi 2 "$NS" solve "$SRC/data/rules/wythoff-twice.rules" --size 300 --mpi-sets owned -o "$WORK/twice.h5"

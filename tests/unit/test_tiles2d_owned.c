@@ -18,8 +18,14 @@
  *     empty); a process holds at most 2 blocks for each of its own rows
  *     and 2 for each thread at once (the bytes the hooks are told), none
  *     at the end;
- *   - refusals (NS_EINVAL): a game that is not symmetric (a rectangle), a
- *     resume; a failing acquire stops the kernel (NS_EIO). */
+ *   - a resume after 3 or 5 tile anti-diagonals, in memory (the holder's
+ *     table holds the finished tiles' values, the rest unset) and
+ *     streaming (the holder's tile source gives them): the holder replays
+ *     them into the sets, the rows it replayed in part go on on their own
+ *     processes (the blocks they carry handed over), the same checks (the
+ *     sinks see only the tiles after the resume);
+ *   - refusals (NS_EINVAL): a game that is not symmetric (a rectangle); a
+ *     failing acquire stops the kernel (NS_EIO). */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -151,9 +157,29 @@ static uint32_t expect(int nim, int64_t x, int64_t y)
     return nim ? (uint32_t)(x ^ y) : W[x * WN + y];
 }
 
-static void check(const char *game, int64_t n, int ranks, int threads, int stream)
+/* a resume's finished tiles (tile row + tile column < units) */
+static int done_cell(int64_t x, int64_t y, uint64_t units)
+{
+    return (uint64_t)(x / TILE + y / TILE) < units;
+}
+
+/* the holder's tile source on a streamed resume: the values by their
+ * independent source (Nim: SRC_NIM) */
+static int SRC_NIM;
+
+static int source_tile(void *user, int64_t x0, int64_t y0, int64_t nx, int64_t ny, uint32_t *vals)
+{
+    (void)user;
+    for (int64_t i = 0; i < nx; i++)
+        for (int64_t j = 0; j < ny; j++)
+            vals[i * ny + j] = expect(SRC_NIM, x0 + i, y0 + j);
+    return 0;
+}
+
+static void check(const char *game, int64_t n, int ranks, int threads, int stream, uint64_t resume)
 {
     const int nim = strcmp(game, "nim") == 0;
+    SRC_NIM = nim;
     ns_error err = {0};
     ns_params pr = {0};
     if (nim)
@@ -171,16 +197,22 @@ static void check(const char *game, int64_t n, int ranks, int threads, int strea
         ns_xp_proc *b = &q[r].b;
         all[r] = b;
         q[r].p = &p;
-        *b = (ns_xp_proc){.p = &p.x, .rank = r, .g = g, .n1 = n};
+        *b = (ns_xp_proc){.p = &p.x, .rank = r, .g = g, .n1 = n, .resume = resume};
         b->x = (ns_tile_exchange){.mine = ns_xp_mine, .send = send_tile, .recv = recv_tile, .acquire = acquire,
                                   .release = release, .user = &q[r], .ranks = ranks, .holder = r == 0};
         b->o = (ns_engine_opts){.threads = threads, .tile_exchange = &b->x};
         if (stream || r > 0) {
             b->o.tile_sink = ns_xp_tile_sink;
             b->o.tile_user = &q[r];
+            if (resume && r == 0)
+                b->o.tile_source = source_tile;
             ok = ok && (b->vals = calloc((size_t)(n * n), sizeof *b->vals)) && (b->seen = calloc((size_t)(n * n), 1));
         } else {
             ok = ok && (b->t = ns_engine_table_new(g, 0, &err));
+            for (int64_t x = 0; ok && x < n; x++) /* a resume: the finished tiles' cells */
+                for (int64_t y = 0; y < n; y++)
+                    if (done_cell(x, y, resume))
+                        ns_table_set(b->t, (uint64_t)(x * n + y), expect(nim, x, y));
         }
     }
     CHECK(ok);
@@ -193,8 +225,9 @@ static void check(const char *game, int64_t n, int ranks, int threads, int strea
             for (int64_t y = 0; y < n; y++) {
                 const int64_t i = x * n + y;
                 const int64_t row = (x < y ? x : y) / TILE;
-                /* the holder: every cell; another: the cells of its rows */
-                const int want = r == 0 || row % ranks == r;
+                /* the holder: every cell; another: the cells of its rows;
+                 * a resume: not those of the finished tiles */
+                const int want = (r == 0 || row % ranks == r) && !done_cell(x, y, resume);
                 if (b->t)
                     diff += (uint32_t)ns_table_get(b->t, (uint64_t)i) != expect(nim, x, y);
                 else {
@@ -203,12 +236,17 @@ static void check(const char *game, int64_t n, int ranks, int threads, int strea
                 }
             }
         CHECKF(b->rc == NS_OK && diff == 0 && seen == 0,
-               "%s %lld, process %d of %d, %d threads%s: rc %d (%s), %llu cells differ from %s, %llu not seen as "
-               "expected", game, (long long)n, r, ranks, threads, stream ? ", streaming" : "", (int)b->rc,
-               b->err.msg, (unsigned long long)diff, nim ? "x XOR y" : "the naive mex", (unsigned long long)seen);
+               "%s %lld, process %d of %d, %d threads%s, resumed after %llu: rc %d (%s), %llu cells differ from %s, "
+               "%llu not seen as expected", game, (long long)n, r, ranks, threads, stream ? ", streaming" : "",
+               (unsigned long long)resume, (int)b->rc, b->err.msg, (unsigned long long)diff,
+               nim ? "x XOR y" : "the naive mex", (unsigned long long)seen);
         /* a row in progress keeps its block and a diagonal block, a tile
          * being computed adds a column block and a diagonal block */
-        const int64_t own = (p.ti - r + ranks - 1) / ranks;
+        int64_t own = (p.ti - r + ranks - 1) / ranks;
+        /* a resume: the holder replays the finished tiles of every row first */
+        const int64_t replayed = (int64_t)(resume + 1) / 2 < p.ti ? (int64_t)(resume + 1) / 2 : p.ti;
+        if (r == 0 && resume && replayed > own)
+            own = replayed;
         CHECKF(p.held[r] == 0 && p.peak[r] <= (uint64_t)(2 * own + 2 * threads) * p.block_max,
                "%s %lld, process %d of %d, %d threads: held %llu bytes of sets at once, more than 2 blocks of %llu "
                "for each of its %lld rows and 2 a thread; %llu at the end", game, (long long)n, r, ranks, threads,
@@ -277,7 +315,6 @@ static void check_refusals(void)
     }
     CHECK(g && ns_game_set_bounds(g, sq, &err) == NS_OK && (t = ns_engine_table_new(g, 0, &err)));
     if (t) {
-        CHECK(ns_engine_resume(g, t, &o, 1, &err) == NS_EINVAL && strstr(err.msg, "no resume"));
         /* a failing hook stops the kernel with NS_EIO, no hang */
         q.b.x.acquire = acquire_fail;
         q.b.x.release = release_free;
@@ -293,13 +330,22 @@ int main(void)
     CHECK(W != NULL);
     for (int r = 1; r <= MAXR; r++)
         for (int t = 1; t <= 2; t++) {
-            check("wythoff", WN, r, t, 0);
-            check("wythoff", WN, r, t, 1);
+            check("wythoff", WN, r, t, 0, 0);
+            check("wythoff", WN, r, t, 1, 0);
+            /* resumes: after 3 of 9 anti-diagonals (rows 0 and 1 go on
+             * elsewhere) and 5 (row 0 finished, rows 1 and 2 go on) */
+            for (uint64_t u = 3; u <= 5; u += 2) {
+                check("wythoff", WN, r, t, 0, u);
+                check("wythoff", WN, r, t, 1, u);
+            }
         }
-    check("wythoff", 200, 4, 1, 0);     /* 2 tile rows, 4 processes */
-    check("wythoff", 100, 3, 2, 1);     /* 1 tile row */
-    check("nim", 700, 3, 2, 0);
-    check("nim", 700, 2, 1, 1);
+    check("wythoff", 200, 4, 1, 0, 0);  /* 2 tile rows, 4 processes */
+    check("wythoff", 200, 4, 1, 1, 2);
+    check("wythoff", 100, 3, 2, 1, 0);  /* 1 tile row */
+    check("nim", 700, 3, 2, 0, 0);
+    check("nim", 700, 2, 1, 1, 0);
+    check("nim", 700, 3, 2, 0, 4);
+    check("nim", 700, 2, 1, 1, 6);
     check_refusals();
     free(W);
     return TEST_REPORT();
