@@ -247,7 +247,10 @@ static void check(const char *game, int64_t n, int ranks, int threads, int strea
         const int64_t replayed = (int64_t)(resume + 1) / 2 < p.ti ? (int64_t)(resume + 1) / 2 : p.ti;
         if (r == 0 && resume && replayed > own)
             own = replayed;
-        CHECKF(p.held[r] == 0 && p.peak[r] <= (uint64_t)(2 * own + 2 * threads) * p.block_max,
+        /* ... on all its threads (threads x processes: those of the others'
+         * tiles then replay too) */
+        const int64_t busy = r == 0 && resume ? (int64_t)threads * ranks : threads;
+        CHECKF(p.held[r] == 0 && p.peak[r] <= (uint64_t)(2 * own + 2 * busy) * p.block_max,
                "%s %lld, process %d of %d, %d threads: held %llu bytes of sets at once, more than 2 blocks of %llu "
                "for each of its %lld rows and 2 a thread; %llu at the end", game, (long long)n, r, ranks, threads,
                (unsigned long long)p.peak[r], (unsigned long long)p.block_max, (long long)own,
