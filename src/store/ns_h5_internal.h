@@ -205,6 +205,10 @@ ns_err ns_h5_ledger_resolve(ns_h5_ledger *l, const hid_t *dsets, const char *pat
 ns_err ns_h5_ledger_read(int fd, const ns_h5_ledger_entry *e, void **buf, size_t *cap, const char *file,
                          ns_error *err);
 
+/* After a checkpoint that records the pending fresh file: rename it over
+ * part (and sync the directory). */
+ns_err ns_h5_ledger_promote(const char *pending, const char *part, const char *path, ns_error *err);
+
 /* Make part the file that holds l's chunks: part itself, or pending (a
  * run's fresh file that its checkpoint records but that the run did not
  * live to rename), renamed over part. An error (NS_EINVAL: neither

@@ -113,6 +113,16 @@ ns_err ns_h5_ledger_read(int fd, const ns_h5_ledger_entry *e, void **buf, size_t
     return NS_OK;
 }
 
+ns_err ns_h5_ledger_promote(const char *pending, const char *part, const char *path, ns_error *err)
+{
+    /* a kill before the rename leaves both files; the next resume takes
+     * the pending one (ns_h5_ledger_locate). Test hook: the moment held. */
+    ns_h5_test_delay("NS_TEST_PROMOTE_DELAY");
+    if (rename(pending, part) != 0)
+        return ns_error_set(err, NS_EIO, "%s: cannot rename %s to %s: %s", path, pending, part, strerror(errno));
+    return ns_h5_sync_dir_of(part, err);
+}
+
 /* Does file hold the first and the last stored chunk of l? */
 static int holds(const ns_h5_ledger *l, const char *file)
 {

@@ -307,12 +307,10 @@ ns_err ns_h5_seq_checkpoint(ns_h5_seq *s, const ns_table *t, int64_t done, const
     if (rc || !s->pending)
         return rc;
     /* the record names the fresh file: it replaces the old .part */
-    ns_h5_test_delay("NS_TEST_PROMOTE_DELAY");
-    if (rename(s->pend, s->part) != 0)
-        return ns_error_set(err, NS_EIO, "%s: cannot rename %s to %s: %s", s->path, s->pend, s->part,
-                            strerror(errno));
+    if ((rc = ns_h5_ledger_promote(s->pend, s->part, s->path, err)))
+        return rc;
     s->pending = 0;
-    return ns_h5_sync_dir_of(s->part, err);
+    return NS_OK;
 }
 
 void ns_h5_seq_suspend(ns_h5_seq *s)

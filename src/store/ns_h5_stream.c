@@ -620,15 +620,11 @@ ns_err ns_h5_stream_checkpoint(ns_h5_stream *s, const char *ckpt_path, const ns_
                                 .ledger = s->ledger.e, .nledger = s->ledger.n};
     if ((rc = ns_h5_ckpt_write_stream(ckpt_path, s->bounds, s->elem, m, c, &r, err)) || !s->pending)
         return rc;
-    /* the record names a resume's fresh file: it replaces the old .part
-     * (a kill before this leaves both; the next resume takes the fresh
-     * one, ns_h5_ledger_locate) */
-    ns_h5_test_delay("NS_TEST_PROMOTE_DELAY");
-    if (rename(s->pend, s->part) != 0)
-        return ns_error_set(err, NS_EIO, "%s: cannot rename %s to %s: %s", s->path, s->pend, s->part,
-                            strerror(errno));
+    /* the record names a resume's fresh file: it replaces the old .part */
+    if ((rc = ns_h5_ledger_promote(s->pend, s->part, s->path, err)))
+        return rc;
     s->pending = 0;
-    return ns_h5_sync_dir_of(s->part, err);
+    return NS_OK;
 }
 
 /* Is the chunk at (x0, y0) part of the first `units` units (P/N: blocks of

@@ -2,8 +2,9 @@
 # (sourced, not a test itself). Usage, after nimsieve=$1 src=$2 work=$3:
 #   . "$src/tests/cli/plain_lib.sh"
 # empties $work and enters it; sets py (Debian's python3), fails and checks
-# (0) and fail MESSAGE (prints FAIL: MESSAGE, counts it). Tests with richer
-# checks use cli_lib.sh instead.
+# (0) and fail MESSAGE (prints FAIL: MESSAGE, counts it), and same_files A B
+# (every dataset and root attribute equal but timing, date and threads:
+# tests/cli/h5same.py). Tests with richer checks use cli_lib.sh instead.
 set -u
 py=/usr/bin/python3
 rm -rf "$work"
@@ -14,4 +15,7 @@ checks=0
 fail() {
     echo "FAIL: $*"
     fails=$((fails + 1))
+}
+same_files() {
+    "$py" "$src/tests/cli/h5same.py" "$1" "$2"
 }

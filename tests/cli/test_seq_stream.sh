@@ -15,9 +15,6 @@ src=$2
 work=$3
 . "$src/tests/cli/plain_lib.sh"
 
-same_files() {
-    "$py" "$src/tests/cli/h5same.py" "$1" "$2"
-}
 
 # streamed = in memory: one chunk (0.137, Kayles with its /rare) and two
 # chunks (Grundy's game)

@@ -23,9 +23,6 @@ src=$2
 work=$3
 . "$src/tests/cli/plain_lib.sh"
 
-same_files() {
-    "$py" "$src/tests/cli/h5same.py" "$1" "$2"
-}
 stamp() { stat -c %i.%Y.%s "$1" 2>/dev/null || echo none; }
 
 # ledger_field CKPT ROW COL: an entry of the checkpoint's ledger

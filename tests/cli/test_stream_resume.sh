@@ -19,11 +19,6 @@ src=$2
 work=$3
 . "$src/tests/cli/plain_lib.sh"
 
-# same_files A B: every dataset (type, shape, layout, values) and every root
-# attribute but wall_seconds, created_utc and threads equal
-same_files() {
-    "$py" "$src/tests/cli/h5same.py" "$1" "$2"
-}
 
 now_ms() { date +%s%3N; }
 stamp() { stat -c %i.%Y.%s "$1" 2>/dev/null || echo none; }

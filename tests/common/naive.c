@@ -380,3 +380,55 @@ uint32_t *ns_ref_wythoff_grid(int64_t n0, int64_t n1)
     free(used);
     return g;
 }
+
+static int ref_hexdigit(char c)
+{
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/* G(0..n-1) by the naive mex; code NULL: Grundy's game, else a code
+ * "d0.d1d2..." of octal or hexadecimal digits (caller frees) */
+uint32_t *ns_ref_heap_sequence(const char *code, int64_t n)
+{
+    uint32_t *g = malloc((size_t)n * sizeof *g);
+    unsigned char *seen = malloc((size_t)n + 2);
+    if (!g || !seen) {
+        free(g);
+        free(seen);
+        return NULL;
+    }
+    int d[32] = {0}, nd = 0; /* d[t]: the code's digit for taking t */
+    if (code) {
+        d[nd++] = ref_hexdigit(code[0]);
+        for (const char *c = code + 2; *c && nd < 32; c++)
+            d[nd++] = ref_hexdigit(*c);
+    }
+    for (int64_t h = 0; h < n; h++) {
+        memset(seen, 0, (size_t)h + 2); /* h + 1 values at most are options */
+        if (!code) {
+            for (int64_t a = 1; 2 * a < h; a++)
+                seen[g[a] ^ g[h - a]] = 1;
+        } else {
+            for (int t = 0; t < nd && t <= h; t++) {
+                const int64_t m = h - t;
+                if ((d[t] & 1) && m == 0)
+                    seen[0] = 1;
+                if ((d[t] & 2) && m >= 1 && t >= 1)
+                    seen[g[m]] = 1;
+                if (d[t] & 4)
+                    for (int64_t a = 1; a <= m - a; a++)
+                        seen[g[a] ^ g[m - a]] = 1;
+                if (d[t] & 8) /* a <= b <= c, a + b + c = m */
+                    for (int64_t a = 1; 3 * a <= m; a++)
+                        for (int64_t b = a; b <= m - a - b; b++)
+                            seen[g[a] ^ g[b] ^ g[m - a - b]] = 1;
+            }
+        }
+        uint32_t v = 0;
+        while (seen[v])
+            v++;
+        g[h] = v;
+    }
+    free(seen);
+    return g;
+}

@@ -84,4 +84,11 @@ uint64_t ns_ref_compare(const char *what, const ns_table *t, const uint32_t *ref
  * is short. A cell's value does not depend on the box. */
 uint32_t *ns_ref_wythoff_grid(int64_t n0, int64_t n1);
 
+/* G(0 .. n-1) of a heap game by the naive mex over every move: code NULL,
+ * Grundy's game (split a heap into two unequal ones); else a code
+ * "d0.d1d2..." of octal or hexadecimal digits (bit 1: take all, 2: leave
+ * one heap, 4: two, 8: three). Returns a malloc'd array owned by the
+ * caller, or NULL when memory is short. */
+uint32_t *ns_ref_heap_sequence(const char *code, int64_t n);
+
 #endif

@@ -18,6 +18,7 @@
 #include "game/ns_octal.h"
 #include "game/ns_presets.h"
 #include "testutil.h"
+#include "oeis.h"
 #include "tsolve.h"
 
 /* ---- the naive solver ---- */
@@ -132,51 +133,31 @@ static ns_table *solve_code(const char *code, int64_t n, int threads)
 
 /* ---- OEIS ---- */
 
-/* A002186, n = 0..104: Kayles, 0.77 */
-static const int A002186[] = {
-    0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4, 1, 2, 7, 1, 4, 3, 2, 1, 4, 6, 7, 4, 1, 2, 8, 5, 4, 7, 2, 1, 8, 6, 7, 4, 1, 2,
-    3, 1, 4, 7, 2, 1, 8, 2, 7, 4, 1, 2, 8, 1, 4, 7, 2, 1, 4, 2, 7, 4, 1, 2, 8, 1, 4, 7, 2, 1, 8, 6, 7, 4, 1, 2, 8, 1, 4,
-    7, 2, 1, 8, 2, 7, 4, 1, 2, 8, 1, 4, 7, 2, 1, 8, 2, 7, 4, 1, 2, 8, 1, 4, 7, 2, 1};
-
-/* A002187, n = 0..131: Dawson's chess, 0.137 */
-static const int A002187[] = {
-    0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 0, 5, 2, 2, 3, 3, 0, 1, 1, 3, 0, 2, 1, 1, 0, 4, 5, 2, 7, 4, 0, 1, 1, 2, 0,
-    3, 1, 1, 0, 3, 3, 2, 2, 4, 4, 5, 5, 2, 3, 3, 0, 1, 1, 3, 0, 2, 1, 1, 0, 4, 5, 3, 7, 4, 8, 1, 1, 2, 0, 3, 1, 1, 0, 3,
-    3, 2, 2, 4, 4, 5, 5, 9, 3, 3, 0, 1, 1, 3, 0, 2, 1, 1, 0, 4, 5, 3, 7, 4, 8, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 4,
-    5, 5, 9, 3, 3, 0, 1, 1, 3, 0, 2, 1, 1, 0, 4};
-
-/* A002188, n = 0..104: Grundy's game */
-static const int A002188[] = {
-    0, 0, 0, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1, 3, 2, 1, 3, 2, 4, 3, 0, 4, 3, 0, 4, 3, 0, 4, 1, 2, 3, 1, 2, 4, 1, 2, 4, 1, 2,
-    4, 1, 5, 4, 1, 5, 4, 1, 5, 4, 1, 0, 2, 1, 0, 2, 1, 5, 2, 1, 3, 2, 1, 3, 2, 4, 3, 2, 4, 3, 2, 4, 3, 2, 4, 3, 2, 4, 3,
-    2, 4, 5, 2, 4, 5, 2, 4, 3, 7, 4, 3, 7, 4, 3, 7, 4, 3, 5, 2, 3, 5, 2, 3, 5, 2, 3};
-
-#define LEN(a) ((int64_t)(sizeof(a) / sizeof(a)[0]))
 
 static void test_oeis(void)
 {
-    ns_table *k = solve_code("0.77", LEN(A002186), 2);
-    ns_table *dc = solve_code("0.137", LEN(A002187), 2);
-    ns_table *dk = solve_code("0.07", LEN(A002187) + 1, 2);
-    ns_table *gr = solve("grundys-game", "", LEN(A002188), 2);
+    ns_table *k = solve_code("0.77", ns_oeis_a002186_n, 2);
+    ns_table *dc = solve_code("0.137", ns_oeis_a002187_n, 2);
+    ns_table *dk = solve_code("0.07", ns_oeis_a002187_n + 1, 2);
+    ns_table *gr = solve("grundys-game", "", ns_oeis_a002188_n, 2);
     CHECK(k && dc && dk && gr);
     if (!k || !dc || !dk || !gr)
         goto done;
     int bad = 0;
-    for (int64_t n = 0; n < LEN(A002186); n++)
-        bad += ns_table_get(k, (uint64_t)n) != (uint32_t)A002186[n];
-    CHECKF(bad == 0, "Kayles 0.77: %d of %d terms differ from A002186", bad, (int)LEN(A002186));
+    for (int64_t n = 0; n < ns_oeis_a002186_n; n++)
+        bad += ns_table_get(k, (uint64_t)n) != (uint32_t)ns_oeis_a002186[n];
+    CHECKF(bad == 0, "Kayles 0.77: %d of %d terms differ from A002186", bad, (int)ns_oeis_a002186_n);
     bad = 0;
-    for (int64_t n = 0; n < LEN(A002187); n++)
-        bad += ns_table_get(dc, (uint64_t)n) != (uint32_t)A002187[n];
+    for (int64_t n = 0; n < ns_oeis_a002187_n; n++)
+        bad += ns_table_get(dc, (uint64_t)n) != (uint32_t)ns_oeis_a002187[n];
     CHECKF(bad == 0, "Dawson's chess 0.137: %d terms differ from A002187", bad);
     bad = ns_table_get(dk, 0) != 0;
-    for (int64_t n = 1; n <= LEN(A002187); n++)
-        bad += ns_table_get(dk, (uint64_t)n) != (uint32_t)A002187[n - 1];
+    for (int64_t n = 1; n <= ns_oeis_a002187_n; n++)
+        bad += ns_table_get(dk, (uint64_t)n) != (uint32_t)ns_oeis_a002187[n - 1];
     CHECKF(bad == 0, "Dawson's Kayles 0.07: %d terms differ from A002187(n-1)", bad);
     bad = 0;
-    for (int64_t n = 0; n < LEN(A002188); n++)
-        bad += ns_table_get(gr, (uint64_t)n) != (uint32_t)A002188[n];
+    for (int64_t n = 0; n < ns_oeis_a002188_n; n++)
+        bad += ns_table_get(gr, (uint64_t)n) != (uint32_t)ns_oeis_a002188[n];
     CHECKF(bad == 0, "Grundy's game: %d terms differ from A002188", bad);
 done:
     ns_table_free(k);

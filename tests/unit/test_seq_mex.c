@@ -34,28 +34,10 @@
 #include "engine/ns_engine.h"
 #include "engine/ns_seq_mex.h"
 #include "testutil.h"
+#include "naive.h"
+#include "oeis.h"
 #include "tsolve.h"
 
-/* A002186, n = 0..104: Kayles, 0.77 */
-static const int A002186[] = {
-    0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4, 1, 2, 7, 1, 4, 3, 2, 1, 4, 6, 7, 4, 1, 2, 8, 5, 4, 7, 2, 1, 8, 6, 7, 4, 1, 2,
-    3, 1, 4, 7, 2, 1, 8, 2, 7, 4, 1, 2, 8, 1, 4, 7, 2, 1, 4, 2, 7, 4, 1, 2, 8, 1, 4, 7, 2, 1, 8, 6, 7, 4, 1, 2, 8, 1, 4,
-    7, 2, 1, 8, 2, 7, 4, 1, 2, 8, 1, 4, 7, 2, 1, 8, 2, 7, 4, 1, 2, 8, 1, 4, 7, 2, 1};
-
-/* A002187, n = 0..131: Dawson's chess, 0.137 */
-static const int A002187[] = {
-    0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 0, 5, 2, 2, 3, 3, 0, 1, 1, 3, 0, 2, 1, 1, 0, 4, 5, 2, 7, 4, 0, 1, 1, 2, 0,
-    3, 1, 1, 0, 3, 3, 2, 2, 4, 4, 5, 5, 2, 3, 3, 0, 1, 1, 3, 0, 2, 1, 1, 0, 4, 5, 3, 7, 4, 8, 1, 1, 2, 0, 3, 1, 1, 0, 3,
-    3, 2, 2, 4, 4, 5, 5, 9, 3, 3, 0, 1, 1, 3, 0, 2, 1, 1, 0, 4, 5, 3, 7, 4, 8, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 4,
-    5, 5, 9, 3, 3, 0, 1, 1, 3, 0, 2, 1, 1, 0, 4};
-
-/* A002188, n = 0..104: Grundy's game */
-static const int A002188[] = {
-    0, 0, 0, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1, 3, 2, 1, 3, 2, 4, 3, 0, 4, 3, 0, 4, 3, 0, 4, 1, 2, 3, 1, 2, 4, 1, 2, 4, 1, 2,
-    4, 1, 5, 4, 1, 5, 4, 1, 5, 4, 1, 0, 2, 1, 0, 2, 1, 5, 2, 1, 3, 2, 1, 3, 2, 4, 3, 2, 4, 3, 2, 4, 3, 2, 4, 3, 2, 4, 3,
-    2, 4, 5, 2, 4, 5, 2, 4, 3, 7, 4, 3, 7, 4, 3, 7, 4, 3, 5, 2, 3, 5, 2, 3, 5, 2, 3};
-
-#define LEN(a) ((int64_t)(sizeof(a) / sizeof(a)[0]))
 
 static int have_avx2(void)
 {
@@ -66,71 +48,19 @@ static int have_avx2(void)
 #endif
 }
 
-static int hexdigit(char c)
-{
-    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-}
-
-/* G(0..n-1) by the naive mex; code NULL: Grundy's game, else a code
- * "d0.d1d2..." of octal or hexadecimal digits (caller frees) */
-static uint32_t *naive(const char *code, int64_t n)
-{
-    uint32_t *g = malloc((size_t)n * sizeof *g);
-    unsigned char *seen = malloc((size_t)n + 2);
-    if (!g || !seen) {
-        free(g);
-        free(seen);
-        return NULL;
-    }
-    int d[32] = {0}, nd = 0; /* d[t]: the code's digit for taking t */
-    if (code) {
-        d[nd++] = hexdigit(code[0]);
-        for (const char *c = code + 2; *c && nd < 32; c++)
-            d[nd++] = hexdigit(*c);
-    }
-    for (int64_t h = 0; h < n; h++) {
-        memset(seen, 0, (size_t)h + 2); /* h + 1 values at most are options */
-        if (!code) {
-            for (int64_t a = 1; 2 * a < h; a++)
-                seen[g[a] ^ g[h - a]] = 1;
-        } else {
-            for (int t = 0; t < nd && t <= h; t++) {
-                const int64_t m = h - t;
-                if ((d[t] & 1) && m == 0)
-                    seen[0] = 1;
-                if ((d[t] & 2) && m >= 1 && t >= 1)
-                    seen[g[m]] = 1;
-                if (d[t] & 4)
-                    for (int64_t a = 1; a <= m - a; a++)
-                        seen[g[a] ^ g[m - a]] = 1;
-                if (d[t] & 8) /* a <= b <= c, a + b + c = m */
-                    for (int64_t a = 1; 3 * a <= m; a++)
-                        for (int64_t b = a; b <= m - a - b; b++)
-                            seen[g[a] ^ g[b] ^ g[m - a - b]] = 1;
-            }
-        }
-        uint32_t v = 0;
-        while (seen[v])
-            v++;
-        g[h] = v;
-    }
-    free(seen);
-    return g;
-}
-
 static void test_naive(void)
 {
-    static const struct {
+    const struct {
         const char *code; /* NULL: Grundy's game */
         const int *ref;
         int64_t len, shift; /* G(n) = ref[n - shift] */
-    } oeis[] = {{"0.77", A002186, LEN(A002186), 0},
-                {"0.137", A002187, LEN(A002187), 0},
-                {"0.07", A002187, LEN(A002187), 1},
-                {NULL, A002188, LEN(A002188), 0}};
+    } oeis[] = {{"0.77", ns_oeis_a002186, ns_oeis_a002186_n, 0},
+                {"0.137", ns_oeis_a002187, ns_oeis_a002187_n, 0},
+                {"0.07", ns_oeis_a002187, ns_oeis_a002187_n, 1},
+                {NULL, ns_oeis_a002188, ns_oeis_a002188_n, 0}};
     for (size_t i = 0; i < sizeof oeis / sizeof oeis[0]; i++) {
         const int64_t n = oeis[i].len + oeis[i].shift;
-        uint32_t *g = naive(oeis[i].code, n);
+        uint32_t *g = ns_ref_heap_sequence(oeis[i].code, n);
         CHECK(g != NULL);
         int bad = 0;
         for (int64_t k = oeis[i].shift; g && k < n; k++)
@@ -235,7 +165,7 @@ static void check_game(const char *engine, const char *preset, const char *code,
     if (code)
         snprintf(params, sizeof params, "code=%s", code);
     ns_game *g = ns_tbuild1(preset, params, n);
-    uint32_t *ref = naive(code, n);
+    uint32_t *ref = ns_ref_heap_sequence(code, n);
     CHECKF(g && ref && (!code || code[1] == '.'), "%s %s: setup", preset, params);
     if (!g || !ref)
         goto out;

@@ -32,58 +32,10 @@
 #include "engine/ns_seq_group.h"
 #include "game/ns_presets.h"
 #include "testutil.h"
+#include "naive.h"
+#include "oeis.h"
 #include "tsolve.h"
 
-/* A002188, n = 0..104: Grundy's game */
-static const int A002188[] = {
-    0, 0, 0, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1, 3, 2, 1, 3, 2, 4, 3, 0, 4, 3, 0, 4, 3, 0, 4, 1, 2, 3, 1, 2, 4, 1, 2, 4, 1, 2,
-    4, 1, 5, 4, 1, 5, 4, 1, 5, 4, 1, 0, 2, 1, 0, 2, 1, 5, 2, 1, 3, 2, 1, 3, 2, 4, 3, 2, 4, 3, 2, 4, 3, 2, 4, 3, 2, 4, 3,
-    2, 4, 5, 2, 4, 5, 2, 4, 3, 7, 4, 3, 7, 4, 3, 7, 4, 3, 5, 2, 3, 5, 2, 3, 5, 2, 3};
-
-#define LEN(a) ((int64_t)(sizeof(a) / sizeof(a)[0]))
-
-/* G(0..n-1) by the naive mex; code NULL: Grundy's game, else an octal
- * code "d0.d1d2..." (caller frees) */
-static uint32_t *naive(const char *code, int64_t n)
-{
-    uint32_t *g = malloc((size_t)n * sizeof *g);
-    unsigned char *seen = malloc((size_t)n + 2);
-    if (!g || !seen) {
-        free(g);
-        free(seen);
-        return NULL;
-    }
-    int d[32] = {0}, nd = 0; /* d[t]: the code's digit for taking t */
-    if (code) {
-        d[nd++] = code[0] - '0';
-        for (const char *c = code + 2; *c && nd < 32; c++)
-            d[nd++] = *c - '0';
-    }
-    for (int64_t h = 0; h < n; h++) {
-        memset(seen, 0, (size_t)h + 2); /* h + 1 values at most are options */
-        if (!code) {
-            for (int64_t a = 1; 2 * a < h; a++)
-                seen[g[a] ^ g[h - a]] = 1;
-        } else {
-            for (int t = 0; t < nd && t <= h; t++) {
-                const int64_t m = h - t;
-                if ((d[t] & 1) && m == 0)
-                    seen[0] = 1;
-                if ((d[t] & 2) && m >= 1 && t >= 1)
-                    seen[g[m]] = 1;
-                if (d[t] & 4)
-                    for (int64_t a = 1; a <= m - a; a++)
-                        seen[g[a] ^ g[m - a]] = 1;
-            }
-        }
-        uint32_t v = 0;
-        while (seen[v])
-            v++;
-        g[h] = v;
-    }
-    free(seen);
-    return g;
-}
 
 static int have_avx2(void)
 {
@@ -122,11 +74,11 @@ static int64_t first_diff(const ns_table *t, const uint32_t *ref, int64_t n)
 
 static void test_naive(void)
 {
-    uint32_t *g = naive(NULL, LEN(A002188));
+    uint32_t *g = ns_ref_heap_sequence(NULL, ns_oeis_a002188_n);
     CHECK(g != NULL);
     int bad = 0;
-    for (int64_t i = 0; g && i < LEN(A002188); i++)
-        bad += g[i] != (uint32_t)A002188[i];
+    for (int64_t i = 0; g && i < ns_oeis_a002188_n; i++)
+        bad += g[i] != (uint32_t)ns_oeis_a002188[i];
     CHECKF(bad == 0, "the naive mex differs from A002188 in %d terms", bad);
     free(g);
 }
@@ -188,7 +140,7 @@ static void check_game(const char *preset, const char *code, int64_t n)
     if (code)
         snprintf(params, sizeof params, "code=%s", code);
     ns_game *g = ns_tbuild1(preset, params, n);
-    uint32_t *ref = naive(code, n);
+    uint32_t *ref = ns_ref_heap_sequence(code, n);
     CHECKF(g && ref && (!code || code[1] == '.'), "%s %s: setup", preset, params);
     if (!g || !ref)
         goto out;
