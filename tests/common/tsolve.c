@@ -111,3 +111,24 @@ ns_game *ns_tbuild1(const char *name, const char *params_text, int64_t n)
     }
     return g;
 }
+
+ns_table *ns_trun_engine(const ns_game *g, const char *engine, int elem, const struct ns_engine_opts *o)
+{
+    ns_error err = {0};
+    ns_table *t = elem ? ns_table_new(1, g->bounds, elem, 0, &err) : ns_engine_table_new(g, 0, &err);
+    const ns_engine *e = ns_engine_find(engine);
+    if (!t || !e || ns_engine_run_with(e, g, t, o, &err)) {
+        fprintf(stderr, "%s: %s\n", g->name, e ? err.msg : "no such engine");
+        ns_table_free(t);
+        return NULL;
+    }
+    return t;
+}
+
+int64_t ns_tfirst_diff(const ns_table *t, const uint32_t *ref, int64_t n)
+{
+    for (int64_t i = 0; i < n; i++)
+        if (ns_table_get(t, (uint64_t)i) != ref[i])
+            return i;
+    return -1;
+}

@@ -39,4 +39,13 @@ ns_table *ns_tsolve_built(ns_game *g, const int64_t *bounds, int misere, int pn_
 ns_table *ns_tsolve_rules(const char *text, int k, const int64_t *bounds, int misere, int pn_only,
                           int threads, ns_game **game);
 
+/* Fill a new table for g (its bounds) with the engine named engine and the
+ * options o: cells of elem bytes, or (elem 0) the engine's own table (a
+ * sequence's starts at one byte and widens). NULL after printing the error
+ * prefixed by the game's name. */
+ns_table *ns_trun_engine(const ns_game *g, const char *engine, int elem, const struct ns_engine_opts *o);
+
+/* The first i < n where t's cell i differs from ref[i], -1 when none. */
+int64_t ns_tfirst_diff(const ns_table *t, const uint32_t *ref, int64_t n);
+
 #endif

@@ -131,32 +131,6 @@ static void test_kernels(void)
     CHECKF(clean, "a map was not all zero after its fold");
 }
 
-/* g's engine (name) into a table of elem-byte cells (0: the engine's own
- * table, which starts at one byte and widens) with the kernel how; NULL
- * on failure */
-static ns_table *run_seq(const ns_game *g, const char *name, int elem, ns_seq_mex how, int threads, ns_seq_stats *st)
-{
-    ns_error err = {0};
-    ns_table *t = elem ? ns_table_new(1, g->bounds, elem, 0, &err) : ns_engine_table_new(g, 0, &err);
-    ns_engine_opts o = {.threads = threads, .seq_mex = how, .seq_stats = st};
-    const ns_engine *e = ns_engine_find(name);
-    if (!t || !e || ns_engine_run_with(e, g, t, &o, &err)) {
-        fprintf(stderr, "%s: %s\n", g->name, err.msg);
-        ns_table_free(t);
-        return NULL;
-    }
-    return t;
-}
-
-/* the first n where t and ref differ, -1 when none */
-static int64_t first_diff(const ns_table *t, const uint32_t *ref, int64_t n)
-{
-    for (int64_t i = 0; i < n; i++)
-        if (ns_table_get(t, (uint64_t)i) != ref[i])
-            return i;
-    return -1;
-}
-
 /* one game to n: every kernel of the engine against the naive mex; vmin:
  * the largest value the size must reach (the widths it means to test) */
 static void check_game(const char *engine, const char *preset, const char *code, int64_t n, uint32_t vmin)
@@ -189,11 +163,11 @@ static void check_game(const char *engine, const char *preset, const char *code,
         for (int th = 1; th <= 2; th++) {
             ns_seq_stats st;
             memset(&st, 0, sizeof st);
-            ns_table *t = run_seq(g, engine, paths[p].elem, paths[p].how, th, &st);
+            ns_table *t = ns_trun_engine(g, engine, paths[p].elem, &(ns_engine_opts){.threads = th, .seq_mex = paths[p].how, .seq_stats = &st});
             CHECKF(t != NULL, "%s %s, %s %s: the run failed", preset, params, engine, paths[p].what);
             if (!t)
                 continue;
-            const int64_t d = first_diff(t, ref, n);
+            const int64_t d = ns_tfirst_diff(t, ref, n);
             CHECKF(d < 0, "%s %s N = %lld, %s, %s, %d threads: G(%lld) = %u, the naive mex says %u", preset, params,
                    (long long)n, engine, paths[p].what, th, (long long)d, d >= 0 ? ns_table_get(t, (uint64_t)d) : 0,
                    d >= 0 ? ref[d] : 0);

@@ -46,32 +46,6 @@ static int have_avx2(void)
 #endif
 }
 
-/* rare-common on g into a table of elem-byte cells (0: the engine's own
- * table, which starts at one byte and widens) with the scan how; NULL on
- * failure */
-static ns_table *run_rc(const ns_game *g, int elem, ns_seq_scan how, int threads, ns_seq_stats *st)
-{
-    ns_error err = {0};
-    ns_table *t = elem ? ns_table_new(1, g->bounds, elem, 0, &err) : ns_engine_table_new(g, 0, &err);
-    ns_engine_opts o = {.threads = threads, .seq_scan = how, .seq_stats = st};
-    const ns_engine *e = ns_engine_find("rare-common");
-    if (!t || !e || ns_engine_run_with(e, g, t, &o, &err)) {
-        fprintf(stderr, "%s: %s\n", g->name, err.msg);
-        ns_table_free(t);
-        return NULL;
-    }
-    return t;
-}
-
-/* the first n where t and ref differ, -1 when none */
-static int64_t first_diff(const ns_table *t, const uint32_t *ref, int64_t n)
-{
-    for (int64_t i = 0; i < n; i++)
-        if (ns_table_get(t, (uint64_t)i) != ref[i])
-            return i;
-    return -1;
-}
-
 static void test_naive(void)
 {
     uint32_t *g = ns_ref_heap_sequence(NULL, ns_oeis_a002188_n);
@@ -158,11 +132,11 @@ static void check_game(const char *preset, const char *code, int64_t n)
         for (int th = 1; th <= 2; th++) {
             ns_seq_stats st;
             memset(&st, 0, sizeof st);
-            ns_table *t = run_rc(g, paths[p].elem, paths[p].how, th, &st);
+            ns_table *t = ns_trun_engine(g, "rare-common", paths[p].elem, &(ns_engine_opts){.threads = th, .seq_scan = paths[p].how, .seq_stats = &st});
             CHECKF(t != NULL, "%s %s, %s: the run failed", preset, params, paths[p].what);
             if (!t)
                 continue;
-            const int64_t d = first_diff(t, ref, n);
+            const int64_t d = ns_tfirst_diff(t, ref, n);
             CHECKF(d < 0, "%s %s N = %lld, %s, %d threads: G(%lld) = %u, the naive mex says %u", preset, params,
                    (long long)n, paths[p].what, th, (long long)d, d >= 0 ? ns_table_get(t, (uint64_t)d) : 0,
                    d >= 0 ? ref[d] : 0);
