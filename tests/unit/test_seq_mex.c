@@ -163,7 +163,8 @@ static void check_game(const char *engine, const char *preset, const char *code,
         for (int th = 1; th <= 2; th++) {
             ns_seq_stats st;
             memset(&st, 0, sizeof st);
-            ns_table *t = ns_trun_engine(g, engine, paths[p].elem, &(ns_engine_opts){.threads = th, .seq_mex = paths[p].how, .seq_stats = &st});
+            const ns_engine_opts o = {.threads = th, .seq_mex = paths[p].how, .seq_stats = &st};
+            ns_table *t = ns_trun_engine(g, engine, paths[p].elem, &o);
             CHECKF(t != NULL, "%s %s, %s %s: the run failed", preset, params, engine, paths[p].what);
             if (!t)
                 continue;
