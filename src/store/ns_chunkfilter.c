@@ -78,34 +78,52 @@ void ns_unshuffle(const void *in, void *out, size_t nbytes, size_t elem)
 
 /* ----------------------------------------------------------- checksum */
 
-/* Words per block between reductions: A stays below 65535 * (W + 1) and B
- * below 65535 * (W + 1)^2, far from 2^64. */
+/* Words per block between reductions of the portable loop: A stays below
+ * 65535 * (W + 1) and B below 65535 * (W + 1)^2, far from 2^64. */
 #define FLETCHER_BLOCK ((size_t)1 << 16)
 
-uint32_t ns_fletcher32(const void *buf, size_t len)
+/* The sums of the words at p (words of them) added into *a, *b (both
+ * reduced modulo 65535 on return, 0..65534), any bit set in them into
+ * *any. Four words a step: B gains 4 A + 4 w0 + 3 w1 + 2 w2 + w3 at once,
+ * so the chain through A and B is a quarter as long. */
+static void fletcher_words(const uint8_t *p, size_t words, uint64_t *a_io, uint64_t *b_io, unsigned *any)
 {
-    const uint8_t *p = buf;
-    size_t words = len / 2;
-    uint64_t a = 0, b = 0;
-    unsigned any = 0;   /* some byte is not 0 */
+    uint64_t a = *a_io, b = *b_io;
+    unsigned orv = 0;
     while (words) {
         const size_t m = words < FLETCHER_BLOCK ? words : FLETCHER_BLOCK;
-        unsigned orv = 0;
-        for (size_t i = 0; i < m; i++) {
+        size_t i = 0;
+        for (; i + 4 <= m; i += 4) {
+            const unsigned w0 = (unsigned)p[2 * i] << 8 | p[2 * i + 1];
+            const unsigned w1 = (unsigned)p[2 * i + 2] << 8 | p[2 * i + 3];
+            const unsigned w2 = (unsigned)p[2 * i + 4] << 8 | p[2 * i + 5];
+            const unsigned w3 = (unsigned)p[2 * i + 6] << 8 | p[2 * i + 7];
+            orv |= w0 | w1 | w2 | w3;
+            b += 4 * a + 4 * (uint64_t)w0 + 3 * (uint64_t)w1 + 2 * (uint64_t)w2 + w3;
+            a += (uint64_t)w0 + w1 + w2 + w3;
+        }
+        for (; i < m; i++) {
             const unsigned w = (unsigned)p[2 * i] << 8 | p[2 * i + 1];
             orv |= w;
             a += w;
             b += a;
         }
-        any |= orv;
         a %= 65535;
         b %= 65535;
         p += 2 * m;
         words -= m;
     }
+    *a_io = a % 65535;
+    *b_io = b % 65535;
+    *any |= orv;
+}
+
+/* A and B in ones'-complement form (see ns_fletcher32) */
+static uint32_t fletcher_finish(const uint8_t *p, size_t len, uint64_t a, uint64_t b, unsigned any)
+{
     if (len & 1) {
-        any |= p[0];
-        a += (unsigned)p[0] << 8;
+        any |= p[len - 1];
+        a += (unsigned)p[len - 1] << 8;
         b += a;
     }
     if (!any)
@@ -118,6 +136,92 @@ uint32_t ns_fletcher32(const void *buf, size_t len)
     if (b == 0)
         b = 65535;
     return (uint32_t)(b << 16 | a);
+}
+
+uint32_t ns_fletcher32_portable(const void *buf, size_t len)
+{
+    uint64_t a = 0, b = 0;
+    unsigned any = 0;
+    fletcher_words(buf, len / 2, &a, &b, &any);
+    return fletcher_finish(buf, len, a, b, any);
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define NS_HAVE_AVX2_FLETCHER 1
+/* Steps of 16 words (32 bytes) per block between reductions: the 32-bit
+ * lanes of the weighted sums gain at most 2 * 16 * 65535 a step. */
+enum { FLETCHER_AVX2_STEPS = 1024 };
+
+/* The same sums as fletcher_words, 16 words a step: a step's words w_j,
+ * j = 0..15, add S = sum w_j to A and 16 A + sum (16 - j) w_j to B. A
+ * word is 256 hi + lo (its first byte hi): sum w_j by sums of absolute
+ * differences of the hi and the lo bytes (64-bit lanes), sum (16 - j) w_j
+ * by multiplying the bytes by their weights (maddubs, 16-bit lanes, at
+ * most 255 * 16), then pairs added into 32-bit lanes, the hi ones times
+ * 256. Over a block of m steps B gains 16 m A0 + 16 (sum over steps of
+ * the S before them) + the weighted sums. */
+__attribute__((target("avx2"))) static size_t fletcher_avx2(const uint8_t *p, size_t words, uint64_t *a_io,
+                                                            uint64_t *b_io, unsigned *any)
+{
+    uint64_t a = *a_io, b = *b_io;
+    const __m256i whi = _mm256_set_epi8(0, 1, 0, 2, 0, 3, 0, 4, 0, 5, 0, 6, 0, 7, 0, 8, 0, 9, 0, 10, 0, 11, 0,
+                                        12, 0, 13, 0, 14, 0, 15, 0, 16);
+    const __m256i wlo = _mm256_set_epi8(1, 0, 2, 0, 3, 0, 4, 0, 5, 0, 6, 0, 7, 0, 8, 0, 9, 0, 10, 0, 11, 0, 12,
+                                        0, 13, 0, 14, 0, 15, 0, 16, 0);
+    const __m256i mlo = _mm256_set1_epi16((short)0xFF00), mhi = _mm256_set1_epi16(0x00FF);
+    const __m256i k256 = _mm256_set1_epi16(256), ones = _mm256_set1_epi16(1), zero = _mm256_setzero_si256();
+    __m256i orv = zero;
+    size_t done = 0;
+    while (words - done >= 16) {
+        const size_t m = (words - done) / 16 < FLETCHER_AVX2_STEPS ? (words - done) / 16 : FLETCHER_AVX2_STEPS;
+        __m256i s1 = zero, s1sum = zero, s2 = zero;
+        for (size_t k = 0; k < m; k++, p += 32) {
+            const __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)p);
+            orv = _mm256_or_si256(orv, v);
+            s1sum = _mm256_add_epi64(s1sum, s1);   /* the sums before this step */
+            const __m256i hs = _mm256_sad_epu8(_mm256_and_si256(v, mhi), zero);
+            const __m256i ls = _mm256_sad_epu8(_mm256_and_si256(v, mlo), zero);
+            s1 = _mm256_add_epi64(s1, _mm256_add_epi64(_mm256_slli_epi64(hs, 8), ls));
+            const __m256i wh = _mm256_madd_epi16(_mm256_maddubs_epi16(v, whi), k256);
+            const __m256i wl = _mm256_madd_epi16(_mm256_maddubs_epi16(v, wlo), ones);
+            s2 = _mm256_add_epi32(s2, _mm256_add_epi32(wh, wl));
+        }
+        uint64_t l1[4], l1s[4];
+        uint32_t l2[8];
+        _mm256_storeu_si256((__m256i *)(void *)l1, s1);
+        _mm256_storeu_si256((__m256i *)(void *)l1s, s1sum);
+        _mm256_storeu_si256((__m256i *)(void *)l2, s2);
+        uint64_t h1 = 0, h1s = 0, h2 = 0;
+        for (int i = 0; i < 4; i++) {
+            h1 += l1[i];
+            h1s += l1s[i];
+        }
+        for (int i = 0; i < 8; i++)
+            h2 += l2[i];
+        b = (b + 16 * (uint64_t)m * a + 16 * h1s + h2) % 65535;
+        a = (a + h1) % 65535;
+        done += 16 * m;
+    }
+    *any |= !_mm256_testz_si256(orv, orv);
+    *a_io = a;
+    *b_io = b;
+    return done;
+}
+#endif
+
+uint32_t ns_fletcher32(const void *buf, size_t len)
+{
+    const uint8_t *p = buf;
+    uint64_t a = 0, b = 0;
+    unsigned any = 0;
+    size_t done = 0;
+#ifdef NS_HAVE_AVX2_FLETCHER
+    if (len >= 64 && __builtin_cpu_supports("avx2"))
+        done = fletcher_avx2(p, len / 2, &a, &b, &any);
+#endif
+    fletcher_words(p + 2 * done, len / 2 - done, &a, &b, &any);
+    return fletcher_finish(p, len, a, b, any);
 }
 
 /* ------------------------------------------------------------- deflate */

@@ -1,7 +1,9 @@
 /* test_chunkfilter.c - the chunk filter on its own (no HDF5 here; the
  * checks against HDF5 itself are in test_h5_direct.c): HDF5's shuffle
- * layout on small known cases, the Fletcher-32 checksum against a literal
- * evaluation of its definition with exact integer sums, and filter + undo
+ * layout on small known cases, the Fletcher-32 checksum (the vector loop
+ * and the portable one) against a literal evaluation of its definition
+ * with exact integer sums, at every length around their steps and blocks,
+ * unaligned, on bytes that give the largest sums, and filter + undo
  * round trips of both deflate modes, odd and even sizes, with a damaged
  * byte caught. */
 #include <inttypes.h>
@@ -98,12 +100,38 @@ static void test_fletcher(void)
     for (int kind = 0; kind < kinds; kind++) {
         for (size_t i = 0; i < n * 2 + 1; i++)
             big[i] = kind == 0 ? 0xFF : kind == 1 ? (uint8_t)ns_test_rng() : kind == 2 ? (uint8_t)(i % 7 == 0) : 0;
-        const size_t lens[] = {1, 2, 3, 719, 720, 721, 131071, 131072, 131073, 262145, n * 2, n * 2 + 1};
+        /* around the portable loop's blocks (2^16 words) and the vector
+         * loop's steps (32 bytes) and blocks (1024 steps, 32768 bytes) */
+        const size_t lens[] = {1,     2,     3,     31,    32,    33,    63,     64,     65,     66,    719,
+                               720,   721,   32767, 32768, 32769, 32800, 32801,  65535,  65536,  65537, 131071,
+                               131072, 131073, 262145, n * 2, n * 2 + 1};
         for (size_t j = 0; j < sizeof lens / sizeof lens[0]; j++) {
-            uint32_t got = ns_fletcher32(big, lens[j]), want = fletcher_reference(big, lens[j]);
-            CHECKF(got == want, "kind %d, %zu bytes: 0x%08" PRIx32 ", expected 0x%08" PRIx32, kind, lens[j],
-                   got, want);
+            for (size_t at = 0; at < 3; at++) {   /* unaligned starts too */
+                if (lens[j] + at > n * 2 + 1)
+                    continue;
+                const uint32_t want = fletcher_reference(big + at, lens[j]);
+                const uint32_t got = ns_fletcher32(big + at, lens[j]), port = ns_fletcher32_portable(big + at, lens[j]);
+                CHECKF(got == want && port == want, "kind %d, %zu bytes at +%zu: 0x%08" PRIx32 " (portable 0x%08"
+                       PRIx32 "), expected 0x%08" PRIx32, kind, lens[j], at, got, port, want);
+            }
         }
+    }
+    /* every length 0..300 on random bytes, both loops */
+    for (size_t len = 0; len <= 300; len++) {
+        for (size_t i = 0; i < len; i++)
+            big[i] = (uint8_t)ns_test_rng();
+        const uint32_t want = fletcher_reference(big, len);
+        CHECKF(ns_fletcher32(big, len) == want && ns_fletcher32_portable(big, len) == want,
+               "random, %zu bytes", len);
+    }
+    /* all zero but one byte, at every place of a 64-byte buffer: the zero
+     * test sees every byte */
+    for (size_t at = 0; at < 64; at++) {
+        uint8_t z[64] = {0};
+        z[at] = 0x80;
+        const uint32_t want = fletcher_reference(z, 64);
+        CHECKF(want != 0 && ns_fletcher32(z, 64) == want && ns_fletcher32_portable(z, 64) == want,
+               "one byte 0x80 at %zu of 64", at);
     }
     /* sums landing on multiples of 65535: words chosen so that A is 65535 * j */
     for (int j = 1; j <= 3; j++) {
@@ -116,6 +144,7 @@ static void test_fletcher(void)
             total -= v;
         }
         CHECK(ns_fletcher32(s, 6) == fletcher_reference(s, 6));
+        CHECK(ns_fletcher32_portable(s, 6) == fletcher_reference(s, 6));
         CHECK((ns_fletcher32(s, 6) & 0xFFFF) == 0xFFFF);
     }
     free(big);
