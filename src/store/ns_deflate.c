@@ -345,6 +345,7 @@ static void make_tables(tables *tb)
         tb->vvv[v] = v * 0x0000000100010001ull;
 }
 
+#if !defined(__SSE2__)
 /* Bit j set where w's byte j is not 0 (w's bytes in little-endian order). */
 static inline uint64_t nonzero_bytes(uint64_t x)
 {
@@ -355,13 +356,43 @@ static inline uint64_t nonzero_bytes(uint64_t x)
      * products land on distinct bits) */
     return (h >> 7) * 0x0102040810204080ull >> 56;
 }
+#endif
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 /* Bit j % 64 of mask[j / 64] set where p[j] != p[j - 1], for j = 1..n-1
- * (bit 0 and the bits from n on clear); n <= BLOCK_MAX. */
+ * (bit 0 and the bits from n on clear); n <= BLOCK_MAX. With SSE2 (every
+ * x86-64): 16 bytes compared with the 16 before them shifted by one, the
+ * equal ones' mask by movemask; else 8 bytes a word (nonzero_bytes). */
 static void change_masks(const uint8_t *p, size_t n, uint64_t *mask)
 {
     size_t w = 0, j = 0;
     if (n >= 64) {
+#if defined(__SSE2__)
+        {
+            /* the first 64: byte 0 compared with itself (equal, bit clear) */
+            const __m128i v0 = _mm_loadu_si128((const __m128i *)(const void *)p);
+            const __m128i s0 = _mm_or_si128(_mm_slli_si128(v0, 1), _mm_and_si128(v0, _mm_cvtsi32_si128(0xFF)));
+            uint64_t m = (uint64_t)(uint16_t)~_mm_movemask_epi8(_mm_cmpeq_epi8(v0, s0));
+            for (int k = 1; k < 4; k++) {
+                const __m128i a = _mm_loadu_si128((const __m128i *)(const void *)(p + 16 * k));
+                const __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(p + 16 * k - 1));
+                m |= (uint64_t)(uint16_t)~_mm_movemask_epi8(_mm_cmpeq_epi8(a, b)) << (16 * k);
+            }
+            mask[w++] = m;
+        }
+        for (j = 64; j + 64 <= n; j += 64) {
+            uint64_t m = 0;
+            for (int k = 0; k < 4; k++) {
+                const __m128i a = _mm_loadu_si128((const __m128i *)(const void *)(p + j + 16 * k));
+                const __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(p + j + 16 * k - 1));
+                m |= (uint64_t)(uint16_t)~_mm_movemask_epi8(_mm_cmpeq_epi8(a, b)) << (16 * k);
+            }
+            mask[w++] = m;
+        }
+#else
         const uint64_t w0 = load64(p);
         uint64_t m = nonzero_bytes(w0 ^ w0 << 8) & ~(uint64_t)1;
         for (int k = 1; k < 8; k++)
@@ -373,6 +404,7 @@ static void change_masks(const uint8_t *p, size_t n, uint64_t *mask)
                 m |= nonzero_bytes(load64(p + j + 8 * k) ^ load64(p + j + 8 * k - 1)) << (8 * k);
             mask[w++] = m;
         }
+#endif
     }
     if (j < n) {
         uint64_t m = 0;
