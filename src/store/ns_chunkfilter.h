@@ -27,8 +27,9 @@ typedef enum ns_deflate_mode {
     NS_DEFLATE_PLAIN = 0,
     /* each shuffled byte plane on its own inside the one stream, written by
      * ns_deflate (not zlib; the level is not used): a plane whose bytes
-     * carry more than NS_CHUNKFILTER_STORE_BITS bits of order-0 entropy per
-     * byte goes into stored (uncompressed) deflate blocks, the others are
+     * carry more than NS_CHUNKFILTER_STORE_BITS bits of collision entropy
+     * per byte (estimated from a sample of them, in integers) goes into
+     * stored (uncompressed) deflate blocks, the others are
      * coded as runs of the previous byte + literals with a Huffman code of
      * their own (what zlib's Z_RLE finds, several times faster). The low
      * byte of Grundy values is nearly random and coding only costs time on
@@ -36,7 +37,7 @@ typedef enum ns_deflate_mode {
     NS_DEFLATE_PLANES = 1
 } ns_deflate_mode;
 
-#define NS_CHUNKFILTER_STORE_BITS 7.5
+#define NS_CHUNKFILTER_STORE_BITS 7
 
 typedef struct ns_chunkfilter ns_chunkfilter;   /* opaque: a zlib stream and scratch */
 

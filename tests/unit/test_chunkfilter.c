@@ -7,6 +7,7 @@
  * round trips of both deflate modes, odd and even sizes, with a damaged
  * byte caught. */
 #include <inttypes.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -234,6 +235,31 @@ static void test_roundtrip(void)
         CHECKF(len > n / 2 && len < n / 2 + n / 100, "random low plane + constant high plane: %zu of %zu", len,
                n);
         CHECK(ns_chunkfilter_undo(out, len, 2, back, n, &err) == NS_OK && memcmp(back, raw, n) == 0);
+        ns_chunkfilter_free(f);
+    }
+
+    /* which planes are stored: bytes drawn uniformly from k values have a
+     * collision entropy of log2 k bits; above NS_CHUNKFILTER_STORE_BITS (7)
+     * the plane is stored (the stream at least its size), below it coded
+     * (a Huffman code of the k values: about log2 k / 8 of it) */
+    {
+        ns_error err = {0};
+        ns_chunkfilter *f = ns_chunkfilter_new(max, 1, NS_DEFLATE_PLANES, &err);
+        const size_t n = 65536;
+        const unsigned ks[] = {256, 200, 150, 129, 100, 64, 16};
+        for (size_t ik = 0; f && ik < sizeof ks / sizeof ks[0]; ik++) {
+            const unsigned k = ks[ik];
+            for (size_t i = 0; i < n; i++)
+                raw[i] = (uint8_t)(ns_test_rng() % k);
+            size_t len = 0;
+            CHECK(ns_chunkfilter_run(f, raw, n, 1, out, ns_chunkfilter_bound(n), &len, &err) == NS_OK);
+            if (k > 128)   /* log2 k > 7: stored */
+                CHECKF(len >= n && len < n + n / 100, "%u values: %zu bytes of %zu (stored expected)", k, len, n);
+            else   /* coded: log2(100) / 8 = 0.83, 6 / 8, 4 / 8 of it, and the block headers */
+                CHECKF((double)len < (double)n * (log2((double)k) / 8 + 0.02), "%u values: %zu bytes of %zu "
+                       "(coded expected)", k, len, n);
+            CHECK(ns_chunkfilter_undo(out, len, 1, back, n, &err) == NS_OK && memcmp(back, raw, n) == 0);
+        }
         ns_chunkfilter_free(f);
     }
 
