@@ -243,15 +243,6 @@ static const uint16_t len_base[29] = {3,  4,  5,  6,  7,  8,  9,  10, 11,  13,  
 static const uint8_t len_extra[29] = {0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2,
                                       2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0};
 
-/* the length code (0..28, symbol 257 + it) of a match length 3..258 */
-static int len_code(int l)
-{
-    int i = 28;
-    while (len_base[i] > l)
-        i--;
-    return i;
-}
-
 /* ------------------------------------------------------------- tokens */
 
 /* A token is a byte value (a literal) or 256 + length - 3 (a match of
@@ -329,7 +320,7 @@ static inline uint16_t *emit_run(uint16_t *t, counts *cn, const tables *tb, uint
 
 static void make_tables(tables *tb)
 {
-    memset(tb, 0, sizeof *tb);
+    tb->run[0] = (run_entry){0, 0, 256, 0, 0};   /* never used: runs are 1 long at least */
     for (int len = 1; len <= 259; len++) {
         run_entry *e = &tb->run[len];
         if (len <= 3) {
@@ -339,8 +330,13 @@ static void make_tables(tables *tb)
             *e = (run_entry){0xFFFF0000FFFFull, match << 16, (uint16_t)(len - 4), 1, 2};
         }
     }
-    for (int l = 3; l <= 258; l++)
-        tb->lcode_of[l - 3] = (uint8_t)len_code(l);
+    /* the length codes in one pass: code c covers len_base[c] up to the next base */
+    int c = 0;
+    for (int l = 3; l <= 258; l++) {
+        while (c < 28 && len_base[c + 1] <= l)
+            c++;
+        tb->lcode_of[l - 3] = (uint8_t)c;
+    }
     for (uint64_t v = 0; v < 256; v++)
         tb->vvv[v] = v * 0x0000000100010001ull;
 }
