@@ -57,6 +57,24 @@ size_t ns_chunkfilter_bound(size_t nbytes);
 ns_err ns_chunkfilter_run(ns_chunkfilter *f, const void *raw, size_t nbytes, size_t elem, void *out,
                           size_t cap, size_t *out_len, ns_error *err);
 
+/* What ns_chunkfilter_run_cells saw in the cells it was given. */
+typedef struct ns_chunk_cells {
+    uint32_t max_value;   /* the largest value (before it is cut to the element's bytes) */
+    uint64_t zeros;       /* values 0 */
+} ns_chunk_cells;
+
+/* The same filtered chunk as ns_chunkfilter_run of the c0 x c1 chunk of
+ * elem-byte (1, 2 or 4) little-endian unsigned elements whose element
+ * (i, j) is vals[i * ny + j] (cut to elem bytes) for i < nx <= c0,
+ * j < ny <= c1, and 0 elsewhere; with the conversion from 32 bits done
+ * straight into the shuffled byte planes (no raw chunk, no shuffle pass).
+ * c0 * c1 * elem <= max_bytes. st (NULL: not wanted) gets the largest of
+ * the values given and how many are 0: a caller storing 16 bits checks
+ * that nothing was cut. vals, out, st borrowed. */
+ns_err ns_chunkfilter_run_cells(ns_chunkfilter *f, const uint32_t *vals, size_t nx, size_t ny, size_t c0,
+                                size_t c1, size_t elem, void *out, size_t cap, size_t *out_len,
+                                ns_chunk_cells *st, ns_error *err);
+
 /* The inverse, for tests and checks: verify the checksum of the len bytes
  * at in, inflate, unshuffle into raw, which must come out at exactly
  * nbytes. NS_EFORMAT on a checksum mismatch or bad data. */

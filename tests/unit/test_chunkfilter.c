@@ -3,7 +3,9 @@
  * layout on small known cases, the Fletcher-32 checksum (the vector loop
  * and the portable one) against a literal evaluation of its definition
  * with exact integer sums, at every length around their steps and blocks,
- * unaligned, on bytes that give the largest sums, and filter + undo
+ * unaligned, on bytes that give the largest sums; chunks given as 32-bit
+ * cells (ns_chunkfilter_run_cells) against the same chunk converted here
+ * and filtered by ns_chunkfilter_run, every shape and width; and filter + undo
  * round trips of both deflate modes, odd and even sizes, with a damaged
  * byte caught. */
 #include <inttypes.h>
@@ -280,11 +282,97 @@ done:
     free(back);
 }
 
+/* ---- chunks given as 32-bit cells ---- */
+
+/* The c0 x c1 chunk of elem-byte little-endian elements that
+ * ns_chunkfilter_run_cells is to filter, written out plainly. */
+static void cells_reference(const uint32_t *v, size_t nx, size_t ny, size_t c0, size_t c1, size_t elem, uint8_t *raw)
+{
+    memset(raw, 0, c0 * c1 * elem);
+    for (size_t i = 0; i < nx; i++)
+        for (size_t j = 0; j < ny; j++)
+            for (size_t b = 0; b < elem; b++)
+                raw[(i * c1 + j) * elem + b] = (uint8_t)(v[i * ny + j] >> (8 * b));
+}
+
+static void test_cells(void)
+{
+    const size_t maxc = 130;
+    const size_t max = maxc * maxc * 4;
+    uint32_t *v = malloc(maxc * maxc * sizeof *v);
+    uint8_t *raw = malloc(max), *o1 = malloc(ns_chunkfilter_bound(max)), *o2 = malloc(ns_chunkfilter_bound(max));
+    uint8_t *back = malloc(max);
+    CHECK(v && raw && o1 && o2 && back);
+    if (!v || !raw || !o1 || !o2 || !back)
+        goto done;
+    /* chunk shapes, cells given (full, cut on either side, one cell, one row) */
+    const size_t shapes[][4] = {{128, 128, 128, 128}, {128, 128, 100, 128}, {128, 128, 128, 37},
+                                {130, 129, 1, 1},     {1, 1, 1, 1},         {1, 130, 1, 77},
+                                {7, 3, 7, 3},         {64, 130, 63, 129},   {2, 2, 0, 0}};
+    for (int mode = 0; mode < 2; mode++) {
+        ns_error err = {0};
+        ns_chunkfilter *f = ns_chunkfilter_new(max, 1, (ns_deflate_mode)mode, &err);
+        CHECKF(f != NULL, "new: %s", err.msg);
+        for (size_t is = 0; f && is < sizeof shapes / sizeof shapes[0]; is++) {
+            const size_t c0 = shapes[is][0], c1 = shapes[is][1], nx = shapes[is][2], ny = shapes[is][3];
+            for (size_t elem = 1; elem <= 4; elem *= 2) {
+                for (int kind = 0; kind < 3; kind++) {
+                    /* Grundy-like (slow high bytes), any 32 bits (cut to elem bytes), mostly 0 */
+                    uint32_t mx = 0;
+                    uint64_t zeros = 0;
+                    for (size_t k = 0; k < nx * ny; k++) {
+                        const uint32_t r = (uint32_t)ns_test_rng();
+                        v[k] = kind == 0 ? (uint32_t)(k / 97 * 3 + r % 5) : kind == 1 ? r : (r % 8 == 0 ? r % 300 : 0);
+                        mx = v[k] > mx ? v[k] : mx;
+                        zeros += v[k] == 0;
+                    }
+                    const size_t nbytes = c0 * c1 * elem;
+                    size_t l1 = 0, l2 = 0;
+                    ns_chunk_cells st = {1, 1};
+                    /* the filter's scratch full of other bytes first: every byte of the chunk is written */
+                    memset(raw, 0xA5, max);
+                    CHECK(ns_chunkfilter_run(f, raw, max, 1, o1, ns_chunkfilter_bound(max), &l1, &err) == NS_OK);
+                    ns_err rc = ns_chunkfilter_run_cells(f, v, nx, ny, c0, c1, elem, o2, ns_chunkfilter_bound(nbytes),
+                                                         &l2, &st, &err);
+                    cells_reference(v, nx, ny, c0, c1, elem, raw);
+                    CHECK(ns_chunkfilter_run(f, raw, nbytes, elem, o1, ns_chunkfilter_bound(nbytes), &l1, &err) == NS_OK);
+                    CHECKF(rc == NS_OK && l1 == l2 && memcmp(o1, o2, l1) == 0 && st.max_value == mx &&
+                           st.zeros == zeros, "mode %d, %zu x %zu cells of a %zu x %zu chunk, elem %zu, kind %d: "
+                           "%zu bytes against %zu, max %u (%u), zeros %llu (%llu)", mode, nx, ny, c0, c1, elem, kind,
+                           l2, l1, (unsigned)st.max_value, (unsigned)mx, (unsigned long long)st.zeros,
+                           (unsigned long long)zeros);
+                    CHECK(ns_chunkfilter_undo(o2, l2, elem, back, nbytes, &err) == NS_OK &&
+                          memcmp(back, raw, nbytes) == 0);
+                }
+            }
+        }
+        /* bad arguments: 3-byte elements, more cells than the chunk, a chunk over max_bytes, no room */
+        size_t len = 0;
+        if (f) {
+            CHECK(ns_chunkfilter_run_cells(f, v, 2, 2, 2, 2, 3, o2, ns_chunkfilter_bound(12), &len, NULL, &err) ==
+                  NS_EINTERNAL);
+            CHECK(ns_chunkfilter_run_cells(f, v, 3, 2, 2, 2, 2, o2, ns_chunkfilter_bound(8), &len, NULL, &err) ==
+                  NS_EINTERNAL);
+            CHECK(ns_chunkfilter_run_cells(f, v, 1, 1, maxc, maxc + 1, 4, o2, ns_chunkfilter_bound(max + 4 * maxc),
+                                           &len, NULL, &err) == NS_EINTERNAL);
+            CHECK(ns_chunkfilter_run_cells(f, v, 2, 2, 2, 2, 2, o2, 8, &len, NULL, &err) == NS_EINTERNAL);
+        }
+        ns_chunkfilter_free(f);
+    }
+done:
+    free(v);
+    free(raw);
+    free(o1);
+    free(o2);
+    free(back);
+}
+
 int main(void)
 {
     *ns_test_rng_state() = 0x2545F4914F6CDD1Dull;   /* the inputs this test was written with */
     test_shuffle();
     test_fletcher();
     test_roundtrip();
+    test_cells();
     return TEST_REPORT();
 }

@@ -65,7 +65,7 @@ static volatile uint64_t sink_sum;   /* keeps results alive */
 int main(int argc, char **argv)
 {
     if (argc < 3 || argc > 5) {
-        fprintf(stderr, "usage: nimsieve-bench-filter GAME_PRESET N [REPS [only]]\n");
+        fprintf(stderr, "usage: nimsieve-bench-filter GAME_PRESET N [REPS [only|cells]]\n");
         return 2;
     }
     ns_error err = {0};
@@ -73,7 +73,8 @@ int main(int argc, char **argv)
     ns_game *g = ns_preset_build(argv[1], &ps, 2, &err);
     const int64_t n = strtoll(argv[2], NULL, 10);
     const int reps = argc > 3 ? atoi(argv[3]) : 3;
-    const int only = argc > 4 && strcmp(argv[4], "only") == 0;   /* ns_chunkfilter_run alone (for a profiler) */
+    /* "only": conversion + ns_chunkfilter_run alone, "cells": ns_chunkfilter_run_cells alone (for a profiler) */
+    const int only = argc > 4 && strcmp(argv[4], "only") == 0, cells_only = argc > 4 && strcmp(argv[4], "cells") == 0;
     const int64_t b[2] = {n, n};
     if (!g || n < 1 || reps < 1 || ns_game_set_bounds(g, b, &err)) {
         fprintf(stderr, "nimsieve-bench-filter: %s\n", err.msg[0] ? err.msg : "bad arguments");
@@ -89,18 +90,20 @@ int main(int argc, char **argv)
         return 1;
     }
     const size_t cells = (size_t)(T * T), raw_bytes = cells * 2, bound = ns_chunkfilter_bound(raw_bytes);
-    uint8_t *raw = malloc(raw_bytes), *shuf = malloc(raw_bytes), *out = malloc(bound), *pn = malloc(cells);
+    uint8_t *raw = malloc(raw_bytes), *shuf = malloc(raw_bytes), *out = malloc(bound), *out2 = malloc(bound),
+            *pn = malloc(cells);
     uint16_t *tok = malloc(ns_deflate_tokens(raw_bytes) * sizeof *tok);
     ns_chunkfilter *f = ns_chunkfilter_new(raw_bytes, 1, NS_DEFLATE_PLANES, &err);
-    if (!raw || !shuf || !out || !pn || !tok || !f) {
+    if (!raw || !shuf || !out || !out2 || !pn || !tok || !f) {
         fprintf(stderr, "nimsieve-bench-filter: out of memory\n");
         return 1;
     }
-    enum { CONVERT, SHUFFLE, FLETCHER, ADLER, STORE_BOTH, CODE_LOW, CODE_HIGH, CHUNKFILTER, PN_BUILD, PN_FILTER, NP };
+    enum { CONVERT, SHUFFLE, FLETCHER, ADLER, STORE_BOTH, CODE_LOW, CODE_HIGH, CHUNKFILTER, CELLS, PN_BUILD,
+           PN_FILTER, NP };
     static const char *names[NP] = {"convert u32->u16", "shuffle", "fletcher32 (chunk)", "adler32 (chunk)",
                                     "deflate: both planes stored", "deflate: low plane coded",
-                                    "deflate: high plane coded", "ns_chunkfilter_run (all)", "/pn chunk build",
-                                    "/pn chunk filter"};
+                                    "deflate: high plane coded", "ns_chunkfilter_run (all)",
+                                    "ns_chunkfilter_run_cells", "/pn chunk build", "/pn chunk filter"};
     double best[NP];
     for (int p = 0; p < NP; p++)
         best[p] = 1e30;
@@ -125,6 +128,15 @@ int main(int argc, char **argv)
                 if (ns_chunkfilter_run(f, raw, raw_bytes, 2, out, bound, &len, &err))
                     return 1;
                 t[CHUNKFILTER] += now() - t1;
+                gbytes += len;
+                continue;
+            }
+            if (cells_only) {
+                size_t len = 0;
+                if (ns_chunkfilter_run_cells(f, v, (size_t)T, (size_t)T, (size_t)T, (size_t)T, 2, out, bound, &len,
+                                             NULL, &err))
+                    return 1;
+                t[CELLS] += now() - t1;
                 gbytes += len;
                 continue;
             }
@@ -156,6 +168,18 @@ int main(int argc, char **argv)
             t[CHUNKFILTER] += t8 - t7;
             gbytes += len;
             s += len;
+            ns_chunk_cells st;
+            size_t len2 = 0;
+            double t8b = now();
+            if (ns_chunkfilter_run_cells(f, v, (size_t)T, (size_t)T, (size_t)T, (size_t)T, 2, out2, bound, &len2, &st,
+                                         &err))
+                return 1;
+            t[CELLS] += now() - t8b;
+            if (len2 != len || memcmp(out, out2, len) != 0 || st.max_value != mx || st.zeros != np) {
+                fprintf(stderr, "nimsieve-bench-filter: ns_chunkfilter_run_cells differs from the plain path\n");
+                return 1;
+            }
+            t8 = now();
             if (np) {
                 for (size_t c = 0; c < cells; c++)
                     pn[c] = v[c] == 0 ? NS_PN_P : NS_PN_N;
@@ -187,6 +211,7 @@ int main(int argc, char **argv)
     free(raw);
     free(shuf);
     free(out);
+    free(out2);
     free(pn);
     free(tok);
     ns_chunkfilter_free(f);
