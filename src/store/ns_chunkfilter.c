@@ -26,7 +26,7 @@ struct ns_chunkfilter {
     ns_deflate_mode mode;
     size_t max_bytes;
     uint8_t *shuf;      /* max_bytes: the shuffled chunk; owned */
-    uint16_t *tok;      /* ns_deflate_tokens(max_bytes): ns_deflate's tokens (NS_DEFLATE_PLANES); owned */
+    ns_deflate *coder;  /* NS_DEFLATE_PLANES: the planes' coder; owned */
 };
 
 /* ------------------------------------------------------------- shuffle */
@@ -250,7 +250,7 @@ ns_chunkfilter *ns_chunkfilter_new(size_t max_bytes, int level, ns_deflate_mode 
     f->max_bytes = max_bytes;
     if (mode == NS_DEFLATE_PLANES) {
         /* ns_deflate, no zlib stream */
-        if (!(f->tok = malloc(ns_deflate_tokens(max_bytes) * sizeof *f->tok)))
+        if (!(f->coder = ns_deflate_new()))
             goto nomem;
         return f;
     }
@@ -278,7 +278,7 @@ void ns_chunkfilter_free(ns_chunkfilter *f)
     if (f->z_ready)
         deflateEnd(&f->z);
     free(f->shuf);
-    free(f->tok);
+    ns_deflate_free(f->coder);
     free(f);
 }
 
@@ -360,7 +360,7 @@ static ns_err filter_shuffled(ns_chunkfilter *f, size_t nbytes, size_t elem, uin
             seg[b].n = b == planes - 1 ? nbytes - (size_t)b * plen : plen;   /* the leftover with the last */
             seg[b].store = plane_stored(seg[b].p, seg[b].n);
         }
-        zlen = ns_deflate_zlib(seg, planes, f->tok, o, cap - 4);
+        zlen = ns_deflate_zlib(f->coder, seg, planes, o, cap - 4);
         if (zlen == 0)
             return ns_error_set(err, NS_EINTERNAL, "chunk filter: no room for %zu bytes in %zu", nbytes, cap);
     } else {

@@ -25,6 +25,7 @@
  * the codes of the blocks; Adler-32 is a few percent. */
 #include "store/ns_deflate.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include <zlib.h>
@@ -707,10 +708,22 @@ uint32_t ns_adler32(uint32_t adler, const void *buf, size_t n)
     return adler;
 }
 
-size_t ns_deflate_tokens(size_t max_seg)
+struct ns_deflate {
+    tables tb;                               /* made once, by ns_deflate_new */
+    uint16_t tok[BLOCK_MAX + TOKEN_SLACK];   /* a block's tokens, at most one a byte */
+};
+
+ns_deflate *ns_deflate_new(void)
 {
-    /* a block's tokens at a time, at most one per byte */
-    return (max_seg < BLOCK_MAX ? max_seg : BLOCK_MAX) + TOKEN_SLACK;
+    ns_deflate *d = malloc(sizeof *d);
+    if (d)
+        make_tables(&d->tb);
+    return d;
+}
+
+void ns_deflate_free(ns_deflate *d)
+{
+    free(d);
 }
 
 size_t ns_deflate_bound(size_t n, int nseg)
@@ -724,15 +737,13 @@ size_t ns_deflate_bound(size_t n, int nseg)
     return n + 6 * (n / STORED_MAX + n / BLOCK_BYTES + 2 * segs) + 16;
 }
 
-size_t ns_deflate_zlib(const ns_deflate_seg *seg, int nseg, uint16_t *tokens, uint8_t *out, size_t cap)
+size_t ns_deflate_zlib(ns_deflate *d, const ns_deflate_seg *seg, int nseg, uint8_t *out, size_t cap)
 {
     size_t total = 0;
     for (int i = 0; i < nseg; i++)
         total += seg[i].n;
     if (cap < ns_deflate_bound(total, nseg))
         return 0;
-    tables tb;
-    make_tables(&tb);
     bitw b = {out, 0, 0};
     b.o[0] = 0x78;   /* deflate, 32 KiB window */
     b.o[1] = 0x01;   /* fastest; (0x78 << 8 | 0x01) % 31 == 0 */
@@ -744,7 +755,7 @@ size_t ns_deflate_zlib(const ns_deflate_seg *seg, int nseg, uint16_t *tokens, ui
         if (seg[i].store)
             stored(&b, seg[i].p, seg[i].n);
         else
-            coded(&b, seg[i].p, seg[i].n, tokens, &tb);
+            coded(&b, seg[i].p, seg[i].n, d->tok, &d->tb);
         adler = ns_adler32(adler, seg[i].p, seg[i].n);
     }
     put_bits(&b, 1 | 1 << 1, 3);   /* final, fixed Huffman */

@@ -50,9 +50,9 @@ static size_t round_trip(const char *what, const ns_deflate_seg *seg, int nseg)
     }
     const size_t cap = ns_deflate_bound(total, nseg);
     uint8_t *out = malloc(cap), *back = malloc(total + 1), *want = malloc(total + 1);
-    uint16_t *tok = malloc(ns_deflate_tokens(maxn) * sizeof *tok);
+    ns_deflate *d = ns_deflate_new();
     size_t len = 0;
-    if (!out || !back || !want || !tok) {
+    if (!out || !back || !want || !d) {
         CHECKF(0, "%s: out of memory", what);
         goto done;
     }
@@ -61,9 +61,9 @@ static size_t round_trip(const char *what, const ns_deflate_seg *seg, int nseg)
         memcpy(want + off, seg[i].p, seg[i].n);
         off += seg[i].n;
     }
-    CHECKF(ns_deflate_zlib(seg, nseg, tok, out, cap - 1) == 0 || cap - 1 >= ns_deflate_bound(total, nseg),
+    CHECKF(ns_deflate_zlib(d, seg, nseg, out, cap - 1) == 0 || cap - 1 >= ns_deflate_bound(total, nseg),
            "%s: wrote into less room than the bound", what);
-    len = ns_deflate_zlib(seg, nseg, tok, out, cap);
+    len = ns_deflate_zlib(d, seg, nseg, out, cap);
     CHECKF(len > 0 && len <= cap, "%s: %zu bytes out of %zu room", what, len, cap);
     uLongf got = (uLongf)(total + 1);
     const int zr = uncompress(back, &got, out, (uLong)len);
@@ -74,7 +74,7 @@ done:
     free(out);
     free(back);
     free(want);
-    free(tok);
+    ns_deflate_free(d);
     return len;
 }
 
@@ -376,21 +376,26 @@ int main(void)
     {
         const size_t n = 200000, cap = ns_deflate_bound(n, 1);
         uint8_t *o1 = malloc(cap), *o2 = malloc(cap);
-        uint16_t *tk = malloc(ns_deflate_tokens(n) * sizeof *tk);
+        ns_deflate *d1 = ns_deflate_new(), *d2 = ns_deflate_new();
         for (size_t i = 0; i < n; i++)
             buf[i] = (uint8_t)(ns_test_rng() % 3 ? i / 77 : ns_test_rng() % 5);
         ns_deflate_seg sg = {buf, n, 0};
         size_t l1 = 0, l2 = 1;
-        if (o1 && o2 && tk) {
-            memset(tk, 0xA5, ns_deflate_tokens(n) * sizeof *tk);
-            l1 = ns_deflate_zlib(&sg, 1, tk, o1, cap);
-            memset(tk, 0x5A, ns_deflate_tokens(n) * sizeof *tk);
-            l2 = ns_deflate_zlib(&sg, 1, tk, o2, cap);
+        if (o1 && o2 && d1 && d2) {
+            /* a fresh coder and one used on other bytes before */
+            uint8_t other[5000];
+            for (size_t i = 0; i < sizeof other; i++)
+                other[i] = (uint8_t)(i % 11 ? i : i / 3);
+            const ns_deflate_seg so = {other, sizeof other, 0};
+            CHECK(ns_deflate_zlib(d2, &so, 1, o2, cap) > 0);
+            l1 = ns_deflate_zlib(d1, &sg, 1, o1, cap);
+            l2 = ns_deflate_zlib(d2, &sg, 1, o2, cap);
         }
         CHECKF(l1 == l2 && l1 > 0 && memcmp(o1, o2, l1) == 0, "the same input twice: %zu and %zu bytes", l1, l2);
         free(o1);
         free(o2);
-        free(tk);
+        ns_deflate_free(d1);
+        ns_deflate_free(d2);
     }
 
     /* segments: stored, coded, empty, coded in one stream */

@@ -92,9 +92,9 @@ int main(int argc, char **argv)
     const size_t cells = (size_t)(T * T), raw_bytes = cells * 2, bound = ns_chunkfilter_bound(raw_bytes);
     uint8_t *raw = malloc(raw_bytes), *shuf = malloc(raw_bytes), *out = malloc(bound), *out2 = malloc(bound),
             *pn = malloc(cells);
-    uint16_t *tok = malloc(ns_deflate_tokens(raw_bytes) * sizeof *tok);
+    ns_deflate *coder = ns_deflate_new();
     ns_chunkfilter *f = ns_chunkfilter_new(raw_bytes, 1, NS_DEFLATE_PLANES, &err);
-    if (!raw || !shuf || !out || !out2 || !pn || !tok || !f) {
+    if (!raw || !shuf || !out || !out2 || !pn || !coder || !f) {
         fprintf(stderr, "nimsieve-bench-filter: out of memory\n");
         return 1;
     }
@@ -150,15 +150,15 @@ int main(int argc, char **argv)
             double t4 = now();
             t[ADLER] += t4 - t3;
             ns_deflate_seg seg[2] = {{shuf, cells, 1}, {shuf + cells, cells, 1}};
-            s += ns_deflate_zlib(seg, 2, tok, out, bound);
+            s += ns_deflate_zlib(coder, seg, 2, out, bound);
             double t5 = now();
             t[STORE_BOTH] += t5 - t4;
             seg[0].store = 0;
-            s += ns_deflate_zlib(seg, 1, tok, out, bound);
+            s += ns_deflate_zlib(coder, seg, 1, out, bound);
             double t6 = now();
             t[CODE_LOW] += t6 - t5;
             seg[1].store = 0;
-            s += ns_deflate_zlib(seg + 1, 1, tok, out, bound);
+            s += ns_deflate_zlib(coder, seg + 1, 1, out, bound);
             double t7 = now();
             t[CODE_HIGH] += t7 - t6;
             size_t len = 0;
@@ -213,7 +213,7 @@ int main(int argc, char **argv)
     free(out);
     free(out2);
     free(pn);
-    free(tok);
+    ns_deflate_free(coder);
     ns_chunkfilter_free(f);
     ns_game_free(g);
     return 0;
