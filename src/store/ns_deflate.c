@@ -20,9 +20,15 @@
  * stored neighbours). The stream ends with an empty fixed-Huffman final
  * block (10 bits).
  *
+ * A block of one repeated byte (the zero top planes of 4-byte values
+ * that fit 2 bytes, chunk after chunk) is one run: no change masks, and
+ * its plan (codes and header) from the coder's cache when the byte and
+ * the length are those of the last such block.
+ *
  * On the high byte plane of a Wythoff Grundy table (~0.46 tokens a byte)
  * the time goes to finding the runs (~60%), writing the bits (~30%) and
- * the codes of the blocks; Adler-32 is a few percent. */
+ * the codes of the blocks; Adler-32 is a few percent. The tables of the
+ * coder are made once (ns_deflate_new), not once a stream. */
 #include "store/ns_deflate.h"
 
 #include <stdlib.h>
@@ -618,10 +624,27 @@ static void write_block(bitw *b, const plan *pl, const uint16_t *tok, size_t nt,
     put_bits(b, lc[256], ll[256]);
 }
 
+/* The coder (see ns_deflate_new): its tables, a block's tokens, and the
+ * plan of the last block of one repeated byte (a plane of zeros, say the
+ * top bytes of 4-byte values that fit in 2, comes back chunk after chunk;
+ * the plan depends only on the byte and the length, so it is made once). */
+struct ns_deflate {
+    tables tb;                               /* made once, by ns_deflate_new */
+    uint16_t tok[BLOCK_MAX + TOKEN_SLACK];   /* a block's tokens, at most one a byte */
+    int same_ok;                             /* same_pl holds the plan of same_len bytes same_v */
+    uint8_t same_v;
+    int same_coded;                          /* plan_block's answer for it */
+    size_t same_len;
+    plan same_pl;
+};
+
 /* The n >= 1 bytes at p as runs + Huffman blocks of BLOCK_BYTES (a run
  * that crosses into the next block starts over there with a literal);
- * blocks not smaller coded go out stored, neighbours together. */
-static void coded(bitw *b, const uint8_t *p, size_t n, uint16_t *tok, const tables *tb)
+ * blocks not smaller coded go out stored, neighbours together. A block of
+ * one repeated byte is one run: its tokens without the change masks, its
+ * plan from the coder's cache when the byte and the length are the last
+ * ones's (the same plan, so the same bytes, as a new one). */
+static void coded(bitw *b, const uint8_t *p, size_t n, ns_deflate *d)
 {
     const uint8_t *sp = p;   /* bytes waiting to be stored: sp[0..sn) */
     size_t sn = 0;
@@ -630,15 +653,32 @@ static void coded(bitw *b, const uint8_t *p, size_t n, uint16_t *tok, const tabl
     for (size_t at = 0; at < n; at += BLOCK_BYTES) {
         /* a last piece of less than half a block goes with the one before */
         const size_t len = n - at < BLOCK_BYTES + BLOCK_BYTES / 2 ? n - at : BLOCK_BYTES;
+        const uint8_t *q = p + at;
+        const plan *use = &pl;
+        int smaller;
+        size_t nt;
         memset(&cn, 0, sizeof cn);
-        const size_t nt = tokenize(p + at, len, tok, &cn, tb);
-        if (plan_block(&pl, &cn, len, tb->lcode_of)) {
+        if (len > 1 && q[0] == q[len - 1] && memcmp(q, q + 1, len - 1) == 0) {
+            nt = (size_t)(emit_long_run(d->tok, &cn, q[0], len) - d->tok);
+            if (!d->same_ok || d->same_v != q[0] || d->same_len != len) {
+                d->same_coded = plan_block(&d->same_pl, &cn, len, d->tb.lcode_of);
+                d->same_v = q[0];
+                d->same_len = len;
+                d->same_ok = 1;
+            }
+            use = &d->same_pl;
+            smaller = d->same_coded;
+        } else {
+            nt = tokenize(q, len, d->tok, &cn, &d->tb);
+            smaller = plan_block(&pl, &cn, len, d->tb.lcode_of);
+        }
+        if (smaller) {
             if (sn)
                 stored(b, sp, sn);
             sn = 0;
-            write_block(b, &pl, tok, nt, tb->lcode_of);
+            write_block(b, use, d->tok, nt, d->tb.lcode_of);
         } else {
-            sp = sn ? sp : p + at;
+            sp = sn ? sp : q;
             sn += len;
         }
         if (len != BLOCK_BYTES)
@@ -708,16 +748,13 @@ uint32_t ns_adler32(uint32_t adler, const void *buf, size_t n)
     return adler;
 }
 
-struct ns_deflate {
-    tables tb;                               /* made once, by ns_deflate_new */
-    uint16_t tok[BLOCK_MAX + TOKEN_SLACK];   /* a block's tokens, at most one a byte */
-};
-
 ns_deflate *ns_deflate_new(void)
 {
     ns_deflate *d = malloc(sizeof *d);
-    if (d)
+    if (d) {
         make_tables(&d->tb);
+        d->same_ok = 0;
+    }
     return d;
 }
 
@@ -755,7 +792,7 @@ size_t ns_deflate_zlib(ns_deflate *d, const ns_deflate_seg *seg, int nseg, uint8
         if (seg[i].store)
             stored(&b, seg[i].p, seg[i].n);
         else
-            coded(&b, seg[i].p, seg[i].n, d->tok, &d->tb);
+            coded(&b, seg[i].p, seg[i].n, d);
         adler = ns_adler32(adler, seg[i].p, seg[i].n);
     }
     put_bits(&b, 1 | 1 << 1, 3);   /* final, fixed Huffman */

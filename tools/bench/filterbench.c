@@ -64,8 +64,8 @@ static volatile uint64_t sink_sum;   /* keeps results alive */
 
 int main(int argc, char **argv)
 {
-    if (argc < 3 || argc > 5) {
-        fprintf(stderr, "usage: nimsieve-bench-filter GAME_PRESET N [REPS [only|cells]]\n");
+    if (argc < 3 || argc > 6) {
+        fprintf(stderr, "usage: nimsieve-bench-filter GAME_PRESET N [REPS [ELEM [only|cells]]]\n");
         return 2;
     }
     ns_error err = {0};
@@ -73,10 +73,11 @@ int main(int argc, char **argv)
     ns_game *g = ns_preset_build(argv[1], &ps, 2, &err);
     const int64_t n = strtoll(argv[2], NULL, 10);
     const int reps = argc > 3 ? atoi(argv[3]) : 3;
+    const size_t elem = argc > 4 ? (size_t)atoi(argv[4]) : 2;   /* bytes a stored value: 2 or 4 */
     /* "only": conversion + ns_chunkfilter_run alone, "cells": ns_chunkfilter_run_cells alone (for a profiler) */
-    const int only = argc > 4 && strcmp(argv[4], "only") == 0, cells_only = argc > 4 && strcmp(argv[4], "cells") == 0;
+    const int only = argc > 5 && strcmp(argv[5], "only") == 0, cells_only = argc > 5 && strcmp(argv[5], "cells") == 0;
     const int64_t b[2] = {n, n};
-    if (!g || n < 1 || reps < 1 || ns_game_set_bounds(g, b, &err)) {
+    if (!g || n < 1 || reps < 1 || (elem != 2 && elem != 4) || ns_game_set_bounds(g, b, &err)) {
         fprintf(stderr, "nimsieve-bench-filter: %s\n", err.msg[0] ? err.msg : "bad arguments");
         ns_game_free(g);
         return 1;
@@ -89,7 +90,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "nimsieve-bench-filter: %s\n", err.msg[0] ? err.msg : "the solve failed");
         return 1;
     }
-    const size_t cells = (size_t)(T * T), raw_bytes = cells * 2, bound = ns_chunkfilter_bound(raw_bytes);
+    const size_t cells = (size_t)(T * T), raw_bytes = cells * elem, bound = ns_chunkfilter_bound(raw_bytes);
     uint8_t *raw = malloc(raw_bytes), *shuf = malloc(raw_bytes), *out = malloc(bound), *out2 = malloc(bound),
             *pn = malloc(cells);
     ns_deflate *coder = ns_deflate_new();
@@ -100,7 +101,7 @@ int main(int argc, char **argv)
     }
     enum { CONVERT, SHUFFLE, FLETCHER, ADLER, STORE_BOTH, CODE_LOW, CODE_HIGH, CHUNKFILTER, CELLS, PN_BUILD,
            PN_FILTER, NP };
-    static const char *names[NP] = {"convert u32->u16", "shuffle", "fletcher32 (chunk)", "adler32 (chunk)",
+    static const char *names[NP] = {"convert to the stored width", "shuffle", "fletcher32 (chunk)", "adler32 (chunk)",
                                     "deflate: both planes stored", "deflate: low plane coded",
                                     "deflate: high plane coded", "ns_chunkfilter_run (all)",
                                     "ns_chunkfilter_run_cells", "/pn chunk build", "/pn chunk filter"};
@@ -118,14 +119,18 @@ int main(int argc, char **argv)
             for (size_t c = 0; c < cells; c++) {
                 mx = v[c] > mx ? v[c] : mx;
                 np += v[c] == 0;
-                const uint16_t v16 = (uint16_t)v[c];
-                memcpy(raw + 2 * c, &v16, 2);
+                if (elem == 2) {
+                    const uint16_t v16 = (uint16_t)v[c];
+                    memcpy(raw + 2 * c, &v16, 2);
+                } else {
+                    memcpy(raw + 4 * c, &v[c], 4);
+                }
             }
             double t1 = now();
             t[CONVERT] += t1 - t0;
             if (only) {
                 size_t len = 0;
-                if (ns_chunkfilter_run(f, raw, raw_bytes, 2, out, bound, &len, &err))
+                if (ns_chunkfilter_run(f, raw, raw_bytes, elem, out, bound, &len, &err))
                     return 1;
                 t[CHUNKFILTER] += now() - t1;
                 gbytes += len;
@@ -133,14 +138,14 @@ int main(int argc, char **argv)
             }
             if (cells_only) {
                 size_t len = 0;
-                if (ns_chunkfilter_run_cells(f, v, (size_t)T, (size_t)T, (size_t)T, (size_t)T, 2, out, bound, &len,
+                if (ns_chunkfilter_run_cells(f, v, (size_t)T, (size_t)T, (size_t)T, (size_t)T, elem, out, bound, &len,
                                              NULL, &err))
                     return 1;
                 t[CELLS] += now() - t1;
                 gbytes += len;
                 continue;
             }
-            ns_shuffle(raw, shuf, raw_bytes, 2);
+            ns_shuffle(raw, shuf, raw_bytes, elem);
             double t2 = now();
             t[SHUFFLE] += t2 - t1;
             uint64_t s = ns_fletcher32(raw, raw_bytes);
@@ -150,7 +155,7 @@ int main(int argc, char **argv)
             double t4 = now();
             t[ADLER] += t4 - t3;
             ns_deflate_seg seg[2] = {{shuf, cells, 1}, {shuf + cells, cells, 1}};
-            s += ns_deflate_zlib(coder, seg, 2, out, bound);
+            s += ns_deflate_zlib(coder, seg, 2, out, bound);   /* planes 0 and 1 */
             double t5 = now();
             t[STORE_BOTH] += t5 - t4;
             seg[0].store = 0;
@@ -162,7 +167,7 @@ int main(int argc, char **argv)
             double t7 = now();
             t[CODE_HIGH] += t7 - t6;
             size_t len = 0;
-            if (ns_chunkfilter_run(f, raw, raw_bytes, 2, out, bound, &len, &err))
+            if (ns_chunkfilter_run(f, raw, raw_bytes, elem, out, bound, &len, &err))
                 return 1;
             double t8 = now();
             t[CHUNKFILTER] += t8 - t7;
@@ -171,7 +176,7 @@ int main(int argc, char **argv)
             ns_chunk_cells st;
             size_t len2 = 0;
             double t8b = now();
-            if (ns_chunkfilter_run_cells(f, v, (size_t)T, (size_t)T, (size_t)T, (size_t)T, 2, out2, bound, &len2, &st,
+            if (ns_chunkfilter_run_cells(f, v, (size_t)T, (size_t)T, (size_t)T, (size_t)T, elem, out2, bound, &len2, &st,
                                          &err))
                 return 1;
             t[CELLS] += now() - t8b;
@@ -197,8 +202,8 @@ int main(int argc, char **argv)
             best[p] = t[p] < best[p] ? t[p] : best[p];
     }
     const double mib = (double)k.n * (double)raw_bytes / 1048576.0;
-    printf("%s %" PRId64 "^2: %" PRId64 " tiles of %" PRId64 "^2 (%.1f MiB of 16-bit chunks), best of %d, one thread\n",
-           argv[1], n, k.n, T, mib, reps);
+    printf("%s %" PRId64 "^2: %" PRId64 " tiles of %" PRId64 "^2 (%.1f MiB of %zu-byte chunks), best of %d, one thread\n",
+           argv[1], n, k.n, T, mib, elem, reps);
     printf("  /grundy filtered: %.1f%% of raw; /pn chunks: %" PRIu64 " (%.2f%% of tiles), %.1f%% of raw\n",
            100.0 * (double)gbytes / ((double)k.n * (double)raw_bytes), ptiles, 100.0 * (double)ptiles / (double)k.n,
            ptiles ? 100.0 * (double)pbytes / ((double)ptiles * (double)cells) : 0.0);
