@@ -2,15 +2,19 @@
  * streamed output path goes, piece by piece, on real tiles (issue 19).
  *
  * The tile kernel solves GAME_PRESET at N x N into a sink that keeps every
- * tile; then, on one thread, every tile goes REPS times through each piece
- * of what ns_h5_stream_tile does with it (no HDF5, no file): the
- * conversion to the stored width (a plain loop as the stream's), the
- * shuffle, Fletcher-32 and Adler-32 of the chunk, ns_deflate of the byte
- * planes stored / coded, the whole ns_chunkfilter_run, and the /pn chunk
- * (built and filtered) of the tiles with a P-position. Times are per MiB
- * of raw 16-bit chunk and in total over the tiles of one pass.
+ * tile (4 N^2 bytes); then, on one thread, every tile goes REPS times
+ * through each piece of what ns_h5_stream_tile does with it (no HDF5, no
+ * file): the conversion to the stored width ELEM (2 or 4 bytes; a plain
+ * loop as the stream's), the shuffle, Fletcher-32 and Adler-32 of the
+ * chunk, ns_deflate of byte planes 0 and 1 stored / coded, the whole
+ * ns_chunkfilter_run, ns_chunkfilter_run_cells (the conversion fused with
+ * the shuffle; its output is checked to be the same bytes), and the /pn
+ * chunk (built and filtered) of the tiles with a P-position. Times are
+ * the best pass's, in total and per MiB of raw chunk.
  *
- * usage: nimsieve-bench-filter GAME_PRESET N [REPS] */
+ * usage: nimsieve-bench-filter GAME_PRESET N [REPS [ELEM [only|cells]]]
+ *   only: the conversion and ns_chunkfilter_run alone; cells:
+ *   ns_chunkfilter_run_cells alone (for a profiler) */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
