@@ -598,6 +598,26 @@ static void write_block(bitw *b, const plan *pl, const uint16_t *tok, size_t nt,
         nb -= 8;
     }
     size_t i = 0;
+    /* short codes (most blocks of a plane worth coding): three tokens, at
+     * most 3 * 19 bits onto the < 8 pending, between flushes */
+    unsigned longest = 0;
+    for (int t = 0; t < 512; t++)
+        longest = code[t].n > longest ? code[t].n : longest;
+    if (3 * longest + 7 <= 64) {
+        for (; i + 3 <= nt; i += 3) {
+            const unsigned t0 = tok[i], t1 = tok[i + 1], t2 = tok[i + 2];
+            acc |= (uint64_t)code[t0].bits << nb;
+            nb += code[t0].n;
+            acc |= (uint64_t)code[t1].bits << nb;
+            nb += code[t1].n;
+            acc |= (uint64_t)code[t2].bits << nb;
+            nb += code[t2].n;
+            store64(o, acc);
+            o += nb >> 3;
+            acc >>= nb & ~7u;
+            nb &= 7;
+        }
+    }
     for (; i + 2 <= nt; i += 2) {
         const unsigned t0 = tok[i], t1 = tok[i + 1];
         acc |= (uint64_t)code[t0].bits << nb;
