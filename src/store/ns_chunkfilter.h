@@ -27,8 +27,9 @@ typedef enum ns_deflate_mode {
     NS_DEFLATE_PLAIN = 0,
     /* each shuffled byte plane on its own inside the one stream, written by
      * ns_deflate (not zlib; the level is not used): a plane whose bytes
-     * carry more than NS_CHUNKFILTER_STORE_BITS bits of order-0 entropy per
-     * byte goes into stored (uncompressed) deflate blocks, the others are
+     * carry more than NS_CHUNKFILTER_STORE_BITS bits of collision entropy
+     * per byte (estimated from a sample of them, in integers) goes into
+     * stored (uncompressed) deflate blocks, the others are
      * coded as runs of the previous byte + literals with a Huffman code of
      * their own (what zlib's Z_RLE finds, several times faster). The low
      * byte of Grundy values is nearly random and coding only costs time on
@@ -36,7 +37,7 @@ typedef enum ns_deflate_mode {
     NS_DEFLATE_PLANES = 1
 } ns_deflate_mode;
 
-#define NS_CHUNKFILTER_STORE_BITS 7.5
+#define NS_CHUNKFILTER_STORE_BITS 7
 
 typedef struct ns_chunkfilter ns_chunkfilter;   /* opaque: a zlib stream and scratch */
 
@@ -56,6 +57,24 @@ size_t ns_chunkfilter_bound(size_t nbytes);
 ns_err ns_chunkfilter_run(ns_chunkfilter *f, const void *raw, size_t nbytes, size_t elem, void *out,
                           size_t cap, size_t *out_len, ns_error *err);
 
+/* What ns_chunkfilter_run_cells saw in the cells it was given. */
+typedef struct ns_chunk_cells {
+    uint32_t max_value;   /* the largest value (before it is cut to the element's bytes) */
+    uint64_t zeros;       /* values 0 */
+} ns_chunk_cells;
+
+/* The same filtered chunk as ns_chunkfilter_run of the c0 x c1 chunk of
+ * elem-byte (1, 2 or 4) little-endian unsigned elements whose element
+ * (i, j) is vals[i * ny + j] (cut to elem bytes) for i < nx <= c0,
+ * j < ny <= c1, and 0 elsewhere; with the conversion from 32 bits done
+ * straight into the shuffled byte planes (no raw chunk, no shuffle pass).
+ * c0 * c1 * elem <= max_bytes. st (NULL: not wanted) gets the largest of
+ * the values given and how many are 0: a caller storing 16 bits checks
+ * that nothing was cut. vals, out, st borrowed. */
+ns_err ns_chunkfilter_run_cells(ns_chunkfilter *f, const uint32_t *vals, size_t nx, size_t ny, size_t c0,
+                                size_t c1, size_t elem, void *out, size_t cap, size_t *out_len,
+                                ns_chunk_cells *st, ns_error *err);
+
 /* The inverse, for tests and checks: verify the checksum of the len bytes
  * at in, inflate, unshuffle into raw, which must come out at exactly
  * nbytes. NS_EFORMAT on a checksum mismatch or bad data. */
@@ -74,5 +93,10 @@ void ns_unshuffle(const void *in, void *out, size_t nbytes, size_t elem);
  * in ones'-complement form: 0 only while every word is 0, otherwise in
  * 1..65535 (65535 standing for a multiple of 65535). Result (B << 16) | A. */
 uint32_t ns_fletcher32(const void *buf, size_t len);
+
+/* The same checksum by the portable loop, which ns_fletcher32 uses for
+ * what the AVX2 loop leaves (short tails) and on processors without AVX2:
+ * for the tests, which check both against the definition. */
+uint32_t ns_fletcher32_portable(const void *buf, size_t len);
 
 #endif

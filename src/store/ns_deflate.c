@@ -20,11 +20,18 @@
  * stored neighbours). The stream ends with an empty fixed-Huffman final
  * block (10 bits).
  *
+ * A block of one repeated byte (the zero top planes of 4-byte values
+ * that fit 2 bytes, chunk after chunk) is one run: no change masks, and
+ * its plan (codes and header) from the coder's cache when the byte and
+ * the length are those of the last such block.
+ *
  * On the high byte plane of a Wythoff Grundy table (~0.46 tokens a byte)
  * the time goes to finding the runs (~60%), writing the bits (~30%) and
- * the codes of the blocks; Adler-32 is a few percent. */
+ * the codes of the blocks; Adler-32 is a few percent. The tables of the
+ * coder are made once (ns_deflate_new), not once a stream. */
 #include "store/ns_deflate.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include <zlib.h>
@@ -243,15 +250,6 @@ static const uint16_t len_base[29] = {3,  4,  5,  6,  7,  8,  9,  10, 11,  13,  
 static const uint8_t len_extra[29] = {0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2,
                                       2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0};
 
-/* the length code (0..28, symbol 257 + it) of a match length 3..258 */
-static int len_code(int l)
-{
-    int i = 28;
-    while (len_base[i] > l)
-        i--;
-    return i;
-}
-
 /* ------------------------------------------------------------- tokens */
 
 /* A token is a byte value (a literal) or 256 + length - 3 (a match of
@@ -329,7 +327,7 @@ static inline uint16_t *emit_run(uint16_t *t, counts *cn, const tables *tb, uint
 
 static void make_tables(tables *tb)
 {
-    memset(tb, 0, sizeof *tb);
+    tb->run[0] = (run_entry){0, 0, 256, 0, 0};   /* never used: runs are 1 long at least */
     for (int len = 1; len <= 259; len++) {
         run_entry *e = &tb->run[len];
         if (len <= 3) {
@@ -339,12 +337,18 @@ static void make_tables(tables *tb)
             *e = (run_entry){0xFFFF0000FFFFull, match << 16, (uint16_t)(len - 4), 1, 2};
         }
     }
-    for (int l = 3; l <= 258; l++)
-        tb->lcode_of[l - 3] = (uint8_t)len_code(l);
+    /* the length codes in one pass: code c covers len_base[c] up to the next base */
+    int c = 0;
+    for (int l = 3; l <= 258; l++) {
+        while (c < 28 && len_base[c + 1] <= l)
+            c++;
+        tb->lcode_of[l - 3] = (uint8_t)c;
+    }
     for (uint64_t v = 0; v < 256; v++)
         tb->vvv[v] = v * 0x0000000100010001ull;
 }
 
+#if !defined(__SSE2__)
 /* Bit j set where w's byte j is not 0 (w's bytes in little-endian order). */
 static inline uint64_t nonzero_bytes(uint64_t x)
 {
@@ -355,13 +359,43 @@ static inline uint64_t nonzero_bytes(uint64_t x)
      * products land on distinct bits) */
     return (h >> 7) * 0x0102040810204080ull >> 56;
 }
+#endif
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 /* Bit j % 64 of mask[j / 64] set where p[j] != p[j - 1], for j = 1..n-1
- * (bit 0 and the bits from n on clear); n <= BLOCK_MAX. */
+ * (bit 0 and the bits from n on clear); n <= BLOCK_MAX. With SSE2 (every
+ * x86-64): 16 bytes compared with the 16 before them shifted by one, the
+ * equal ones' mask by movemask; else 8 bytes a word (nonzero_bytes). */
 static void change_masks(const uint8_t *p, size_t n, uint64_t *mask)
 {
     size_t w = 0, j = 0;
     if (n >= 64) {
+#if defined(__SSE2__)
+        {
+            /* the first 64: byte 0 compared with itself (equal, bit clear) */
+            const __m128i v0 = _mm_loadu_si128((const __m128i *)(const void *)p);
+            const __m128i s0 = _mm_or_si128(_mm_slli_si128(v0, 1), _mm_and_si128(v0, _mm_cvtsi32_si128(0xFF)));
+            uint64_t m = (uint64_t)(uint16_t)~_mm_movemask_epi8(_mm_cmpeq_epi8(v0, s0));
+            for (int k = 1; k < 4; k++) {
+                const __m128i a = _mm_loadu_si128((const __m128i *)(const void *)(p + 16 * k));
+                const __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(p + 16 * k - 1));
+                m |= (uint64_t)(uint16_t)~_mm_movemask_epi8(_mm_cmpeq_epi8(a, b)) << (16 * k);
+            }
+            mask[w++] = m;
+        }
+        for (j = 64; j + 64 <= n; j += 64) {
+            uint64_t m = 0;
+            for (int k = 0; k < 4; k++) {
+                const __m128i a = _mm_loadu_si128((const __m128i *)(const void *)(p + j + 16 * k));
+                const __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(p + j + 16 * k - 1));
+                m |= (uint64_t)(uint16_t)~_mm_movemask_epi8(_mm_cmpeq_epi8(a, b)) << (16 * k);
+            }
+            mask[w++] = m;
+        }
+#else
         const uint64_t w0 = load64(p);
         uint64_t m = nonzero_bytes(w0 ^ w0 << 8) & ~(uint64_t)1;
         for (int k = 1; k < 8; k++)
@@ -373,6 +407,7 @@ static void change_masks(const uint8_t *p, size_t n, uint64_t *mask)
                 m |= nonzero_bytes(load64(p + j + 8 * k) ^ load64(p + j + 8 * k - 1)) << (8 * k);
             mask[w++] = m;
         }
+#endif
     }
     if (j < n) {
         uint64_t m = 0;
@@ -563,6 +598,26 @@ static void write_block(bitw *b, const plan *pl, const uint16_t *tok, size_t nt,
         nb -= 8;
     }
     size_t i = 0;
+    /* short codes (most blocks of a plane worth coding): three tokens, at
+     * most 3 * 19 bits onto the < 8 pending, between flushes */
+    unsigned longest = 0;
+    for (int t = 0; t < 512; t++)
+        longest = code[t].n > longest ? code[t].n : longest;
+    if (3 * longest + 7 <= 64) {
+        for (; i + 3 <= nt; i += 3) {
+            const unsigned t0 = tok[i], t1 = tok[i + 1], t2 = tok[i + 2];
+            acc |= (uint64_t)code[t0].bits << nb;
+            nb += code[t0].n;
+            acc |= (uint64_t)code[t1].bits << nb;
+            nb += code[t1].n;
+            acc |= (uint64_t)code[t2].bits << nb;
+            nb += code[t2].n;
+            store64(o, acc);
+            o += nb >> 3;
+            acc >>= nb & ~7u;
+            nb &= 7;
+        }
+    }
     for (; i + 2 <= nt; i += 2) {
         const unsigned t0 = tok[i], t1 = tok[i + 1];
         acc |= (uint64_t)code[t0].bits << nb;
@@ -589,10 +644,27 @@ static void write_block(bitw *b, const plan *pl, const uint16_t *tok, size_t nt,
     put_bits(b, lc[256], ll[256]);
 }
 
+/* The coder (see ns_deflate_new): its tables, a block's tokens, and the
+ * plan of the last block of one repeated byte (a plane of zeros, say the
+ * top bytes of 4-byte values that fit in 2, comes back chunk after chunk;
+ * the plan depends only on the byte and the length, so it is made once). */
+struct ns_deflate {
+    tables tb;                               /* made once, by ns_deflate_new */
+    uint16_t tok[BLOCK_MAX + TOKEN_SLACK];   /* a block's tokens, at most one a byte */
+    int same_ok;                             /* same_pl holds the plan of same_len bytes same_v */
+    uint8_t same_v;
+    int same_coded;                          /* plan_block's answer for it */
+    size_t same_len;
+    plan same_pl;
+};
+
 /* The n >= 1 bytes at p as runs + Huffman blocks of BLOCK_BYTES (a run
  * that crosses into the next block starts over there with a literal);
- * blocks not smaller coded go out stored, neighbours together. */
-static void coded(bitw *b, const uint8_t *p, size_t n, uint16_t *tok, const tables *tb)
+ * blocks not smaller coded go out stored, neighbours together. A block of
+ * one repeated byte is one run: its tokens without the change masks, its
+ * plan from the coder's cache when the byte and the length are the last
+ * ones's (the same plan, so the same bytes, as a new one). */
+static void coded(bitw *b, const uint8_t *p, size_t n, ns_deflate *d)
 {
     const uint8_t *sp = p;   /* bytes waiting to be stored: sp[0..sn) */
     size_t sn = 0;
@@ -601,15 +673,32 @@ static void coded(bitw *b, const uint8_t *p, size_t n, uint16_t *tok, const tabl
     for (size_t at = 0; at < n; at += BLOCK_BYTES) {
         /* a last piece of less than half a block goes with the one before */
         const size_t len = n - at < BLOCK_BYTES + BLOCK_BYTES / 2 ? n - at : BLOCK_BYTES;
+        const uint8_t *q = p + at;
+        const plan *use = &pl;
+        int smaller;
+        size_t nt;
         memset(&cn, 0, sizeof cn);
-        const size_t nt = tokenize(p + at, len, tok, &cn, tb);
-        if (plan_block(&pl, &cn, len, tb->lcode_of)) {
+        if (len > 1 && q[0] == q[len - 1] && memcmp(q, q + 1, len - 1) == 0) {
+            nt = (size_t)(emit_long_run(d->tok, &cn, q[0], len) - d->tok);
+            if (!d->same_ok || d->same_v != q[0] || d->same_len != len) {
+                d->same_coded = plan_block(&d->same_pl, &cn, len, d->tb.lcode_of);
+                d->same_v = q[0];
+                d->same_len = len;
+                d->same_ok = 1;
+            }
+            use = &d->same_pl;
+            smaller = d->same_coded;
+        } else {
+            nt = tokenize(q, len, d->tok, &cn, &d->tb);
+            smaller = plan_block(&pl, &cn, len, d->tb.lcode_of);
+        }
+        if (smaller) {
             if (sn)
                 stored(b, sp, sn);
             sn = 0;
-            write_block(b, &pl, tok, nt, tb->lcode_of);
+            write_block(b, use, d->tok, nt, d->tb.lcode_of);
         } else {
-            sp = sn ? sp : p + at;
+            sp = sn ? sp : q;
             sn += len;
         }
         if (len != BLOCK_BYTES)
@@ -679,10 +768,19 @@ uint32_t ns_adler32(uint32_t adler, const void *buf, size_t n)
     return adler;
 }
 
-size_t ns_deflate_tokens(size_t max_seg)
+ns_deflate *ns_deflate_new(void)
 {
-    /* a block's tokens at a time, at most one per byte */
-    return (max_seg < BLOCK_MAX ? max_seg : BLOCK_MAX) + TOKEN_SLACK;
+    ns_deflate *d = malloc(sizeof *d);
+    if (d) {
+        make_tables(&d->tb);
+        d->same_ok = 0;
+    }
+    return d;
+}
+
+void ns_deflate_free(ns_deflate *d)
+{
+    free(d);
 }
 
 size_t ns_deflate_bound(size_t n, int nseg)
@@ -696,15 +794,13 @@ size_t ns_deflate_bound(size_t n, int nseg)
     return n + 6 * (n / STORED_MAX + n / BLOCK_BYTES + 2 * segs) + 16;
 }
 
-size_t ns_deflate_zlib(const ns_deflate_seg *seg, int nseg, uint16_t *tokens, uint8_t *out, size_t cap)
+size_t ns_deflate_zlib(ns_deflate *d, const ns_deflate_seg *seg, int nseg, uint8_t *out, size_t cap)
 {
     size_t total = 0;
     for (int i = 0; i < nseg; i++)
         total += seg[i].n;
     if (cap < ns_deflate_bound(total, nseg))
         return 0;
-    tables tb;
-    make_tables(&tb);
     bitw b = {out, 0, 0};
     b.o[0] = 0x78;   /* deflate, 32 KiB window */
     b.o[1] = 0x01;   /* fastest; (0x78 << 8 | 0x01) % 31 == 0 */
@@ -716,7 +812,7 @@ size_t ns_deflate_zlib(const ns_deflate_seg *seg, int nseg, uint16_t *tokens, ui
         if (seg[i].store)
             stored(&b, seg[i].p, seg[i].n);
         else
-            coded(&b, seg[i].p, seg[i].n, tokens, &tb);
+            coded(&b, seg[i].p, seg[i].n, d);
         adler = ns_adler32(adler, seg[i].p, seg[i].n);
     }
     put_bits(&b, 1 | 1 << 1, 3);   /* final, fixed Huffman */

@@ -19,19 +19,22 @@ typedef struct ns_deflate_seg {
     int store;          /* 1: stored blocks; 0: runs + Huffman (stored when that is not smaller) */
 } ns_deflate_seg;
 
-/* How many uint16_t the tokens scratch of ns_deflate_zlib needs for
- * segments of at most max_seg bytes. */
-size_t ns_deflate_tokens(size_t max_seg);
+typedef struct ns_deflate ns_deflate;   /* opaque: a block's tokens, the tables of the coder */
+
+/* A coder for ns_deflate_zlib, one per thread (~100 KiB). NULL when out
+ * of memory. Owned by the caller: ns_deflate_free. */
+ns_deflate *ns_deflate_new(void);
+void ns_deflate_free(ns_deflate *d);
 
 /* Room a stream of n input bytes may need (all stored, the wrapper, a
  * Huffman header per segment). */
 size_t ns_deflate_bound(size_t n, int nseg);
 
 /* Write one zlib stream of the segments' bytes, in order, into out (cap
- * bytes, at least ns_deflate_bound). tokens: scratch of at least
- * ns_deflate_tokens(largest segment) uint16_t, borrowed. Returns the stream's size, 0
- * when cap is too small. Deterministic. */
-size_t ns_deflate_zlib(const ns_deflate_seg *seg, int nseg, uint16_t *tokens, uint8_t *out, size_t cap);
+ * bytes, at least ns_deflate_bound), with the coder d (its scratch
+ * changes; the output does not depend on its earlier use). Returns the
+ * stream's size, 0 when cap is too small. Deterministic. */
+size_t ns_deflate_zlib(ns_deflate *d, const ns_deflate_seg *seg, int nseg, uint8_t *out, size_t cap);
 
 /* Lengths (0..maxbits) of an optimal prefix code for the counts
  * freq[0..n) with no length over maxbits (n <= 286, 2 <= maxbits <= 15,

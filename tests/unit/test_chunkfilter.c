@@ -1,10 +1,15 @@
 /* test_chunkfilter.c - the chunk filter on its own (no HDF5 here; the
  * checks against HDF5 itself are in test_h5_direct.c): HDF5's shuffle
- * layout on small known cases, the Fletcher-32 checksum against a literal
- * evaluation of its definition with exact integer sums, and filter + undo
+ * layout on small known cases, the Fletcher-32 checksum (the vector loop
+ * and the portable one) against a literal evaluation of its definition
+ * with exact integer sums, at every length around their steps and blocks,
+ * unaligned, on bytes that give the largest sums; chunks given as 32-bit
+ * cells (ns_chunkfilter_run_cells) against the same chunk converted here
+ * and filtered by ns_chunkfilter_run, every shape and width; and filter + undo
  * round trips of both deflate modes, odd and even sizes, with a damaged
  * byte caught. */
 #include <inttypes.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,12 +103,38 @@ static void test_fletcher(void)
     for (int kind = 0; kind < kinds; kind++) {
         for (size_t i = 0; i < n * 2 + 1; i++)
             big[i] = kind == 0 ? 0xFF : kind == 1 ? (uint8_t)ns_test_rng() : kind == 2 ? (uint8_t)(i % 7 == 0) : 0;
-        const size_t lens[] = {1, 2, 3, 719, 720, 721, 131071, 131072, 131073, 262145, n * 2, n * 2 + 1};
+        /* around the portable loop's blocks (2^16 words) and the vector
+         * loop's steps (32 bytes) and blocks (1024 steps, 32768 bytes) */
+        const size_t lens[] = {1,     2,     3,     31,    32,    33,    63,     64,     65,     66,    719,
+                               720,   721,   32767, 32768, 32769, 32800, 32801,  65535,  65536,  65537, 131071,
+                               131072, 131073, 262145, n * 2, n * 2 + 1};
         for (size_t j = 0; j < sizeof lens / sizeof lens[0]; j++) {
-            uint32_t got = ns_fletcher32(big, lens[j]), want = fletcher_reference(big, lens[j]);
-            CHECKF(got == want, "kind %d, %zu bytes: 0x%08" PRIx32 ", expected 0x%08" PRIx32, kind, lens[j],
-                   got, want);
+            for (size_t at = 0; at < 3; at++) {   /* unaligned starts too */
+                if (lens[j] + at > n * 2 + 1)
+                    continue;
+                const uint32_t want = fletcher_reference(big + at, lens[j]);
+                const uint32_t got = ns_fletcher32(big + at, lens[j]), port = ns_fletcher32_portable(big + at, lens[j]);
+                CHECKF(got == want && port == want, "kind %d, %zu bytes at +%zu: 0x%08" PRIx32 " (portable 0x%08"
+                       PRIx32 "), expected 0x%08" PRIx32, kind, lens[j], at, got, port, want);
+            }
         }
+    }
+    /* every length 0..300 on random bytes, both loops */
+    for (size_t len = 0; len <= 300; len++) {
+        for (size_t i = 0; i < len; i++)
+            big[i] = (uint8_t)ns_test_rng();
+        const uint32_t want = fletcher_reference(big, len);
+        CHECKF(ns_fletcher32(big, len) == want && ns_fletcher32_portable(big, len) == want,
+               "random, %zu bytes", len);
+    }
+    /* all zero but one byte, at every place of a 64-byte buffer: the zero
+     * test sees every byte */
+    for (size_t at = 0; at < 64; at++) {
+        uint8_t z[64] = {0};
+        z[at] = 0x80;
+        const uint32_t want = fletcher_reference(z, 64);
+        CHECKF(want != 0 && ns_fletcher32(z, 64) == want && ns_fletcher32_portable(z, 64) == want,
+               "one byte 0x80 at %zu of 64", at);
     }
     /* sums landing on multiples of 65535: words chosen so that A is 65535 * j */
     for (int j = 1; j <= 3; j++) {
@@ -116,6 +147,7 @@ static void test_fletcher(void)
             total -= v;
         }
         CHECK(ns_fletcher32(s, 6) == fletcher_reference(s, 6));
+        CHECK(ns_fletcher32_portable(s, 6) == fletcher_reference(s, 6));
         CHECK((ns_fletcher32(s, 6) & 0xFFFF) == 0xFFFF);
     }
     free(big);
@@ -208,6 +240,31 @@ static void test_roundtrip(void)
         ns_chunkfilter_free(f);
     }
 
+    /* which planes are stored: bytes drawn uniformly from k values have a
+     * collision entropy of log2 k bits; above NS_CHUNKFILTER_STORE_BITS (7)
+     * the plane is stored (the stream at least its size), below it coded
+     * (a Huffman code of the k values: about log2 k / 8 of it) */
+    {
+        ns_error err = {0};
+        ns_chunkfilter *f = ns_chunkfilter_new(max, 1, NS_DEFLATE_PLANES, &err);
+        const size_t n = 65536;
+        const unsigned ks[] = {256, 200, 150, 129, 100, 64, 16};
+        for (size_t ik = 0; f && ik < sizeof ks / sizeof ks[0]; ik++) {
+            const unsigned k = ks[ik];
+            for (size_t i = 0; i < n; i++)
+                raw[i] = (uint8_t)(ns_test_rng() % k);
+            size_t len = 0;
+            CHECK(ns_chunkfilter_run(f, raw, n, 1, out, ns_chunkfilter_bound(n), &len, &err) == NS_OK);
+            if (k > 128)   /* log2 k > 7: stored */
+                CHECKF(len >= n && len < n + n / 100, "%u values: %zu bytes of %zu (stored expected)", k, len, n);
+            else   /* coded: log2(100) / 8 = 0.83, 6 / 8, 4 / 8 of it, and the block headers */
+                CHECKF((double)len < (double)n * (log2((double)k) / 8 + 0.02), "%u values: %zu bytes of %zu "
+                       "(coded expected)", k, len, n);
+            CHECK(ns_chunkfilter_undo(out, len, 1, back, n, &err) == NS_OK && memcmp(back, raw, n) == 0);
+        }
+        ns_chunkfilter_free(f);
+    }
+
     /* bad arguments */
     {
         ns_error err = {0};
@@ -225,11 +282,97 @@ done:
     free(back);
 }
 
+/* ---- chunks given as 32-bit cells ---- */
+
+/* The c0 x c1 chunk of elem-byte little-endian elements that
+ * ns_chunkfilter_run_cells is to filter, written out plainly. */
+static void cells_reference(const uint32_t *v, size_t nx, size_t ny, size_t c0, size_t c1, size_t elem, uint8_t *raw)
+{
+    memset(raw, 0, c0 * c1 * elem);
+    for (size_t i = 0; i < nx; i++)
+        for (size_t j = 0; j < ny; j++)
+            for (size_t b = 0; b < elem; b++)
+                raw[(i * c1 + j) * elem + b] = (uint8_t)(v[i * ny + j] >> (8 * b));
+}
+
+static void test_cells(void)
+{
+    const size_t maxc = 130;
+    const size_t max = maxc * maxc * 4;
+    uint32_t *v = malloc(maxc * maxc * sizeof *v);
+    uint8_t *raw = malloc(max), *o1 = malloc(ns_chunkfilter_bound(max)), *o2 = malloc(ns_chunkfilter_bound(max));
+    uint8_t *back = malloc(max);
+    CHECK(v && raw && o1 && o2 && back);
+    if (!v || !raw || !o1 || !o2 || !back)
+        goto done;
+    /* chunk shapes, cells given (full, cut on either side, one cell, one row) */
+    const size_t shapes[][4] = {{128, 128, 128, 128}, {128, 128, 100, 128}, {128, 128, 128, 37},
+                                {130, 129, 1, 1},     {1, 1, 1, 1},         {1, 130, 1, 77},
+                                {7, 3, 7, 3},         {64, 130, 63, 129},   {2, 2, 0, 0}};
+    for (int mode = 0; mode < 2; mode++) {
+        ns_error err = {0};
+        ns_chunkfilter *f = ns_chunkfilter_new(max, 1, (ns_deflate_mode)mode, &err);
+        CHECKF(f != NULL, "new: %s", err.msg);
+        for (size_t is = 0; f && is < sizeof shapes / sizeof shapes[0]; is++) {
+            const size_t c0 = shapes[is][0], c1 = shapes[is][1], nx = shapes[is][2], ny = shapes[is][3];
+            for (size_t elem = 1; elem <= 4; elem *= 2) {
+                for (int kind = 0; kind < 3; kind++) {
+                    /* Grundy-like (slow high bytes), any 32 bits (cut to elem bytes), mostly 0 */
+                    uint32_t mx = 0;
+                    uint64_t zeros = 0;
+                    for (size_t k = 0; k < nx * ny; k++) {
+                        const uint32_t r = (uint32_t)ns_test_rng();
+                        v[k] = kind == 0 ? (uint32_t)(k / 97 * 3 + r % 5) : kind == 1 ? r : (r % 8 == 0 ? r % 300 : 0);
+                        mx = v[k] > mx ? v[k] : mx;
+                        zeros += v[k] == 0;
+                    }
+                    const size_t nbytes = c0 * c1 * elem;
+                    size_t l1 = 0, l2 = 0;
+                    ns_chunk_cells st = {1, 1};
+                    /* the filter's scratch full of other bytes first: every byte of the chunk is written */
+                    memset(raw, 0xA5, max);
+                    CHECK(ns_chunkfilter_run(f, raw, max, 1, o1, ns_chunkfilter_bound(max), &l1, &err) == NS_OK);
+                    ns_err rc = ns_chunkfilter_run_cells(f, v, nx, ny, c0, c1, elem, o2, ns_chunkfilter_bound(nbytes),
+                                                         &l2, &st, &err);
+                    cells_reference(v, nx, ny, c0, c1, elem, raw);
+                    CHECK(ns_chunkfilter_run(f, raw, nbytes, elem, o1, ns_chunkfilter_bound(nbytes), &l1, &err) == NS_OK);
+                    CHECKF(rc == NS_OK && l1 == l2 && memcmp(o1, o2, l1) == 0 && st.max_value == mx &&
+                           st.zeros == zeros, "mode %d, %zu x %zu cells of a %zu x %zu chunk, elem %zu, kind %d: "
+                           "%zu bytes against %zu, max %u (%u), zeros %llu (%llu)", mode, nx, ny, c0, c1, elem, kind,
+                           l2, l1, (unsigned)st.max_value, (unsigned)mx, (unsigned long long)st.zeros,
+                           (unsigned long long)zeros);
+                    CHECK(ns_chunkfilter_undo(o2, l2, elem, back, nbytes, &err) == NS_OK &&
+                          memcmp(back, raw, nbytes) == 0);
+                }
+            }
+        }
+        /* bad arguments: 3-byte elements, more cells than the chunk, a chunk over max_bytes, no room */
+        size_t len = 0;
+        if (f) {
+            CHECK(ns_chunkfilter_run_cells(f, v, 2, 2, 2, 2, 3, o2, ns_chunkfilter_bound(12), &len, NULL, &err) ==
+                  NS_EINTERNAL);
+            CHECK(ns_chunkfilter_run_cells(f, v, 3, 2, 2, 2, 2, o2, ns_chunkfilter_bound(8), &len, NULL, &err) ==
+                  NS_EINTERNAL);
+            CHECK(ns_chunkfilter_run_cells(f, v, 1, 1, maxc, maxc + 1, 4, o2, ns_chunkfilter_bound(max + 4 * maxc),
+                                           &len, NULL, &err) == NS_EINTERNAL);
+            CHECK(ns_chunkfilter_run_cells(f, v, 2, 2, 2, 2, 2, o2, 8, &len, NULL, &err) == NS_EINTERNAL);
+        }
+        ns_chunkfilter_free(f);
+    }
+done:
+    free(v);
+    free(raw);
+    free(o1);
+    free(o2);
+    free(back);
+}
+
 int main(void)
 {
     *ns_test_rng_state() = 0x2545F4914F6CDD1Dull;   /* the inputs this test was written with */
     test_shuffle();
     test_fletcher();
     test_roundtrip();
+    test_cells();
     return TEST_REPORT();
 }

@@ -4,8 +4,10 @@
  * coder's block size (32 KiB), random bytes (stored), small alphabets with
  * runs, one distinct byte, a Grundy-like high byte plane, counts that make
  * the Huffman tree deeper than 15 bits, coded and stored blocks taking
- * turns, several segments stored and coded in one stream, and a
- * fixed-seed fuzz loop; the coded size is checked against zlib's own Z_RLE
+ * turns, several segments stored and coded in one stream, blocks of one
+ * repeated byte through one coder (whose plan of such a block is reused:
+ * the same bytes as a fresh coder's, the byte and the length changing and
+ * coming back), and a fixed-seed fuzz loop; the coded size is checked against zlib's own Z_RLE
  * coding of the same bytes. The code lengths are checked on their own:
  * complete codes (Kraft sum 1) within the length limit whose cost is the
  * optimum under the limit (by package-merge as written here: lists of
@@ -50,9 +52,9 @@ static size_t round_trip(const char *what, const ns_deflate_seg *seg, int nseg)
     }
     const size_t cap = ns_deflate_bound(total, nseg);
     uint8_t *out = malloc(cap), *back = malloc(total + 1), *want = malloc(total + 1);
-    uint16_t *tok = malloc(ns_deflate_tokens(maxn) * sizeof *tok);
+    ns_deflate *d = ns_deflate_new();
     size_t len = 0;
-    if (!out || !back || !want || !tok) {
+    if (!out || !back || !want || !d) {
         CHECKF(0, "%s: out of memory", what);
         goto done;
     }
@@ -61,9 +63,9 @@ static size_t round_trip(const char *what, const ns_deflate_seg *seg, int nseg)
         memcpy(want + off, seg[i].p, seg[i].n);
         off += seg[i].n;
     }
-    CHECKF(ns_deflate_zlib(seg, nseg, tok, out, cap - 1) == 0 || cap - 1 >= ns_deflate_bound(total, nseg),
+    CHECKF(ns_deflate_zlib(d, seg, nseg, out, cap - 1) == 0 || cap - 1 >= ns_deflate_bound(total, nseg),
            "%s: wrote into less room than the bound", what);
-    len = ns_deflate_zlib(seg, nseg, tok, out, cap);
+    len = ns_deflate_zlib(d, seg, nseg, out, cap);
     CHECKF(len > 0 && len <= cap, "%s: %zu bytes out of %zu room", what, len, cap);
     uLongf got = (uLongf)(total + 1);
     const int zr = uncompress(back, &got, out, (uLong)len);
@@ -74,7 +76,7 @@ done:
     free(out);
     free(back);
     free(want);
-    free(tok);
+    ns_deflate_free(d);
     return len;
 }
 
@@ -372,25 +374,89 @@ int main(void)
         buf[i] = (uint8_t)((i + 100) / 700);
     one("runs across coder blocks", buf, 4 * 32768 + 5 - 5, 0);
 
+    /* blocks of one repeated byte, one coder for all (its plan of such a
+     * block is kept and reused when the byte and the length come again):
+     * every stream inflates to its input and equals a fresh coder's, for
+     * lengths around the match limit and the coder's blocks (32 KiB, the
+     * last piece up to 1.5 blocks), bytes changing and repeating, and such
+     * blocks beside blocks of other bytes in one segment */
+    {
+        const size_t clens[] = {2, 3, 4, 259, 260, 16384, 32768, 32769, 49151, 49152, 49153, 65536, 100000};
+        const uint8_t vals[] = {0, 0, 7, 255, 0};
+        ns_deflate *shared = ns_deflate_new(), *fresh = NULL;
+        const size_t cap = ns_deflate_bound(3 * 65536, 1);
+        uint8_t *o1 = malloc(cap), *o2 = malloc(cap), *back = malloc(3 * 65536);
+        CHECK(shared && o1 && o2 && back);
+        for (int pass = 0; pass < 2 && shared && o1 && o2 && back; pass++) {
+            for (size_t il = 0; il < sizeof clens / sizeof clens[0]; il++) {
+                for (size_t iv = 0; iv < sizeof vals; iv++) {
+                    for (int mixed = 0; mixed < 3; mixed++) {
+                        /* mixed 1: varied bytes, then the repeated ones; 2: the other way round */
+                        const size_t n = clens[il] + (mixed ? 32768 : 0);
+                        const size_t rep_at = mixed == 1 ? 32768 : 0, var_at = mixed == 2 ? clens[il] : 0;
+                        memset(buf + rep_at, vals[iv], clens[il]);
+                        for (size_t k = 0; mixed && k < 32768; k++)
+                            buf[var_at + k] = (uint8_t)(k / 5 % 3 + (k % 7 == 0));
+                        const ns_deflate_seg sg = {buf, n, 0};
+                        fresh = ns_deflate_new();
+                        const size_t l1 = ns_deflate_zlib(shared, &sg, 1, o1, cap);
+                        const size_t l2 = fresh ? ns_deflate_zlib(fresh, &sg, 1, o2, cap) : 0;
+                        ns_deflate_free(fresh);
+                        uLongf got = (uLongf)n;
+                        const int zr = uncompress(back, &got, o1, (uLong)l1);
+                        CHECKF(l1 > 0 && l1 == l2 && memcmp(o1, o2, l1) == 0 && zr == Z_OK && got == n &&
+                                   memcmp(back, buf, n) == 0,
+                               "%zu bytes %u (mixed %d, pass %d): %zu bytes, a fresh coder's %zu, inflate %d", clens[il],
+                               (unsigned)vals[iv], mixed, pass, l1, l2, zr);
+                    }
+                }
+            }
+        }
+        /* one stream of coder blocks each of one byte, the byte changing
+         * and coming back */
+        const uint8_t seq[] = {0, 7, 0, 0, 255, 7};
+        for (size_t k = 0; k < sizeof seq; k++)
+            memset(buf + 32768 * k, seq[k], 32768);
+        const ns_deflate_seg sg = {buf, 32768 * sizeof seq, 0};
+        uint8_t *o3 = malloc(ns_deflate_bound(sg.n, 1)), *b3 = malloc(sg.n);
+        const size_t l3 = o3 && shared ? ns_deflate_zlib(shared, &sg, 1, o3, ns_deflate_bound(sg.n, 1)) : 0;
+        uLongf got3 = (uLongf)sg.n;
+        const int zr3 = b3 && l3 ? uncompress(b3, &got3, o3, (uLong)l3) : Z_MEM_ERROR;
+        CHECKF(zr3 == Z_OK && got3 == sg.n && memcmp(b3, buf, sg.n) == 0,
+               "blocks of one byte each, the byte changing: inflate %d, %lu of %zu bytes", zr3,
+               (unsigned long)got3, sg.n);
+        free(o3);
+        free(b3);
+        free(o1);
+        free(o2);
+        free(back);
+        ns_deflate_free(shared);
+    }
+
     /* the same input, the same stream */
     {
         const size_t n = 200000, cap = ns_deflate_bound(n, 1);
         uint8_t *o1 = malloc(cap), *o2 = malloc(cap);
-        uint16_t *tk = malloc(ns_deflate_tokens(n) * sizeof *tk);
+        ns_deflate *d1 = ns_deflate_new(), *d2 = ns_deflate_new();
         for (size_t i = 0; i < n; i++)
             buf[i] = (uint8_t)(ns_test_rng() % 3 ? i / 77 : ns_test_rng() % 5);
         ns_deflate_seg sg = {buf, n, 0};
         size_t l1 = 0, l2 = 1;
-        if (o1 && o2 && tk) {
-            memset(tk, 0xA5, ns_deflate_tokens(n) * sizeof *tk);
-            l1 = ns_deflate_zlib(&sg, 1, tk, o1, cap);
-            memset(tk, 0x5A, ns_deflate_tokens(n) * sizeof *tk);
-            l2 = ns_deflate_zlib(&sg, 1, tk, o2, cap);
+        if (o1 && o2 && d1 && d2) {
+            /* a fresh coder and one used on other bytes before */
+            uint8_t other[5000];
+            for (size_t i = 0; i < sizeof other; i++)
+                other[i] = (uint8_t)(i % 11 ? i : i / 3);
+            const ns_deflate_seg so = {other, sizeof other, 0};
+            CHECK(ns_deflate_zlib(d2, &so, 1, o2, cap) > 0);
+            l1 = ns_deflate_zlib(d1, &sg, 1, o1, cap);
+            l2 = ns_deflate_zlib(d2, &sg, 1, o2, cap);
         }
         CHECKF(l1 == l2 && l1 > 0 && memcmp(o1, o2, l1) == 0, "the same input twice: %zu and %zu bytes", l1, l2);
         free(o1);
         free(o2);
-        free(tk);
+        ns_deflate_free(d1);
+        ns_deflate_free(d2);
     }
 
     /* segments: stored, coded, empty, coded in one stream */

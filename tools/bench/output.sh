@@ -6,20 +6,23 @@
 # before and after each size (on a shared machine the times are only as
 # good as the load allows).
 #
-# usage: tools/bench/output.sh [--build DIR] [--prev NIMSIEVE] [--threads T] [--game G] [N ...]
+# usage: tools/bench/output.sh [--build DIR] [--prev NIMSIEVE] [--threads T] [--game G] [--pieces] [N ...]
 #   default sizes 16384 32768; --build: a built tree (default: build the
 #   Release tree build-bench); --prev: another nimsieve binary (say, the
 #   previous release's) whose streamed solve runs beside ours, its ratio
-#   printed too.
+#   printed too; --pieces: after each size, where the output path's CPU
+#   time goes, piece by piece, on that size's tiles (nimsieve-bench-filter,
+#   one thread, best of 3; it keeps every tile: 4 N^2 bytes of memory).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
-build="" prev="" threads=2 game=wythoff sizes=()
+build="" prev="" threads=2 game=wythoff pieces=0 sizes=()
 while [ $# -gt 0 ]; do
     case $1 in
     --build) build=$2; shift 2 ;;
     --prev) prev=$2; shift 2 ;;
     --threads) threads=$2; shift 2 ;;
     --game) game=$2; shift 2 ;;
+    --pieces) pieces=1; shift ;;
     *) sizes+=("$1"); shift ;;
     esac
 done
@@ -27,7 +30,7 @@ done
 if [ -z "$build" ]; then
     build=${NS_BENCH_BUILD:-$root/build-bench}
     cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release >/dev/null
-    cmake --build "$build" -j"$(nproc)" --target nimsieve nimsieve-bench-out >/dev/null
+    cmake --build "$build" -j"$(nproc)" --target nimsieve nimsieve-bench-out nimsieve-bench-filter >/dev/null
 fi
 ns=$build/nimsieve
 kern=$build/tools/bench/nimsieve-bench-out
@@ -57,4 +60,10 @@ for n in "${sizes[@]}"; do
     awk -v n="$n" -v k="$k" -v s="$s" -v m="$m" -v e="$extra" \
         'BEGIN { printf "%-8s %9.3f %9.3f %9.3f %11.2f %11.2f %s\n", n, k, s, m, s / k, m / k, e }'
     echo "         load before $l0, after $(load)"
+    if [ "$pieces" = 1 ]; then
+        # the stored width of a square table: 16 bits while the bound 2(N-1) fits
+        elem=2
+        [ "$n" -le 32768 ] || elem=4
+        "$build/tools/bench/nimsieve-bench-filter" "$game" "$n" 3 "$elem" | sed 's/^/         /'
+    fi
 done
