@@ -209,12 +209,12 @@ ns_err ns_h5_ledger_read(int fd, const ns_h5_ledger_entry *e, void **buf, size_t
  * part (and sync the directory). */
 ns_err ns_h5_ledger_promote(const char *pending, const char *part, const char *path, ns_error *err);
 
-/* Make part the file that holds l's chunks: part itself, or pending (a
- * run's fresh file that its checkpoint records but that the run did not
- * live to rename), renamed over part. An error (NS_EINVAL: neither
+/* Make part the file that holds the n chunks e records: part itself, or
+ * pending (a run's fresh file that its checkpoint records but that the run
+ * did not live to rename), renamed over part. An error (NS_EINVAL: neither
  * exists; NS_EFORMAT: neither holds them) leaves both as they were. */
-ns_err ns_h5_ledger_locate(const ns_h5_ledger *l, const char *part, const char *pending, const char *path,
-                           const char *ckpt_path, ns_error *err);
+ns_err ns_h5_ledger_locate(const ns_h5_ledger_entry *e, uint64_t n, const char *part, const char *pending,
+                           const char *path, const char *ckpt_path, ns_error *err);
 
 /* ---- checkpoints (ns_h5_ckpt.c) ---- */
 

@@ -123,8 +123,8 @@ ns_err ns_h5_ledger_promote(const char *pending, const char *part, const char *p
     return ns_h5_sync_dir_of(part, err);
 }
 
-/* Does file hold the first and the last stored chunk of l? */
-static int holds(const ns_h5_ledger *l, const char *file)
+/* Does file hold the first and the last stored chunk of the n that e records? */
+static int holds(const ns_h5_ledger_entry *e, uint64_t n, const char *file)
 {
     int fd = open(file, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
@@ -133,33 +133,34 @@ static int holds(const ns_h5_ledger *l, const char *file)
     size_t cap = 0;
     int ok = 1;
     const ns_h5_ledger_entry *first = NULL, *last = NULL;
-    for (uint64_t i = 0; i < l->n && !first; i++)
-        if (l->e[i].size)
-            first = &l->e[i];
-    for (uint64_t i = l->n; i > 0 && !last; i--)
-        if (l->e[i - 1].size)
-            last = &l->e[i - 1];
-    ns_error e = {0};
-    if (first && (ns_h5_ledger_read(fd, first, &buf, &cap, file, &e) || ns_h5_ledger_read(fd, last, &buf, &cap, file, &e)))
+    for (uint64_t i = 0; i < n && !first; i++)
+        if (e[i].size)
+            first = &e[i];
+    for (uint64_t i = n; i > 0 && !last; i--)
+        if (e[i - 1].size)
+            last = &e[i - 1];
+    ns_error err = {0};
+    if (first && (ns_h5_ledger_read(fd, first, &buf, &cap, file, &err) ||
+                  ns_h5_ledger_read(fd, last, &buf, &cap, file, &err)))
         ok = 0;
     free(buf);
     close(fd);
     return ok;
 }
 
-ns_err ns_h5_ledger_locate(const ns_h5_ledger *l, const char *part, const char *pending, const char *path,
-                           const char *ckpt_path, ns_error *err)
+ns_err ns_h5_ledger_locate(const ns_h5_ledger_entry *e, uint64_t n, const char *part, const char *pending,
+                           const char *path, const char *ckpt_path, ns_error *err)
 {
     struct stat sb;
     const int has_part = stat(part, &sb) == 0, has_pending = stat(pending, &sb) == 0;
     if (!has_part && !has_pending)
         return ns_error_set(err, NS_EINVAL, "%s: the table the checkpoint %s goes with is missing: %s", part,
                             ckpt_path, strerror(ENOENT));
-    if (has_part && holds(l, part))
+    if (has_part && holds(e, n, part))
         return NS_OK;
     /* a run killed between writing a checkpoint that records its fresh
      * file and renaming that file over the .part */
-    if (has_pending && holds(l, pending)) {
+    if (has_pending && holds(e, n, pending)) {
         if (rename(pending, part) != 0)
             return ns_error_set(err, NS_EIO, "%s: cannot rename %s to %s: %s", path, pending, part, strerror(errno));
         return ns_h5_sync_dir_of(part, err);

@@ -418,9 +418,7 @@ ns_h5_seq *ns_h5_seq_resume(const char *path, const char *ckpt_path, ns_table *t
     }
     if (!(s = seq_new(path, t->bounds[0], threads, rec.elem, err)))
         goto fail;
-    if (ns_h5_ledger_locate(&(ns_h5_ledger){.e = (ns_h5_ledger_entry *)rec.ledger, .n = rec.nledger,
-                                            .nres = rec.nledger},
-                            s->part, s->pend, path, ckpt_path, err) ||
+    if (ns_h5_ledger_locate(rec.ledger, rec.nledger, s->part, s->pend, path, ckpt_path, err) ||
         read_stored(s, t, &rec, ckpt_path, err))
         goto fail;
     for (int64_t i = 0; i < rec.ntail; i++) {

@@ -691,9 +691,7 @@ ns_h5_stream *ns_h5_stream_resume(const char *path, const char *ckpt_path, const
     }
     {
         char *part = dup_cat(path, ".part"), *pend = dup_cat(path, ".part.new");
-        ns_err rc = part && pend ? ns_h5_ledger_locate(&(ns_h5_ledger){.e = (ns_h5_ledger_entry *)rec.ledger,
-                                                                        .n = rec.nledger, .nres = rec.nledger},
-                                                       part, pend, path, ckpt_path, err)
+        ns_err rc = part && pend ? ns_h5_ledger_locate(rec.ledger, rec.nledger, part, pend, path, ckpt_path, err)
                                  : ns_error_set(err, NS_ENOMEM, "%s: out of memory", path);
         free(part);
         free(pend);

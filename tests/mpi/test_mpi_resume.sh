@@ -34,11 +34,6 @@ sys.exit(0 if np.array_equal(g == 0, want) else 1)
 PY
 }
 
-# units_of: "N M" from the resume line "resuming from ...: N of M units done"
-units_of() {
-    sed -n 's/^resuming from .*: \([0-9]*\) of \([0-9]*\) units done.*/\1 \2/p' "$OUT" | head -1
-}
-
 # stop_term HOW R SIZE OUTFILE ARGS...: R ranks, SIGTERM once the first
 # checkpoint exists, to mpirun (HOW = mpirun) or to every rank (ranks)
 stop_term() {
@@ -61,42 +56,6 @@ stop_term() {
     fi
     wait "$t"
     RC=$?
-}
-
-# resume_all MODE FILE SIZE REF RANKS...: resume copies of FILE's checkpoint
-# (and .part) under each rank count; each must be REF
-resume_all() {
-    local mode=$1 f=$2 n=$3 ref=$4 r extra=()
-    shift 4
-    [ "$mode" = stream ] && extra=(--stream)
-    cp "$f.ckpt" "$f.ckpt.saved"
-    [ "$mode" = stream ] && cp "$f.part" "$f.part.saved"
-    for r in "$@"; do
-        cp "$f.ckpt.saved" "$f.ckpt"
-        [ "$mode" = stream ] && cp "$f.part.saved" "$f.part"
-        rm -f "$f"
-        CHECKS=$((CHECKS + 1))
-        if [ "$r" -eq 1 ]; then
-            run timeout 60 "$NS" solve wythoff --size "$n" "${extra[@]}" -o "$f" --resume
-        else
-            mpi "$r" "$NS" solve wythoff --size "$n" "${extra[@]}" -o "$f" --resume
-        fi
-        if [ "$RC" -ne 0 ]; then
-            fail "$mode: resume at $r ranks: exit $RC"
-            show
-            continue
-        fi
-        local u
-        u=$(units_of)
-        if [ -z "$u" ] || [ "${u% *}" -lt 1 ] || [ "${u% *}" -ge "${u#* }" ]; then
-            fail "$mode: resume at $r ranks: expected to resume a checkpoint part of the way ('$u')"
-            show
-        fi
-        $PY "$SAME" "$ref" "$f" --skip "$SKIP" >"$WORK/diff" 2>&1 ||
-            fail "$mode: resumed at $r ranks: not the single-process file: $(head -3 "$WORK/diff")"
-        [ -e "$f.ckpt" ] && fail "$mode: resumed at $r ranks: the checkpoint is left behind"
-    done
-    rm -f "$f.ckpt.saved" "$f.part.saved"
 }
 
 for mode in memory stream; do
@@ -131,9 +90,9 @@ for mode in memory stream; do
         show
     else
         if [ "$mode" = memory ]; then
-            resume_all "$mode" "$f" 8192 "$WORK/ref.$mode.8192.h5" 1 2 4
+            resume_all "$mode" "$f" "$WORK/ref.$mode.8192.h5" "1 2 4" -- wythoff --size 8192 "${extra[@]}"
         else
-            resume_all "$mode" "$f" 8192 "$WORK/ref.$mode.8192.h5" 3
+            resume_all "$mode" "$f" "$WORK/ref.$mode.8192.h5" "3" -- wythoff --size 8192 "${extra[@]}"
         fi
     fi
 
@@ -153,9 +112,9 @@ for mode in memory stream; do
         show
     else
         if [ "$mode" = memory ]; then
-            resume_all "$mode" "$f" 4096 "$WORK/ref.$mode.4096.h5" 3
+            resume_all "$mode" "$f" "$WORK/ref.$mode.4096.h5" "3" -- wythoff --size 4096 "${extra[@]}"
         else
-            resume_all "$mode" "$f" 4096 "$WORK/ref.$mode.4096.h5" 1 2 4
+            resume_all "$mode" "$f" "$WORK/ref.$mode.4096.h5" "1 2 4" -- wythoff --size 4096 "${extra[@]}"
             CHECKS=$((CHECKS + 1))
             wythoff_p "$f" || fail "$mode: resumed at 4 ranks: the P-positions are not Wythoff's pairs"
         fi
