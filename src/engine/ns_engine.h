@@ -236,6 +236,7 @@ typedef struct ns_seq_stats {
     uint64_t rc_heaps;      /* heaps done by the rare/common method ... */
     uint64_t scans;         /* ... of which needed a scan of all splits */
     uint64_t vec_scans;     /* heaps of rc_heaps whose scans ran the vector kernel */
+    uint64_t pipe_heaps;    /* heaps of rc_heaps done by the pipeline (engine/ns_seq_pipe.h) */
     uint64_t mex_heaps;     /* heaps done by the plain mex ... */
     uint64_t mex_vec;       /* ... of which marked their splits with its
                                vector kernel (ns_engine_opts.seq_mex) */
@@ -303,6 +304,8 @@ typedef struct ns_engine_opts {
     ns_seq_fn seq_sink;     /* OPTIONAL (sequence engines): see ns_seq_fn */
     void *seq_user;
     ns_seq_scan seq_scan;   /* rare-common: how splits are scanned (tests) */
+    int seq_no_pipe;        /* rare-common: heap by heap in blocks, not the
+                               pipeline over groups (tests, benchmark) */
     ns_seq_mex seq_mex;     /* sequence engines: how the plain mex marks
                                splits (tests, benchmark) */
     int loose_bound;        /* 1: size cells and line sets by the proven

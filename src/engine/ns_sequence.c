@@ -47,6 +47,8 @@
 #include "game/ns_octal.h"
 #include "engine/ns_seq_group.h"
 #include "engine/ns_seq_mex.h"
+#include "engine/ns_seq_pipe.h"
+#include "engine/ns_seq_rc.h"
 #include "engine/ns_seq_split3.h"
 
 #ifdef __SSE2__
@@ -75,10 +77,6 @@ static uint64_t words_for(uint64_t maxv)
     return b <= 6 ? 1 : (uint64_t)1 << (b - 6);
 }
 
-static inline void mark(uint64_t *seen, uint32_t v)
-{
-    seen[v >> 6] |= (uint64_t)1 << (v & 63);
-}
 
 /* Where the plain mex marks a heap's options: the bitset seen, or, when
  * map is set (cells of one or two bytes, not NS_SEQ_MEX_BITS), bytes of
@@ -97,7 +95,7 @@ static inline void mark_one(const seq_marks *k, uint32_t v)
     if (k->map)
         k->map[v] = 0xff;
     else
-        mark(k->seen, v);
+        ns_seq_mark(k->seen, v);
 }
 
 /* Mark x ^ G(a) ^ G(m - a) for a in [a0, a1]. */
@@ -112,7 +110,7 @@ static void mark_pairs(const void *data, int elem, uint32_t x, int64_t m, int64_
     do {                                                                                                               \
         const T *g = data;                                                                                             \
         for (int64_t a = a0; a <= a1; a++)                                                                             \
-            mark(seen, x ^ (uint32_t)g[a] ^ (uint32_t)g[m - a]);                                                       \
+            ns_seq_mark(seen, x ^ (uint32_t)g[a] ^ (uint32_t)g[m - a]);                                                       \
     } while (0)
     switch (elem) {
     case 1: NS_SEQ_PAIRS(uint8_t); break;
@@ -204,7 +202,7 @@ static int rule_mark_one(void *user, int64_t take, const int64_t *parts, int np)
         x ^= ns_table_get(m->t, (uint64_t)parts[i]);
     }
     if (late == m->late)
-        mark(m->seen, x);
+        ns_seq_mark(m->seen, x);
     return 0;
 }
 
@@ -271,33 +269,13 @@ enum {
     RC_MIN = 512,     /* heap sizes before the method is tried */
     RC_WINDOW = 64,   /* far pairs each heap tries in parallel for the rare values, a chunk */
     RC_SPARSE = 8,    /* the method runs while at most 1/RC_SPARSE of the heaps are rare */
-    RC_MAX_BITS = 16, /* masks among values below 2^16 */
     RC_BLOCK = 16384, /* heap sizes of a block, at most (one synchronisation each) */
 };
+#define PIPE_SEGMENT ((int64_t)1 << 20) /* heap sizes of a run of the pipeline, at most */
 
-typedef struct rc_state {
-    uint32_t mask;      /* 0: none */
-    uint64_t *rv;       /* the rare values below 64 * rv_words, a bitset */
-    uint64_t rv_words;
-    int64_t *rare;      /* rare heap sizes >= 1, ascending */
-    int64_t nrare, cap_rare;
-    uint64_t *hist;     /* hist[v]: heaps 1..n-1 of value v (v < 2^RC_MAX_BITS) */
-    int off;            /* the values grew past 2^RC_MAX_BITS: no method */
-    int64_t next_eval;
-    ns_seq_stats *st;
-} rc_state;
 
-/* The moves of a take-and-break game, by kind. */
-typedef struct seq_moves {
-    int nsplit, nsingle;
-    int split_t[NS_OCTAL_MAX_DIGITS]; /* tokens taken by moves leaving two heaps */
-    int single_t[NS_OCTAL_MAX_DIGITS];/* ... leaving one heap */
-    int strict;                       /* the two heaps differ (Grundy's game) */
-    int tmax;
-    const uint8_t *d;
-} seq_moves;
 
-static void moves_of(const ns_octal *o, seq_moves *mv)
+static void moves_of(const ns_octal *o, ns_seq_moves *mv)
 {
     memset(mv, 0, sizeof *mv);
     mv->d = o->d;
@@ -315,33 +293,8 @@ static void moves_of(const ns_octal *o, seq_moves *mv)
     }
 }
 
-static inline __attribute__((always_inline)) uint32_t gv(const void *g, int elem, int64_t i)
-{
-    switch (elem) {
-    case 1: return ((const uint8_t *)g)[i];
-    case 2: return ((const uint16_t *)g)[i];
-    default: return ((const uint32_t *)g)[i];
-    }
-}
 
-static inline int is_rare(uint32_t mask, uint32_t v)
-{
-    return !__builtin_parity(v & mask);
-}
 
-/* first j < n with r[j] >= x (n when none) */
-static int64_t lower_bound(const int64_t *r, int64_t n, int64_t x)
-{
-    int64_t lo = 0, hi = n;
-    while (lo < hi) {
-        const int64_t mid = lo + (hi - lo) / 2;
-        if (r[mid] < x)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
 
 /* Values of one-byte cells (below 256) are marked as bytes (0xff) in a
  * byte map and folded into the bitset at the end: a byte store per value
@@ -393,26 +346,26 @@ static inline int group_fits(int elem, uint64_t w)
     return elem == 1 || (elem == 2 && w * 64 <= RC_MAPB);
 }
 
-static inline __attribute__((always_inline)) void group_pass_k(const seq_moves *mv, const void *g, int elem,
+static inline __attribute__((always_inline)) void group_pass_k(const ns_seq_moves *mv, const void *g, int elem,
                                                                const int64_t *rare, int64_t nr, int64_t n0, int64_t b0,
                                                                int late, rc_span *sk, uint8_t *by)
 {
     for (int i = 0; i < mv->nsplit; i++) {
         const rc_span sp = sk[i] = ns_seq_group_span(mv->split_t[i], mv->strict, n0, b0, late);
         const int64_t M0 = n0 - mv->split_t[i];
-        for (int64_t j = lower_bound(rare, nr, sp.lo); j < nr && rare[j] < sp.hi; j++) {
+        for (int64_t j = ns_seq_lower_bound(rare, nr, sp.lo); j < nr && rare[j] < sp.hi; j++) {
             const int64_t a = rare[j];
             if (!ns_seq_in_span(&sp, a))
                 continue;
-            const uint32_t ga = gv(g, elem, a);
+            const uint32_t ga = ns_seq_gv(g, elem, a);
 #pragma GCC unroll 32
             for (int h = 0; h < RC_GROUP; h++)
-                by[h * RC_MAPB + (int)((ga ^ gv(g, elem, M0 - a + h)) & (RC_MAPB - 1))] = 0xff;
+                by[h * RC_MAPB + (int)((ga ^ ns_seq_gv(g, elem, M0 - a + h)) & (RC_MAPB - 1))] = 0xff;
         }
     }
 }
 
-static void group_pass(const seq_moves *mv, const ns_table *t, const int64_t *rare, int64_t nr, int64_t n0, int64_t b0,
+static void group_pass(const ns_seq_moves *mv, const ns_table *t, const int64_t *rare, int64_t nr, int64_t n0, int64_t b0,
                        int late, rc_span *sk, uint8_t *by)
 {
     if (t->elem == 1)
@@ -425,7 +378,7 @@ static void group_pass(const seq_moves *mv, const ns_table *t, const int64_t *ra
  * block: taking the whole heap, single heaps below b0, splits with a rare
  * part below b0 and the other part below b0 (rare[0..nr0) are the rare
  * heaps below b0). w1: every value is below 64 (one word). */
-static inline __attribute__((always_inline)) void rc_early_k(const seq_moves *mv, const rc_state *rs, int64_t nr0,
+static inline __attribute__((always_inline)) void rc_early_k(const ns_seq_moves *mv, const ns_seq_rc *rs, int64_t nr0,
                                                              const void *g, int elem, int w1, int64_t n, int64_t b0,
                                                              const rc_span *sk, uint64_t *s)
 {
@@ -441,29 +394,29 @@ static inline __attribute__((always_inline)) void rc_early_k(const seq_moves *mv
         else if (elem == 1)                                                                                            \
             by[v_ & 255] = 0xff;                                                                                       \
         else                                                                                                           \
-            mark(s, v_);                                                                                               \
+            ns_seq_mark(s, v_);                                                                                               \
     } while (0)
     if (n <= mv->tmax && (mv->d[n] & 1))
         RC_MARK(0);
     for (int i = 0; i < mv->nsingle; i++) {
         const int64_t m = n - mv->single_t[i];
         if (m >= 1 && m < b0)
-            RC_MARK(gv(g, elem, m));
+            RC_MARK(ns_seq_gv(g, elem, m));
     }
     for (int i = 0; i < mv->nsplit; i++) {
         const int64_t m = n - mv->split_t[i];
         if (m < 2)
             continue;
         const int64_t lo = max64(1, m - b0 + 1); /* the other part m - a < b0 */
-        for (int64_t j = lower_bound(rs->rare, nr0, lo); j < nr0 && rs->rare[j] < m; j++) {
+        for (int64_t j = ns_seq_lower_bound(rs->rare, nr0, lo); j < nr0 && rs->rare[j] < m; j++) {
             const int64_t a = rs->rare[j];
             if (sk && ns_seq_in_span(&sk[i], a)) { /* the group pass did these */
-                j = lower_bound(rs->rare, nr0, ns_seq_span_next(&sk[i], a)) - 1;
+                j = ns_seq_lower_bound(rs->rare, nr0, ns_seq_span_next(&sk[i], a)) - 1;
                 continue;
             }
             if (mv->strict && 2 * a == m)
                 continue;
-            RC_MARK(gv(g, elem, a) ^ gv(g, elem, m - a));
+            RC_MARK(ns_seq_gv(g, elem, a) ^ ns_seq_gv(g, elem, m - a));
         }
     }
     if (w1)
@@ -480,16 +433,16 @@ static inline __attribute__((always_inline)) void rc_pairs_k(const void *g, int 
     if (w1) {
         uint64_t acc = 0;
         for (int64_t a = a0; a < a1; a++)
-            acc |= (uint64_t)1 << ((gv(g, elem, a) ^ gv(g, elem, m - a)) & 63);
+            acc |= (uint64_t)1 << ((ns_seq_gv(g, elem, a) ^ ns_seq_gv(g, elem, m - a)) & 63);
         s[0] |= acc;
     } else if (elem == 1) {
         uint8_t by[256] = {0};
         for (int64_t a = a0; a < a1; a++)
-            by[gv(g, elem, a) ^ gv(g, elem, m - a)] = 0xff;
+            by[ns_seq_gv(g, elem, a) ^ ns_seq_gv(g, elem, m - a)] = 0xff;
         fold_bytes(by, s);
     } else {
         for (int64_t a = a0; a < a1; a++)
-            mark(s, gv(g, elem, a) ^ gv(g, elem, m - a));
+            ns_seq_mark(s, ns_seq_gv(g, elem, a) ^ ns_seq_gv(g, elem, m - a));
     }
 }
 
@@ -504,13 +457,8 @@ static void rc_pairs(const ns_table *t, int w1, int64_t m, int64_t a0, int64_t a
     }
 }
 
-/* a runs below this in the splits (a, m - a) of a heap, a <= m - a */
-static inline int64_t pair_end(const seq_moves *mv, int64_t m)
-{
-    return m < 2 ? 1 : mv->strict ? (m + 1) / 2 : m / 2 + 1;
-}
 
-static void rc_early(const seq_moves *mv, const rc_state *rs, int64_t nr0, const ns_table *t, int w1, int64_t n,
+static void rc_early(const ns_seq_moves *mv, const ns_seq_rc *rs, int64_t nr0, const ns_table *t, int w1, int64_t n,
                      int64_t b0, const rc_span *sk, uint64_t *s)
 {
     /* without a group pass (sk NULL) the kernels have no skip test */
@@ -534,7 +482,7 @@ static void rc_early(const seq_moves *mv, const rc_state *rs, int64_t nr0, const
  * in order (the serial part of a block) and, the rare heaps being mostly
  * small, holds most of the splits with a rare part: one kernel per cell
  * width, its bits gathered in a register while every value is below 64. */
-static inline __attribute__((always_inline)) void rc_late_k(const seq_moves *mv, const rc_state *rs, int64_t nr0,
+static inline __attribute__((always_inline)) void rc_late_k(const ns_seq_moves *mv, const ns_seq_rc *rs, int64_t nr0,
                                                             const void *g, int elem, int w1, int64_t n, int64_t b0,
                                                             const rc_span *sk, uint64_t *s)
 {
@@ -550,12 +498,12 @@ static inline __attribute__((always_inline)) void rc_late_k(const seq_moves *mv,
         else if (elem == 1)                                                                                            \
             by[v_ & 255] = 0xff;                                                                                       \
         else                                                                                                           \
-            mark(s, v_);                                                                                               \
+            ns_seq_mark(s, v_);                                                                                               \
     } while (0)
     for (int i = 0; i < mv->nsingle; i++) {
         const int64_t m = n - mv->single_t[i];
         if (m >= b0)
-            RC_MARK(gv(g, elem, m));
+            RC_MARK(ns_seq_gv(g, elem, m));
     }
     const int64_t *rare = rs->rare;
     for (int i = 0; i < mv->nsplit; i++) {
@@ -566,16 +514,16 @@ static inline __attribute__((always_inline)) void rc_late_k(const seq_moves *mv,
         for (int64_t j = 0; j < nr0 && rare[j] <= hi; j++) {
             const int64_t a = rare[j];
             if (sk && ns_seq_in_span(&sk[i], a)) { /* the group pass did these */
-                j = lower_bound(rare, nr0, ns_seq_span_next(&sk[i], a)) - 1;
+                j = ns_seq_lower_bound(rare, nr0, ns_seq_span_next(&sk[i], a)) - 1;
                 continue;
             }
             if (!(mv->strict && 2 * a == m))
-                RC_MARK(gv(g, elem, a) ^ gv(g, elem, m - a));
+                RC_MARK(ns_seq_gv(g, elem, a) ^ ns_seq_gv(g, elem, m - a));
         }
         for (int64_t j = nr0; j < rs->nrare && rare[j] < m; j++) {
             const int64_t a = rare[j];
             if (!(mv->strict && 2 * a == m))
-                RC_MARK(gv(g, elem, a) ^ gv(g, elem, m - a));
+                RC_MARK(ns_seq_gv(g, elem, a) ^ ns_seq_gv(g, elem, m - a));
         }
     }
     if (w1)
@@ -585,7 +533,7 @@ static inline __attribute__((always_inline)) void rc_late_k(const seq_moves *mv,
 #undef RC_MARK
 }
 
-static void rc_late(const seq_moves *mv, const rc_state *rs, int64_t nr0, const ns_table *t, int w1, int64_t n,
+static void rc_late(const ns_seq_moves *mv, const ns_seq_rc *rs, int64_t nr0, const ns_table *t, int w1, int64_t n,
                     int64_t b0, const rc_span *sk, uint64_t *s)
 {
     /* without a group pass (sk NULL) the kernels have no skip test */
@@ -603,29 +551,7 @@ static void rc_late(const seq_moves *mv, const rc_state *rs, int64_t nr0, const 
     }
 }
 
-/* Is a rare value below c missing from s (w words)? */
-static int rare_missing(const uint64_t *s, const uint64_t *rv, uint64_t w, uint64_t c)
-{
-    for (uint64_t i = 0; i < w && i * 64 < c; i++) {
-        uint64_t miss = rv[i] & ~s[i];
-        if (c - i * 64 < 64)
-            miss &= ((uint64_t)1 << (c - i * 64)) - 1;
-        if (miss)
-            return 1;
-    }
-    return 0;
-}
 
-/* The smallest common value not in s (w words). */
-static uint64_t common_mex(const uint64_t *s, const uint64_t *rv, uint64_t w)
-{
-    for (uint64_t i = 0; i < w; i++) {
-        const uint64_t free_ = ~(s[i] | rv[i]);
-        if (free_)
-            return i * 64 + (uint64_t)__builtin_ctzll(free_);
-    }
-    return w * 64;
-}
 
 /* ---- the scan for the rare values still missing ----
  *
@@ -680,7 +606,7 @@ static int64_t find_scalar(const void *g, int elem, int64_t m, int64_t a0, int64
 {
     int64_t a = a0;
     for (; *k && a < a1; a++) {
-        const uint32_t v = gv(g, elem, a) ^ gv(g, elem, m - a);
+        const uint32_t v = ns_seq_gv(g, elem, a) ^ ns_seq_gv(g, elem, m - a);
         for (int j = 0; j < *k; j++)
             if (need[j] == v) {
                 *k = drop_found(need, *k, (uint32_t)1 << j);
@@ -831,12 +757,12 @@ static int64_t rc_scan(const ns_table *t, int vec, int64_t m, int64_t a0, int64_
                 if (j < k && need[j] == was[i])
                     j++;
                 else
-                    mark(s, was[i]);
+                    ns_seq_mark(s, was[i]);
             }
             *vused = 1;
             return a;
         }
-        if (k < 0 && !rare_missing(s, rv, w, c))
+        if (k < 0 && !ns_seq_rare_missing(s, rv, w, c))
             return a;
         const int64_t e = min64(a1, a + 64);
         rc_pairs(t, w1, m, a, e, s);
@@ -849,14 +775,14 @@ static int64_t rc_scan(const ns_table *t, int vec, int64_t m, int64_t a0, int64_
  * the first split with a0 <= a and both parts below b0, 64 at first, then
  * (rc_scan) until no rare value below c (the smallest common value not
  * yet seen) is missing. Returns where it stopped. */
-static int64_t rc_far_scan(const seq_moves *mv, const rc_state *rs, const ns_table *t, int w1, int vec, int64_t n,
+static int64_t rc_far_scan(const ns_seq_moves *mv, const ns_seq_rc *rs, const ns_table *t, int w1, int vec, int64_t n,
                            int64_t b0, int64_t a0, uint64_t *s, uint64_t w, int *vused)
 {
     const int64_t m = n - mv->split_t[0];
-    const int64_t end = min64(pair_end(mv, m), b0);
+    const int64_t end = min64(ns_seq_pair_end(mv, m), b0);
     if (a0 >= end)
         return a0;
-    const uint64_t c = common_mex(s, rs->rv, w);
+    const uint64_t c = ns_seq_common_mex(s, rs->rv, w);
     const int64_t a1 = min64(end, a0 + RC_WINDOW);
     rc_pairs(t, w1, m, a0, a1, s);
     return rc_scan(t, vec, m, a1, end, s, rs->rv, w, c, vused);
@@ -867,17 +793,17 @@ static int64_t rc_far_scan(const seq_moves *mv, const rc_state *rs, const ns_tab
  * then the splits of n not yet scanned (the far scan stopped at cur, it
  * began at a0) are (rc_scan), until none is (c) or to the end (the mex of
  * all options). *vused: set when the vector kernel ran. */
-static uint64_t rc_resolve(const seq_moves *mv, rc_state *rs, const ns_table *t, int vec, int64_t n, int64_t a0,
+static uint64_t rc_resolve(const ns_seq_moves *mv, ns_seq_rc *rs, const ns_table *t, int vec, int64_t n, int64_t a0,
                            int64_t cur, uint64_t *s, uint64_t w, int *vused)
 {
     const int fvu = *vused;
-    const uint64_t c = common_mex(s, rs->rv, w);
-    if (!rare_missing(s, rs->rv, w, c))
+    const uint64_t c = ns_seq_common_mex(s, rs->rv, w);
+    if (!ns_seq_rare_missing(s, rs->rv, w, c))
         return c;
     rs->st->scans++;
     for (int i = 0; i < mv->nsplit; i++) {
         const int64_t m = n - mv->split_t[i];
-        const int64_t hi = pair_end(mv, m);
+        const int64_t hi = ns_seq_pair_end(mv, m);
         /* the first split: [cur, hi), [1, a0), and [a0, cur) again when
          * the far scan ran the vector kernel (it marked only the values
          * missing then); the others: [1, hi) */
@@ -886,14 +812,21 @@ static uint64_t rc_resolve(const seq_moves *mv, rc_state *rs, const ns_table *t,
         for (int h = 0; h < 3; h++)
             if (r0[h] < r1[h]) {
                 rc_scan(t, vec, m, r0[h], r1[h], s, rs->rv, w, c, vused);
-                if (!rare_missing(s, rs->rv, w, c))
+                if (!ns_seq_rare_missing(s, rs->rv, w, c))
                     return c;
             }
     }
     return mex_of(s, w);
 }
 
-static void rc_free(rc_state *rs)
+uint64_t ns_seq_rc_resolve(const ns_seq_moves *mv, ns_seq_rc *rs, const ns_table *t, int vec, int64_t n, uint64_t *s,
+                           uint64_t w)
+{
+    int vused = 0;
+    return rc_resolve(mv, rs, t, vec, n, 1, 1, s, w, &vused);
+}
+
+static void rc_free(ns_seq_rc *rs)
 {
     free(rs->rv);
     free(rs->rare);
@@ -902,7 +835,7 @@ static void rc_free(rc_state *rs)
 }
 
 /* The rare-value bitset for w words under the current mask. */
-static ns_err rc_set_rv(rc_state *rs, uint64_t w, ns_error *err)
+static ns_err rc_set_rv(ns_seq_rc *rs, uint64_t w, ns_error *err)
 {
     if (w > rs->rv_words) {
         uint64_t *p = realloc(rs->rv, w * sizeof *p);
@@ -914,45 +847,53 @@ static ns_err rc_set_rv(rc_state *rs, uint64_t w, ns_error *err)
     for (uint64_t i = 0; i < rs->rv_words; i++) {
         uint64_t x = 0;
         for (int b = 0; b < 64; b++)
-            if (is_rare(rs->mask, (uint32_t)(i * 64 + (uint64_t)b)))
+            if (ns_seq_is_rare(rs->mask, (uint32_t)(i * 64 + (uint64_t)b)))
                 x |= (uint64_t)1 << b;
         rs->rv[i] = x;
     }
     return NS_OK;
 }
 
-static ns_err rc_push(rc_state *rs, int64_t n, ns_error *err)
+/* room for at least cap rare heap sizes */
+static ns_err rc_reserve(ns_seq_rc *rs, int64_t cap, ns_error *err)
 {
-    if (rs->nrare == rs->cap_rare) {
-        const int64_t cap = rs->cap_rare ? 2 * rs->cap_rare : 1024;
-        int64_t *p = realloc(rs->rare, (size_t)cap * sizeof *p);
-        if (!p)
-            return ns_error_set(err, NS_ENOMEM, "out of memory for %" PRId64 " rare heap sizes", cap);
-        rs->rare = p;
-        rs->cap_rare = cap;
-    }
+    if (cap <= rs->cap_rare)
+        return NS_OK;
+    int64_t *p = realloc(rs->rare, (size_t)cap * sizeof *p);
+    if (!p)
+        return ns_error_set(err, NS_ENOMEM, "out of memory for %" PRId64 " rare heap sizes", cap);
+    rs->rare = p;
+    rs->cap_rare = cap;
+    return NS_OK;
+}
+
+static ns_err rc_push(ns_seq_rc *rs, int64_t n, ns_error *err)
+{
+    ns_err rc;
+    if (rs->nrare == rs->cap_rare && (rc = rc_reserve(rs, rs->cap_rare ? 2 * rs->cap_rare : 1024, err)))
+        return rc;
     rs->rare[rs->nrare++] = n;
     return NS_OK;
 }
 
 /* Count G(n) (n >= 1) and list n when rare. */
-static ns_err rc_add(rc_state *rs, int64_t n, uint32_t v, ns_error *err)
+ns_err ns_seq_rc_add(ns_seq_rc *rs, int64_t n, uint32_t v, ns_error *err)
 {
     if (rs->off || n < 1)
         return NS_OK;
-    if (v >> RC_MAX_BITS) {
+    if (v >> NS_SEQ_RC_BITS) {
         rs->off = 1; /* values too large to weigh masks: plain mex from here */
         rs->mask = 0;
         return NS_OK;
     }
     rs->hist[v]++;
-    return rs->mask && is_rare(rs->mask, v) ? rc_push(rs, n, err) : NS_OK;
+    return rs->mask && ns_seq_is_rare(rs->mask, v) ? rc_push(rs, n, err) : NS_OK;
 }
 
 /* Weigh every mask on G(1..n-1) (values up to maxv); take the best when
  * it makes at most 3/4 as many heaps rare as the current one, or drop the
  * method while no mask makes the heaps sparse. */
-static ns_err rc_eval(rc_state *rs, const ns_table *t, int64_t n, uint64_t maxv, ns_error *err)
+static ns_err rc_eval(ns_seq_rc *rs, const ns_table *t, int64_t n, uint64_t maxv, ns_error *err)
 {
     rs->next_eval = n + max64(n / 4, 1024);
     if (rs->off)
@@ -990,7 +931,7 @@ static ns_err rc_eval(rc_state *rs, const ns_table *t, int64_t n, uint64_t maxv,
     rs->st->mask_changes++;
     rs->nrare = 0;
     for (int64_t i = 1; i < n; i++)
-        if (is_rare(rs->mask, ns_table_get(t, (uint64_t)i))) {
+        if (ns_seq_is_rare(rs->mask, ns_table_get(t, (uint64_t)i))) {
             ns_err rc = rc_push(rs, i, err);
             if (rc)
                 return rc;
@@ -1046,7 +987,7 @@ static uint64_t seq_memory(const ns_game *g, const ns_engine_plan *plan)
 static uint64_t rc_memory(const ns_game *g, const ns_engine_plan *plan)
 {
     const uint64_t rare = plan->cells / RC_SPARSE * 8;
-    return seq_memory(g, plan) + ((uint64_t)8 << RC_MAX_BITS) + rare + rare / 4;
+    return seq_memory(g, plan) + ((uint64_t)8 << NS_SEQ_RC_BITS) + rare + rare / 4;
 }
 
 /* Heap sizes from units_done * NS_SEQ_UNIT on; rare/common when use_rc. */
@@ -1067,8 +1008,8 @@ static ns_err seq_solve(const ns_game *g, ns_table *t, const ns_engine_plan *pla
     int *fvu = NULL;     /* whether it ran the vector kernel */
     uint64_t cap_early = 0, cap_cur = 0;
     ns_seq_stats st0;
-    rc_state rs = {0};
-    seq_moves mv;
+    ns_seq_rc rs = {0};
+    ns_seq_moves mv;
     ns_err rc = NS_OK;
     seq_fault fault = {0};
     ns_seq_split3 *s3 = NULL; /* three-heap moves of a code */
@@ -1079,7 +1020,7 @@ static ns_err seq_solve(const ns_game *g, ns_table *t, const ns_engine_plan *pla
     if (units_done > units)
         return ns_error_set(err, NS_EINVAL, "the checkpoint counts %" PRIu64 " units but this sequence has %" PRIu64,
                             units_done, units);
-    if (use_rc && !(rs.hist = calloc((size_t)1 << RC_MAX_BITS, sizeof *rs.hist)))
+    if (use_rc && !(rs.hist = calloc((size_t)1 << NS_SEQ_RC_BITS, sizeof *rs.hist)))
         return ns_error_set(err, NS_ENOMEM, "out of memory for the value histogram");
     rs.off = !use_rc;
     rs.next_eval = RC_MIN;
@@ -1088,7 +1029,7 @@ static ns_err seq_solve(const ns_game *g, ns_table *t, const ns_engine_plan *pla
     for (int64_t n = 0; n < start && n < N; n++) {
         const uint32_t v = ns_table_get(t, (uint64_t)n);
         maxv = v > maxv ? v : maxv;
-        if ((rc = rc_add(&rs, n, v, err)))
+        if ((rc = ns_seq_rc_add(&rs, n, v, err)))
             goto fail;
     }
     if (oc->kind == NS_TB_CODE && oc->max_heaps == 3 && !(s3 = ns_seq_split3_new(t, N, 0, err))) {
@@ -1126,6 +1067,26 @@ static ns_err seq_solve(const ns_game *g, ns_table *t, const ns_engine_plan *pla
             }
             if (!rs.off && b0 >= rs.next_eval && (rc = rc_eval(&rs, t, b0, maxv, err)))
                 goto fail;
+            /* the pipeline over groups of heaps (engine/ns_seq_pipe.h), up to
+             * the next weighing of the masks: it returns where it stopped */
+            if (use_rc && !o->seq_no_pipe && !rs.off && rs.mask && rs.nrare * RC_SPARSE <= b0 && t->elem <= 2 &&
+                we <= NS_SEQ_PIPE_WORDS && b0 >= 4 * ns_seq_pipe_lag(&mv, threads)) {
+                int64_t pe = min64(min64(N, rs.next_eval), b0 + min64(PIPE_SEGMENT, max64(PIPE_SEGMENT / 16, b0 / 8)));
+                pe = b0 + (pe - b0) / NS_SEQ_PIPE_GROUP * NS_SEQ_PIPE_GROUP;
+                int64_t done = b0;
+                if (pe > b0) {
+                    if ((rc = rc_reserve(&rs, rs.nrare + (pe - b0), err)) || (rc = rc_set_rv(&rs, we, err)))
+                        goto fail;
+                    const ns_seq_pipe_job job = {.mv = &mv, .rs = &rs, .t = t, .w = we, .maxv = &maxv,
+                                                 .max_value = plan->max_value, .b0 = b0, .b1 = pe,
+                                                 .threads = threads, .scan = o->seq_scan};
+                    done = ns_seq_pipe_run(&job);
+                }
+                if (done > b0) {
+                    b0 = done;
+                    continue;
+                }
+            }
             const int rc_block = !rs.off && rs.mask && b0 >= RC_MIN && rs.nrare * RC_SPARSE <= b0 &&
                                  b0 >= nb + RC_WINDOW;
             const int64_t nr0 = rs.nrare;
@@ -1247,7 +1208,7 @@ static ns_err seq_solve(const ns_game *g, ns_table *t, const ns_engine_plan *pla
                 maxv = v > maxv ? v : maxv;
                 if (s3)
                     ns_seq_split3_add(s3, n + 1, (uint32_t)maxv);
-                if ((rc = rc_add(&rs, n, (uint32_t)v, err)))
+                if ((rc = ns_seq_rc_add(&rs, n, (uint32_t)v, err)))
                     goto fail;
             }
             b0 = b1;
