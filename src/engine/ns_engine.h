@@ -237,6 +237,7 @@ typedef struct ns_seq_stats {
     uint64_t scans;         /* ... of which needed a scan of all splits */
     uint64_t vec_scans;     /* heaps of rc_heaps whose scans ran the vector kernel */
     uint64_t pipe_heaps;    /* heaps of rc_heaps done by the pipeline (engine/ns_seq_pipe.h) */
+    uint64_t pipe_rare;     /* rare heaps the pipeline met (each stopped it) */
     uint64_t mex_heaps;     /* heaps done by the plain mex ... */
     uint64_t mex_vec;       /* ... of which marked their splits with its
                                vector kernel (ns_engine_opts.seq_mex) */
@@ -306,6 +307,10 @@ typedef struct ns_engine_opts {
     ns_seq_scan seq_scan;   /* rare-common: how splits are scanned (tests) */
     int seq_no_pipe;        /* rare-common: heap by heap in blocks, not the
                                pipeline over groups (tests, benchmark) */
+    int64_t seq_pipe_quiet; /* rare-common: the pipeline starts once the last
+                               rare heap lies this many heap sizes back (0:
+                               65,536; the tests set less, to meet rare heaps
+                               inside it) */
     ns_seq_mex seq_mex;     /* sequence engines: how the plain mex marks
                                splits (tests, benchmark) */
     int loose_bound;        /* 1: size cells and line sets by the proven

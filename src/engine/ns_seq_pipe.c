@@ -1,47 +1,50 @@
 /* ns_seq_pipe.c - the rare/common method of the sequence engine
  * (ns_sequence.c) as a pipeline over groups of 32 heaps, so that every
- * thread works on one game (Grundy's game, 0.1777).
+ * thread works on one game (Grundy's game, 0.1777, ...).
  *
- * Near and far. A split of heap n needs the values of its parts. With the
- * heaps below F final and a lag D, the options of the group n0 .. n0+31
- * whose parts all lie below L = n0 + 32 - D ("far") can be found once
- * F >= L, while the D - 32 heaps before the group are still being
- * finished; only the options with a part in [L, n) ("near") must wait for
- * the heap before. For a split digit t (M0 = n0 - t, heap h of the group
- * splits M0 + h) the far options are the splits with a rare part r,
- * D - t <= r < L (the other part, M0 + h - r, is then below L too), and
- * near, the few with r < D - t or r >= L, the single heaps (t < D) and
- * taking the whole heap. The far stage also looks for the rare values:
- * after the splits with a rare part (the group pass: for each r the other
- * parts of the 32 heaps are one run of the sequence, one load and one
- * byte store a split) each heap's bitset holds its far common options;
- * with B its second smallest common value absent (the near options rarely
- * fill both the first and the second), the far stage scans the heap's
- * splits (a, M0 + h - a) from a = D - t on, vector kernels testing each
- * value against the set of the rare values below B still missing, until
- * none is (or 2^16 splits), and records `bound`: every rare value below it
- * is an option. The near stage adds the near options, takes c, the
- * smallest common value absent, and G(n) = c when c <= bound (the
- * common case) or no rare value below c is missing; otherwise it scans
- * every split of n (ns_seq_rc_resolve), as the heap-by-heap method does.
- * Both compute the exact mex: the values do not depend on D, on the
- * number of threads or on which thread did what.
+ * What a heap needs. With the rare/common method (ns_sequence.c), G(n) is
+ * c, the smallest common value absent from the options of n with a rare
+ * part, unless some rare value below c is not an option either; then n
+ * is a rare heap. Rare heaps are few and, past the start, far between
+ * (Grundy's game: none between 82,860 and 47,461,861; 0.1777: none past
+ * the first hundred), so the pipeline guesses that G(n) = c, carries on
+ * with it, and has the guess checked later, on any thread.
  *
- * Threads. The far stage of group g may start once F >= n0(g) + 32 - D;
- * any thread claims the next such group (an atomic counter) and puts its
- * bitsets in a ring of slots; whichever thread holds the near lock
- * finishes the groups whose far stage is in, in order, and moves F. With
- * D = 32 (2 threads + 4) or more, several far groups are in flight while
- * the near stage (a few dozen splits a heap) runs. A thread with nothing
- * to do spins, then yields.
+ * Three kinds of work, for a group of 32 heaps n0 .. n0+31:
+ *  - far (any thread, in any order): the splits with a rare part r whose
+ *    parts both lie below L = n0 + 32 - D (D, the lag: D - t <= r < L for
+ *    the split digit t; the other part, M0 + h - r with M0 = n0 - t, is
+ *    then below L too), once the heaps below L have their values. For
+ *    each r the other parts of the 32 heaps are one run of the sequence:
+ *    one load and one byte store a split (the group pass);
+ *  - near (one thread at a time, in order): the other options with a
+ *    rare part (r < D - t or r >= L), single heaps and taking the whole
+ *    heap, then c; G(n) = c, a guess, which the next heaps use;
+ *  - check (any thread, in any order, once the group has its guesses):
+ *    every rare value below c that is not among the options found so far
+ *    is looked for among the splits of n, from a = 1 on, by vector
+ *    kernels that test 128 splits a step against the set of the values
+ *    still missing. All found: the guess is G(n). Some missing after every
+ *    split: n is rare, its value the smallest missing.
+ * The groups are committed in order as their checks come in. The first
+ * heap whose check fails ends the run there: the heaps after it were
+ * computed from a wrong value, so their guesses are dropped (and their
+ * counts in the value histogram taken back), and the caller finishes
+ * that heap exactly and starts again. Every value committed is the exact
+ * mex of its heap, so the sequence does not depend on D, on the number
+ * of threads or on which thread did what.
  *
- * What stops the pipeline (the caller finishes that heap its own way and
+ * The caller starts the pipeline only where rare heaps have become rare
+ * (see ns_sequence.c): each failed check costs a restart.
+ *
+ * What else stops it (the caller finishes that heap its own way and
  * starts again): a value that needs a wider cell or more bitset words
- * (both are read by the other threads), a value over the bound, a full
- * rare list. */
+ * (both are read by the other threads), or one over the bound. */
 #include "engine/ns_seq_pipe.h"
 
 #include <sched.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -57,15 +60,18 @@ enum {
     G = NS_SEQ_PIPE_GROUP,
     MAPB = 512,             /* bytes of a heap's map in the group pass (values below 512) */
     W_MAX = NS_SEQ_PIPE_WORDS,
-    SCAN_CAP = 1 << 16,     /* splits the far stage scans a heap for the rare values, at most */
-    MISSING_K = 1,          /* the far stage finds the rare values below the K-th absent common value */
 };
 
+/* a slot's states (tag: the group, state: where it is) */
+enum { S_FREE, S_FAR, S_FAR_DONE, S_NEAR_DONE, S_CHECK, S_CHECK_DONE };
+
 typedef struct pipe_slot {
-    int64_t tag;            /* g + 1 once group g's far stage is in; 0 free (atomic) */
-    uint64_t s[G * W_MAX];  /* heap h: s[h * w ..] */
-    uint32_t bound[G];      /* every rare value below bound[h] is in heap h's set */
-    uint8_t vec[G];         /* the far scan ran a vector kernel */
+    int64_t group;          /* the group in the slot (atomic, with state) */
+    int state;              /* S_* (atomic) */
+    int nheaps;             /* heaps of the group with a guess (G, or fewer when the near stage stopped) */
+    int64_t fail;           /* the check: -1, or the first heap whose guess is wrong */
+    uint64_t s[G * W_MAX];  /* heap h: its options found so far, s[h * w ..] */
+    uint8_t vec;            /* the check ran a vector kernel */
 } pipe_slot;
 
 typedef struct pipe {
@@ -80,18 +86,21 @@ typedef struct pipe {
     int64_t ngroups;
     int64_t nslots;
     pipe_slot *slots;
-    int kern;               /* KERN_*: the far scan */
-    int vec2;               /* the near stage's full scans may run their AVX2 kernel */
+    int kern;               /* KERN_*: the checks' scans */
     /* shared, atomic */
-    int64_t frontier;       /* heaps below are final */
+    int64_t guessed;        /* heaps below have a value or a guess */
     int64_t next_far;       /* the next group whose far stage is unclaimed */
-    int64_t nrare;          /* rare heaps listed below the frontier */
+    int64_t next_check;     /* the next group whose check is unclaimed */
+    int64_t near_end;       /* groups below have had their near stage (the last maybe in part) */
     int near_lock;
     int stop;
     /* under near_lock */
-    int64_t next_near;      /* the group the near stage finishes next */
-    int64_t stop_at;        /* the first heap not finished */
-    uint64_t heaps, vec_heaps;
+    int64_t next_near;      /* the group the near stage does next */
+    int64_t committed;      /* groups committed */
+    int64_t near_stop;      /* the heap the near stage stopped at (b1: none) */
+    int64_t stop_at;        /* the first heap not final */
+    uint64_t maxv0;         /* the largest value before the run */
+    uint64_t heaps, vec_heaps, fails;
 } pipe;
 
 enum { KERN_SCALAR, KERN_AVX512 };
@@ -109,7 +118,7 @@ int64_t ns_seq_pipe_lag(const ns_seq_moves *mv, int threads)
     return d;
 }
 
-/* ---- the far stage's scan for the rare values ----
+/* ---- the scan for the rare values ----
  *
  * The splits (a, m - a), a0 <= a < a1, against the bitset need (w words,
  * values below 64 w): a value found leaves need; stops when need is empty
@@ -130,90 +139,160 @@ static int64_t scan_scalar(const void *g, int elem, int64_t m, int64_t a, int64_
 }
 
 #ifdef PIPE_X86
-/* One-byte cells, 64 splits a step: G(a .. a+63) ^ reversed G(m-a-63 ..
- * m-a); each value's byte of need (a permutation over 32 bytes: values
- * below 256) and its bit (a shuffle of 1 << (v & 7)) tested at once. */
+/* The vector kernels. A step takes four vectors of splits (v, of 64
+ * one-byte or 32 two-byte values: G(a .. ) ^ reversed G(.. m - a)) and
+ * tests each value against tab, the set of the rare values still
+ * missing: the value's byte (16-bit word) of tab by a permutation, its
+ * bit by a shuffle (shift). A value found clears its bit in tab (the same
+ * value in two lanes: no harm). Most steps find nothing; the steps that
+ * do are unpredictable, so the branch on them mispredicts, and the later
+ * the hits are known the more it costs: the hits of the next step are
+ * tested (against tab as it was) before this step's finds are taken out,
+ * so that the branch does not wait for them (a value found twice across
+ * two steps is taken out twice: no harm). Measured on Grundy's game near
+ * 6e7 (two-byte cells): 0.43 us a heap against 0.55 for a step of two
+ * vectors tested against the newest tab. */
+
+/* clear bit x of the 512-bit set t */
+#define PIPE_CLEAR(t, x)                                                                                               \
+    _mm512_andnot_si512(                                                                                               \
+        _mm512_maskz_set1_epi64((__mmask8)(1u << ((x) >> 6)), (long long)((uint64_t)1 << ((x) & 63))), (t))
+
+/* One-byte cells (values below 256: tab's first 32 bytes). */
 __attribute__((target("avx512f,avx512bw,avx512vbmi"))) static int64_t scan_u8_512(const uint8_t *g, int64_t m,
                                                                                   int64_t a, int64_t a1,
                                                                                   uint64_t *need, int *left)
 {
-    int k = *left;
-    __m512i rev = _mm512_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22,
-                                  23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43,
-                                  44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63);
+    const __m512i rev = _mm512_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21,
+                                        22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41,
+                                        42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61,
+                                        62, 63);
     const __m512i bits = _mm512_broadcast_i32x4(_mm_setr_epi8(1, 2, 4, 8, 16, 32, 64, (char)128, 1, 2, 4, 8, 16, 32,
                                                               64, (char)128));
     const __m512i seven = _mm512_set1_epi8(7);
-    __m512i tab = _mm512_loadu_si512(need); /* need has W_MAX words: values < 256 use the first 32 bytes */
-#define PIPE_PAIRS8(b) _mm512_xor_si512(_mm512_loadu_si512(g + (b)), _mm512_permutexvar_epi8(rev, _mm512_loadu_si512(g + m - (b) - 63)))
-    /* a value found clears its bit in tab (the same value twice: no harm);
-     * the scan stops when tab is empty */
-    while (_mm512_test_epi64_mask(tab, tab) && a + 128 <= a1) {
-        const __m512i v0 = PIPE_PAIRS8(a), v1 = PIPE_PAIRS8(a + 64);
-        const __mmask64 h0 = _mm512_test_epi8_mask(
-                            _mm512_permutexvar_epi8(_mm512_srli_epi16(_mm512_andnot_si512(seven, v0), 3), tab),
-                            _mm512_shuffle_epi8(bits, _mm512_and_si512(v0, seven))),
-                        h1 = _mm512_test_epi8_mask(
-                            _mm512_permutexvar_epi8(_mm512_srli_epi16(_mm512_andnot_si512(seven, v1), 3), tab),
-                            _mm512_shuffle_epi8(bits, _mm512_and_si512(v1, seven)));
-        if (h0 | h1) {
-            uint8_t vals[128];
-            _mm512_storeu_si512(vals, v0);
-            _mm512_storeu_si512(vals + 64, v1);
-            for (int half = 0; half < 2; half++)
-                for (__mmask64 hit = half ? h1 : h0; hit; hit &= hit - 1) {
-                    const uint32_t x = vals[64 * half + __builtin_ctzll(hit)];
-                    tab = _mm512_andnot_si512(
-                        _mm512_maskz_set1_epi64((__mmask8)(1u << (x >> 6)), (long long)((uint64_t)1 << (x & 63))), tab);
-                }
+    __m512i tab = _mm512_loadu_si512(need);
+#define PIPE_V8(b)                                                                                                     \
+    _mm512_xor_si512(_mm512_loadu_si512(g + (b)), _mm512_permutexvar_epi8(rev, _mm512_loadu_si512(g + m - (b) - 63)))
+#define PIPE_H8(v)                                                                                                     \
+    _mm512_test_epi8_mask(_mm512_permutexvar_epi8(_mm512_srli_epi16(_mm512_andnot_si512(seven, v), 3), tab),           \
+                          _mm512_shuffle_epi8(bits, _mm512_and_si512(v, seven)))
+    /* the first two vectors one at a time: a few values below a small c
+     * (0.1777: about 5 a heap) are often all in the first 64 splits */
+    for (int u = 0; u < 2 && a + 64 <= a1; u++) {
+        const __m512i v = PIPE_V8(a);
+        uint64_t hit = PIPE_H8(v);
+        a += 64;
+        if (hit) {
+            uint8_t vals[64];
+            _mm512_storeu_si512(vals, v);
+            for (; hit; hit &= hit - 1)
+                tab = PIPE_CLEAR(tab, (uint32_t)vals[__builtin_ctzll(hit)]);
+            if (!_mm512_test_epi64_mask(tab, tab))
+                break;
         }
-        a += 128;
     }
-#undef PIPE_PAIRS8
+    if (_mm512_test_epi64_mask(tab, tab) && a + 128 <= a1) {
+        __m512i v0 = PIPE_V8(a), v1 = PIPE_V8(a + 64);
+        uint64_t h0 = PIPE_H8(v0), h1 = PIPE_H8(v1);
+        for (;;) {
+            const int more = a + 256 <= a1;
+            __m512i w0 = v0, w1 = v1;
+            uint64_t k0 = 0, k1 = 0;
+            if (more) {
+                w0 = PIPE_V8(a + 128), w1 = PIPE_V8(a + 192);
+                k0 = PIPE_H8(w0), k1 = PIPE_H8(w1);
+            }
+            if (h0 | h1) {
+                uint8_t vals[128];
+                _mm512_storeu_si512(vals, v0);
+                _mm512_storeu_si512(vals + 64, v1);
+                for (uint64_t hit = h0; hit; hit &= hit - 1)
+                    tab = PIPE_CLEAR(tab, (uint32_t)vals[__builtin_ctzll(hit)]);
+                for (uint64_t hit = h1; hit; hit &= hit - 1)
+                    tab = PIPE_CLEAR(tab, (uint32_t)vals[64 + __builtin_ctzll(hit)]);
+            }
+            a += 128;
+            if (!more || !_mm512_test_epi64_mask(tab, tab))
+                break;
+            v0 = w0, v1 = w1;
+            h0 = k0, h1 = k1;
+        }
+    }
+#undef PIPE_V8
+#undef PIPE_H8
     _mm512_storeu_si512(need, tab);
-    k = 0;
+    int k = 0;
     for (int i = 0; i < W_MAX; i++)
         k += __builtin_popcountll(need[i]);
     *left = k;
     return scan_scalar(g, 1, m, a, a1, need, left);
 }
 
-/* Two-byte cells, 32 splits a step: each value's 16-bit word of need (a
- * permutation over 32 words: values below 512) and its bit (a shift). */
+/* Two-byte cells (values below 512: tab's 32 words of 16 bits). */
 __attribute__((target("avx512f,avx512bw"))) static int64_t scan_u16_512(const uint16_t *g, int64_t m, int64_t a,
                                                                         int64_t a1, uint64_t *need, int *left)
 {
-    int k = *left;
     const __m512i rev = _mm512_set_epi16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20,
                                          21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31);
     const __m512i fifteen = _mm512_set1_epi16(15), one = _mm512_set1_epi16(1);
     __m512i tab = _mm512_loadu_si512(need);
-#define PIPE_PAIRS16(b) _mm512_xor_si512(_mm512_loadu_si512(g + (b)), _mm512_permutexvar_epi16(rev, _mm512_loadu_si512(g + m - (b) - 31)))
-#define PIPE_HITS16(v) _mm512_test_epi16_mask(_mm512_srlv_epi16(_mm512_permutexvar_epi16(_mm512_srli_epi16(v, 4), tab), _mm512_and_si512(v, fifteen)), one)
-    while (_mm512_test_epi64_mask(tab, tab) && a + 64 <= a1) {
-        const __m512i v0 = PIPE_PAIRS16(a), v1 = PIPE_PAIRS16(a + 32);
-        const __mmask32 h0 = PIPE_HITS16(v0), h1 = PIPE_HITS16(v1);
-        if (h0 | h1) {
-            uint16_t vals[64];
-            _mm512_storeu_si512(vals, v0);
-            _mm512_storeu_si512(vals + 32, v1);
-            for (uint64_t hit = (uint64_t)h0 | (uint64_t)h1 << 32; hit; hit &= hit - 1) {
-                const uint32_t x = vals[__builtin_ctzll(hit)];
-                tab = _mm512_andnot_si512(
-                    _mm512_maskz_set1_epi64((__mmask8)(1u << (x >> 6)), (long long)((uint64_t)1 << (x & 63))), tab);
-            }
+#define PIPE_V16(b)                                                                                                    \
+    _mm512_xor_si512(_mm512_loadu_si512(g + (b)), _mm512_permutexvar_epi16(rev, _mm512_loadu_si512(g + m - (b) - 31)))
+#define PIPE_H16(v)                                                                                                    \
+    ((uint64_t)_mm512_test_epi16_mask(                                                                                 \
+        _mm512_srlv_epi16(_mm512_permutexvar_epi16(_mm512_srli_epi16(v, 4), tab), _mm512_and_si512(v, fifteen)), one))
+    for (int u = 0; u < 2 && a + 32 <= a1; u++) { /* as for one-byte cells */
+        const __m512i v = PIPE_V16(a);
+        uint64_t hit = PIPE_H16(v);
+        a += 32;
+        if (hit) {
+            uint16_t vals[32];
+            _mm512_storeu_si512(vals, v);
+            for (; hit; hit &= hit - 1)
+                tab = PIPE_CLEAR(tab, (uint32_t)vals[__builtin_ctzll(hit)]);
+            if (!_mm512_test_epi64_mask(tab, tab))
+                break;
         }
-        a += 64;
     }
+    if (_mm512_test_epi64_mask(tab, tab) && a + 128 <= a1) {
+        __m512i v0 = PIPE_V16(a), v1 = PIPE_V16(a + 32), v2 = PIPE_V16(a + 64), v3 = PIPE_V16(a + 96);
+        uint64_t hA = PIPE_H16(v0) | PIPE_H16(v1) << 32, hB = PIPE_H16(v2) | PIPE_H16(v3) << 32;
+        for (;;) {
+            const int more = a + 256 <= a1;
+            __m512i w0 = v0, w1 = v1, w2 = v2, w3 = v3;
+            uint64_t kA = 0, kB = 0;
+            if (more) {
+                w0 = PIPE_V16(a + 128), w1 = PIPE_V16(a + 160), w2 = PIPE_V16(a + 192), w3 = PIPE_V16(a + 224);
+                kA = PIPE_H16(w0) | PIPE_H16(w1) << 32, kB = PIPE_H16(w2) | PIPE_H16(w3) << 32;
+            }
+            if (hA | hB) {
+                uint16_t vals[128];
+                _mm512_storeu_si512(vals, v0);
+                _mm512_storeu_si512(vals + 32, v1);
+                _mm512_storeu_si512(vals + 64, v2);
+                _mm512_storeu_si512(vals + 96, v3);
+                for (uint64_t hit = hA; hit; hit &= hit - 1)
+                    tab = PIPE_CLEAR(tab, (uint32_t)vals[__builtin_ctzll(hit)]);
+                for (uint64_t hit = hB; hit; hit &= hit - 1)
+                    tab = PIPE_CLEAR(tab, (uint32_t)vals[64 + __builtin_ctzll(hit)]);
+            }
+            a += 128;
+            if (!more || !_mm512_test_epi64_mask(tab, tab))
+                break;
+            v0 = w0, v1 = w1, v2 = w2, v3 = w3;
+            hA = kA, hB = kB;
+        }
+    }
+#undef PIPE_V16
+#undef PIPE_H16
     _mm512_storeu_si512(need, tab);
-    k = 0;
+    int k = 0;
     for (int i = 0; i < W_MAX; i++)
         k += __builtin_popcountll(need[i]);
-#undef PIPE_PAIRS16
-#undef PIPE_HITS16
     *left = k;
     return scan_scalar(g, 2, m, a, a1, need, left);
 }
+#undef PIPE_CLEAR
 #endif
 
 static int pipe_kernel(ns_seq_scan how)
@@ -244,28 +323,7 @@ static int64_t scan(const pipe *p, int64_t m, int64_t a0, int64_t a1, uint64_t *
     return scan_scalar(p->t->data, p->elem, m, a0, a1, need, left);
 }
 
-/* ---- the far stage ---- */
-
-/* the k-th smallest common value absent from s (w words), 64 w if none */
-static uint32_t kth_absent_common(const uint64_t *s, const uint64_t *rv, int w, int k)
-{
-    for (int i = 0; i < w; i++)
-        for (uint64_t f = ~(s[i] | rv[i]); f; f &= f - 1)
-            if (--k == 0)
-                return (uint32_t)(i * 64 + __builtin_ctzll(f));
-    return (uint32_t)(64 * w);
-}
-
-/* the smallest rare value absent from s (w words), 64 w if none */
-static uint32_t first_absent_rare(const uint64_t *s, const uint64_t *rv, int w)
-{
-    for (int i = 0; i < w; i++) {
-        const uint64_t f = rv[i] & ~s[i];
-        if (f)
-            return (uint32_t)(i * 64 + __builtin_ctzll(f));
-    }
-    return (uint32_t)(64 * w);
-}
+/* ---- far ---- */
 
 /* The group pass of one split digit t over the rare parts r in [lo, hi]
  * (every heap of the group has both parts, which differ unless strict
@@ -292,96 +350,50 @@ static inline __attribute__((always_inline)) void group_pass_k(const void *g, in
     }
 }
 
-static void far_group(const pipe *p, int64_t gi, pipe_slot *sl, uint8_t *by)
+/* The group pass of the group from n0 for every split digit t, over the
+ * rare parts r with lo_d - t <= r <= min(hi_d - t, hi_cap): whether it
+ * marked anything. */
+static int group_pass(const pipe *p, int64_t n0, int64_t lo_d, int64_t hi_d, int64_t hi_cap, uint8_t *by)
 {
     const ns_seq_moves *mv = p->mv;
     const ns_seq_rc *rs = p->rs;
-    const int w = p->w;
-    const int64_t n0 = p->b0 + gi * G;
-    const int64_t L = n0 + G - p->lag; /* parts below L are final */
-    const int64_t nr = ns_seq_lower_bound(rs->rare, __atomic_load_n(&p->nrare, __ATOMIC_ACQUIRE), L);
+    int marked = 0;
     for (int i = 0; i < mv->nsplit; i++) {
         const int t = mv->split_t[i];
-        const int64_t lo = p->lag - t > 1 ? p->lag - t : 1;
+        const int64_t lo = lo_d - t > 1 ? lo_d - t : 1;
+        const int64_t hi = hi_d - t < hi_cap ? hi_d - t : hi_cap;
+        const int64_t j = ns_seq_lower_bound(rs->rare, rs->nrare, lo);
+        if (j == rs->nrare || rs->rare[j] > hi)
+            continue;
+        marked = 1;
         if (p->elem == 1)
-            group_pass_k(p->t->data, 1, rs->rare, nr, n0 - t, lo, L - 1, mv->strict, by);
+            group_pass_k(p->t->data, 1, rs->rare, rs->nrare, n0 - t, lo, hi, mv->strict, by);
         else
-            group_pass_k(p->t->data, 2, rs->rare, nr, n0 - t, lo, L - 1, mv->strict, by);
+            group_pass_k(p->t->data, 2, rs->rare, rs->nrare, n0 - t, lo, hi, mv->strict, by);
     }
-    /* the rare values: splits of the first split digit from a0 on */
-    const int t0 = mv->split_t[0];
-    const int64_t M0 = n0 - t0;
-    const int64_t a0 = p->lag - t0;
-    int64_t a1 = ns_seq_pair_end(mv, M0);
-    if (a1 > a0 + SCAN_CAP)
-        a1 = a0 + SCAN_CAP;
-    for (int h = 0; h < G; h++) {
-        uint64_t *s = sl->s + (size_t)h * (size_t)w;
-        memset(s, 0, (size_t)w * sizeof *s);
-        ns_seq_map_fold(by + h * MAPB, s, (uint64_t)w);
-        const uint32_t B = kth_absent_common(s, rs->rv, w, MISSING_K);
-        uint64_t need[W_MAX] = {0};
-        int left = 0;
-        for (int i = 0; i < w && (uint32_t)(64 * i) < B; i++) {
-            uint64_t f = rs->rv[i] & ~s[i];
-            if (B - 64 * (uint32_t)i < 64)
-                f &= ((uint64_t)1 << (B - 64 * (uint32_t)i)) - 1;
-            need[i] = f;
-            left += __builtin_popcountll(f);
-        }
-        int vused = 0;
-        if (left) {
-            uint64_t was[W_MAX];
-            memcpy(was, need, sizeof was);
-            scan(p, M0 + h, a0, a1, need, &left, &vused);
-            for (int i = 0; i < w; i++)
-                s[i] |= was[i] & ~need[i];
-        }
-        sl->bound[h] = first_absent_rare(s, rs->rv, w);
-        sl->vec[h] = (uint8_t)vused;
-    }
+    return marked;
 }
 
-/* ---- the near stage ---- */
-
-/* G(n) when s (w words) holds every common option of heap n and c, the
- * smallest common value absent, is above a rare value absent: every split
- * of n is scanned for the rare values below c still absent; G(n) is c
- * when all turn up, else the smallest that did not. */
-static uint64_t near_resolve(pipe *p, int64_t n, uint64_t *s, uint64_t c)
+static void far_group(const pipe *p, int64_t gi, pipe_slot *sl, uint8_t *by)
 {
-    const ns_seq_moves *mv = p->mv;
-    const uint64_t *rv = p->rs->rv;
     const int w = p->w;
-    uint64_t need[W_MAX] = {0}, was[W_MAX];
-    int left = 0, vused = 0;
-    p->rs->st->scans++;
-    for (int i = 0; i < w && (uint64_t)(64 * i) < c; i++) {
-        uint64_t f = rv[i] & ~s[i];
-        if (c - 64 * (uint64_t)i < 64)
-            f &= ((uint64_t)1 << (c - 64 * (uint64_t)i)) - 1;
-        need[i] = f;
-        left += __builtin_popcountll(f);
-    }
-    memcpy(was, need, sizeof was);
-    for (int i = 0; i < mv->nsplit && left; i++) {
-        const int64_t m = n - mv->split_t[i];
-        scan(p, m, 1, ns_seq_pair_end(mv, m), need, &left, &vused);
-    }
-    if (!left)
-        return c;
-    for (int i = 0; i < w; i++) {
-        s[i] |= was[i] & ~need[i];
-        if (~s[i])
-            return (uint64_t)(64 * i + __builtin_ctzll(~s[i]));
-    }
-    return c; /* not reached: a rare value below c is absent */
+    const int64_t n0 = p->b0 + gi * G;
+    const int64_t L = n0 + G - p->lag; /* parts below L have their values */
+    /* the rare list does not change during a run (a guess is common) */
+    const int marked = group_pass(p, n0, p->lag, INT64_MAX, L - 1, by);
+    memset(sl->s, 0, (size_t)G * (size_t)w * sizeof *sl->s);
+    for (int h = 0; marked && h < G; h++)
+        ns_seq_map_fold(by + h * MAPB, sl->s + (size_t)h * (size_t)w, (uint64_t)w);
 }
 
-/* Finish heap n of the group from n0, far set sf: 0, or 1 when its value
- * stops the pipeline (nothing set). */
-static int near_heap(pipe *p, int64_t n, int64_t n0, const uint64_t *sf, uint32_t bound, uint8_t *map,
-                     ns_error *err)
+/* ---- near ---- */
+
+/* The guess of heap n of the group from n0: s, its far options, gets the
+ * rest (map: its byte map, the mid pass's marks in it); 0, or 1 when it
+ * stops the pipeline (nothing set). The rare parts it does one by one:
+ * r < G - t (the other part in the group) and r >= L (rare heaps found
+ * lately). */
+static int near_heap(pipe *p, int64_t n, int64_t n0, uint64_t *s, uint8_t *map)
 {
     const ns_seq_moves *mv = p->mv;
     ns_seq_rc *rs = p->rs;
@@ -389,8 +401,6 @@ static int near_heap(pipe *p, int64_t n, int64_t n0, const uint64_t *sf, uint32_
     const int elem = p->elem;
     const int w = p->w;
     const int64_t L = n0 + G - p->lag;
-    uint64_t s[W_MAX];
-    memcpy(s, sf, (size_t)w * sizeof *s);
     if (n <= mv->tmax && (mv->d[n] & 1))
         map[0] = 0xff;
     for (int i = 0; i < mv->nsingle; i++) {
@@ -404,7 +414,7 @@ static int near_heap(pipe *p, int64_t n, int64_t n0, const uint64_t *sf, uint32_
     for (int i = 0; i < mv->nsplit; i++) {
         const int64_t t = mv->split_t[i];
         const int64_t m = n - t;
-        for (int64_t j = 0; j < nr && rare[j] < p->lag - t && rare[j] < m; j++) {
+        for (int64_t j = 0; j < nr && rare[j] < G - t && rare[j] < m; j++) {
             const int64_t r = rare[j];
             if (!(mv->strict && 2 * r == m))
                 map[ns_seq_gv(g, elem, r) ^ ns_seq_gv(g, elem, m - r)] = 0xff;
@@ -416,35 +426,124 @@ static int near_heap(pipe *p, int64_t n, int64_t n0, const uint64_t *sf, uint32_
         }
     }
     ns_seq_map_fold(map, s, (uint64_t)w);
-    uint64_t v = ns_seq_common_mex(s, rs->rv, (uint64_t)w);
-    if (v > bound && ns_seq_rare_missing(s, rs->rv, (uint64_t)w, v))
-        v = near_resolve(p, n, s, v);
-    const int rare_v = ns_seq_is_rare(rs->mask, (uint32_t)v);
-    if (v > p->job->max_value || v >= ns_table_invalid(p->t) || v >= (uint64_t)(64 * w) ||
-        (rare_v && rs->nrare == rs->cap_rare))
+    const uint64_t c = ns_seq_common_mex(s, rs->rv, (uint64_t)w);
+    if (c > p->job->max_value || c >= ns_table_invalid(p->t) || c >= (uint64_t)(64 * w))
         return 1;
-    ns_table_set(p->t, (uint64_t)n, (uint32_t)v);
-    if (v > *p->job->maxv)
-        *p->job->maxv = v;
-    if (ns_seq_rc_add(rs, n, (uint32_t)v, err)) /* no growth: room checked above */
-        return 1;
+    ns_table_set(p->t, (uint64_t)n, (uint32_t)c);
+    if (c > *p->job->maxv)
+        *p->job->maxv = c;
+    if (n >= 1)
+        rs->hist[c]++;
     return 0;
 }
 
-/* the near stage of group gi: 0, or 1 when it stopped at p->stop_at */
-static int near_group(pipe *p, int64_t gi, const pipe_slot *sl, uint8_t *map)
+/* The near stage of the next group (under near_lock, its far stage in):
+ * first the mid pass, a group pass over the rare parts r with
+ * G - t <= r < D - t, whose other parts lie below n0 (heaps with their
+ * guesses), into by; then heap by heap. */
+static void near_group(pipe *p, pipe_slot *sl, uint8_t *by)
 {
+    const int64_t gi = p->next_near;
     const int64_t n0 = p->b0 + gi * G;
-    for (int h = 0; h < G; h++) {
-        ns_error err = {0};
-        if (near_heap(p, n0 + h, n0, sl->s + (size_t)h * (size_t)p->w, sl->bound[h], map, &err)) {
-            p->stop_at = n0 + h;
-            return 1;
+    group_pass(p, n0, G, p->lag - 1, INT64_MAX, by);
+    int h = 0;
+    for (; h < G; h++)
+        if (near_heap(p, n0 + h, n0, sl->s + (size_t)h * (size_t)p->w, by + h * MAPB))
+            break;
+    for (int h2 = h; h2 < G; h2++) /* the maps of heaps not done */
+        memset(by + h2 * MAPB, 0, MAPB);
+    sl->nheaps = h;
+    if (h < G)
+        p->near_stop = n0 + h;
+    __atomic_store_n(&sl->state, S_NEAR_DONE, __ATOMIC_RELEASE);
+    p->next_near++;
+    __atomic_store_n(&p->near_end, p->next_near, __ATOMIC_RELEASE);
+    if (h == G)
+        __atomic_store_n(&p->guessed, n0 + G, __ATOMIC_RELEASE);
+}
+
+/* ---- check ---- */
+
+/* Check the guesses of a group: sl->fail is the first wrong one, or -1. */
+static void check_group(const pipe *p, int64_t gi, pipe_slot *sl)
+{
+    const ns_seq_moves *mv = p->mv;
+    const uint64_t *rv = p->rs->rv;
+    const int w = p->w;
+    const int64_t n0 = p->b0 + gi * G;
+    int vused = 0;
+    sl->fail = -1;
+    for (int h = 0; h < sl->nheaps; h++) {
+        const int64_t n = n0 + h;
+        const uint64_t c = ns_table_get(p->t, (uint64_t)n);
+        const uint64_t *s = sl->s + (size_t)h * (size_t)w;
+        uint64_t need[W_MAX] = {0};
+        int left = 0;
+        for (int i = 0; i < w && (uint64_t)(64 * i) < c; i++) {
+            uint64_t f = rv[i] & ~s[i];
+            if (c - 64 * (uint64_t)i < 64)
+                f &= ((uint64_t)1 << (c - 64 * (uint64_t)i)) - 1;
+            need[i] = f;
+            left += __builtin_popcountll(f);
         }
-        p->heaps++;
-        p->vec_heaps += sl->vec[h];
+        for (int i = 0; i < mv->nsplit && left; i++) {
+            const int64_t m = n - mv->split_t[i];
+            scan(p, m, 1, ns_seq_pair_end(mv, m), need, &left, &vused);
+        }
+        if (left) { /* n is a rare heap: every value after it is wrong */
+            sl->fail = n;
+            break;
+        }
     }
-    return 0;
+    sl->vec = (uint8_t)vused;
+}
+
+/* ---- the threads ---- */
+
+/* Commit the checked groups in order (under near_lock); on a wrong guess
+ * at heap f, take back the histogram counts of the guesses from f on and
+ * stop there. */
+static void commit(pipe *p)
+{
+    for (;;) {
+        const int64_t gi = p->committed;
+        if (gi >= p->next_near)
+            break;
+        pipe_slot *sl = &p->slots[gi % p->nslots];
+        if (__atomic_load_n(&sl->state, __ATOMIC_ACQUIRE) != S_CHECK_DONE)
+            break;
+        const int64_t n0 = p->b0 + gi * G;
+        if (sl->fail >= 0) {
+            const int64_t end = n0 + sl->nheaps;
+            for (int64_t g2 = gi + 1; g2 < p->next_near; g2++) /* the guesses after the group's */
+                for (int h = 0; h < p->slots[g2 % p->nslots].nheaps; h++) {
+                    const int64_t n = p->b0 + g2 * G + h;
+                    p->rs->hist[ns_table_get(p->t, (uint64_t)n)]--;
+                }
+            for (int64_t n = sl->fail; n < end; n++)
+                if (n >= 1)
+                    p->rs->hist[ns_table_get(p->t, (uint64_t)n)]--;
+            p->heaps += (uint64_t)(sl->fail - n0);
+            p->fails++;
+            p->stop_at = sl->fail;
+            __atomic_store_n(&p->stop, 1, __ATOMIC_RELEASE);
+            return;
+        }
+        p->heaps += (uint64_t)sl->nheaps;
+        p->vec_heaps += sl->vec ? (uint64_t)sl->nheaps : 0;
+        p->committed++;
+        if (sl->nheaps < G) { /* the near stage stopped in this group */
+            p->stop_at = n0 + sl->nheaps;
+            __atomic_store_n(&p->stop, 1, __ATOMIC_RELEASE);
+            return;
+        }
+        __atomic_store_n(&sl->state, S_FREE, __ATOMIC_RELEASE);
+        if (p->committed == p->ngroups) {
+            p->stop_at = p->b0 + p->ngroups * G;
+            __atomic_store_n(&p->stop, 1, __ATOMIC_RELEASE);
+            return;
+        }
+    }
 }
 
 static void relax(int *spins)
@@ -458,50 +557,69 @@ static void relax(int *spins)
     }
 }
 
+/* claim the next group of a counter whose slot is in state `from` */
+static int claim(pipe *p, int64_t *counter, int64_t limit, int from, int to, int64_t *gi)
+{
+    int64_t g = __atomic_load_n(counter, __ATOMIC_ACQUIRE);
+    if (g >= limit)
+        return 0;
+    pipe_slot *sl = &p->slots[g % p->nslots];
+    int st = from;
+    if (__atomic_load_n(&sl->group, __ATOMIC_ACQUIRE) != g || __atomic_load_n(&sl->state, __ATOMIC_ACQUIRE) != from)
+        return 0;
+    if (!__atomic_compare_exchange_n(counter, &g, g + 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+        return 0;
+    __atomic_compare_exchange_n(&sl->state, &st, to, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+    *gi = g;
+    return 1;
+}
+
 static void worker(pipe *p)
 {
-    uint8_t *by = calloc((size_t)G * MAPB + MAPB, 1);
-    if (!by) { /* this thread sits out; the others (or the caller) finish */
+    uint8_t *by = calloc((size_t)G * MAPB, 1);
+    if (!by) /* this thread sits out; the others (or the caller) finish */
         return;
-    }
-    uint8_t *map = by + (size_t)G * MAPB;
     int spins = 0;
     for (;;) {
-        int done_something = 0;
-        if (!__atomic_load_n(&p->stop, __ATOMIC_ACQUIRE) && !__atomic_exchange_n(&p->near_lock, 1, __ATOMIC_ACQUIRE)) {
-            while (p->next_near < p->ngroups) {
-                pipe_slot *sl = &p->slots[p->next_near % p->nslots];
-                if (__atomic_load_n(&sl->tag, __ATOMIC_ACQUIRE) != p->next_near + 1)
-                    break;
-                if (near_group(p, p->next_near, sl, map)) {
-                    __atomic_store_n(&p->stop, 1, __ATOMIC_RELEASE);
-                    break;
-                }
-                __atomic_store_n(&sl->tag, 0, __ATOMIC_RELEASE);
-                p->next_near++;
-                __atomic_store_n(&p->nrare, p->rs->nrare, __ATOMIC_RELEASE);
-                __atomic_store_n(&p->frontier, p->b0 + p->next_near * G, __ATOMIC_RELEASE);
-                done_something = 1;
-            }
-            if (p->next_near == p->ngroups)
-                __atomic_store_n(&p->stop, 1, __ATOMIC_RELEASE);
-            __atomic_store_n(&p->near_lock, 0, __ATOMIC_RELEASE);
-        }
+        int did = 0;
         if (__atomic_load_n(&p->stop, __ATOMIC_ACQUIRE))
             break;
-        int64_t gi = __atomic_load_n(&p->next_far, __ATOMIC_ACQUIRE);
-        if (gi < p->ngroups) {
-            const int64_t need = p->b0 + gi * G + G - p->lag;
+        /* commit, then the near stage of every group whose far stage is in */
+        if (!__atomic_exchange_n(&p->near_lock, 1, __ATOMIC_ACQUIRE)) {
+            commit(p);
+            while (!__atomic_load_n(&p->stop, __ATOMIC_RELAXED) && p->near_stop == p->job->b1 &&
+                   p->next_near < p->ngroups) {
+                pipe_slot *sl = &p->slots[p->next_near % p->nslots];
+                if (__atomic_load_n(&sl->group, __ATOMIC_ACQUIRE) != p->next_near ||
+                    __atomic_load_n(&sl->state, __ATOMIC_ACQUIRE) != S_FAR_DONE)
+                    break;
+                near_group(p, sl, by);
+                did = 1;
+            }
+            __atomic_store_n(&p->near_lock, 0, __ATOMIC_RELEASE);
+        }
+        int64_t gi;
+        /* a check (the oldest first: it frees a slot) */
+        if (claim(p, &p->next_check, __atomic_load_n(&p->near_end, __ATOMIC_ACQUIRE), S_NEAR_DONE, S_CHECK, &gi)) {
             pipe_slot *sl = &p->slots[gi % p->nslots];
-            if (__atomic_load_n(&p->frontier, __ATOMIC_ACQUIRE) >= need &&
-                __atomic_load_n(&sl->tag, __ATOMIC_ACQUIRE) == 0 &&
-                __atomic_compare_exchange_n(&p->next_far, &gi, gi + 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-                far_group(p, gi, sl, by);
-                __atomic_store_n(&sl->tag, gi + 1, __ATOMIC_RELEASE);
-                done_something = 1;
+            check_group(p, gi, sl);
+            __atomic_store_n(&sl->state, S_CHECK_DONE, __ATOMIC_RELEASE);
+            did = 1;
+        } else {
+            /* a far stage: its parts below L must have their values, its slot free */
+            int64_t g = __atomic_load_n(&p->next_far, __ATOMIC_ACQUIRE);
+            pipe_slot *sl = &p->slots[g % p->nslots];
+            if (g < p->ngroups && p->b0 + g * G + G - p->lag <= __atomic_load_n(&p->guessed, __ATOMIC_ACQUIRE) &&
+                __atomic_load_n(&sl->state, __ATOMIC_ACQUIRE) == S_FREE &&
+                __atomic_compare_exchange_n(&p->next_far, &g, g + 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+                __atomic_store_n(&sl->group, g, __ATOMIC_RELEASE);
+                __atomic_store_n(&sl->state, S_FAR, __ATOMIC_RELEASE);
+                far_group(p, g, sl, by);
+                __atomic_store_n(&sl->state, S_FAR_DONE, __ATOMIC_RELEASE);
+                did = 1;
             }
         }
-        if (done_something)
+        if (did)
             spins = 0;
         else
             relax(&spins);
@@ -522,29 +640,40 @@ int64_t ns_seq_pipe_run(const ns_seq_pipe_job *job)
     p.b0 = job->b0;
     p.ngroups = (job->b1 - job->b0) / G;
     p.kern = pipe_kernel(job->scan);
-#ifdef PIPE_X86
-    p.vec2 = job->scan != NS_SEQ_SCAN_SCALAR && __builtin_cpu_supports("avx2");
-#endif
     const int threads = job->threads > 0 ? job->threads : 1;
     p.lag = ns_seq_pipe_lag(job->mv, threads);
     if (p.ngroups <= 0 || p.w > W_MAX || p.elem > 2 || job->b0 < 4 * p.lag || job->mv->nsplit == 0)
         return job->b0;
-    p.nslots = p.lag / G + threads + 1;
+    p.nslots = p.lag / G + 4 * threads + 8;
     p.slots = calloc((size_t)p.nslots, sizeof *p.slots);
     if (!p.slots)
         return job->b0;
-    p.frontier = job->b0;
-    p.nrare = job->rs->nrare;
-    p.stop_at = job->b1;
+    for (int64_t i = 0; i < p.nslots; i++)
+        p.slots[i].group = -1;
+    p.guessed = job->b0;
+    p.near_stop = job->b1;
+    p.stop_at = job->b0;
+    p.maxv0 = *job->maxv;
     NS_PRAGMA(omp parallel num_threads(threads))
     worker(&p);
-    /* a worker that could not allocate left: finish on this thread */
+    /* workers that could not allocate left early: finish on this thread */
     if (!p.stop)
         worker(&p);
     free(p.slots);
+    if (!p.stop) /* no worker could run */
+        return job->b0;
+    /* the largest value among the values kept */
+    uint64_t mx = p.maxv0;
+    for (int64_t n = job->b0; n < p.stop_at; n++) {
+        const uint64_t v = ns_table_get(job->t, (uint64_t)n);
+        mx = v > mx ? v : mx;
+    }
+    *job->maxv = mx;
     ns_seq_stats *st = p.rs->st;
     st->pipe_heaps += p.heaps;
     st->rc_heaps += p.heaps;
     st->vec_scans += p.vec_heaps;
-    return p.stop_at < job->b1 ? p.stop_at : job->b0 + p.next_near * G;
+    st->scans += p.fails; /* a failed check scanned every split */
+    st->pipe_rare += p.fails;
+    return p.stop_at;
 }

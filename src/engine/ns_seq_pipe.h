@@ -30,14 +30,14 @@ typedef struct ns_seq_pipe_job {
 int64_t ns_seq_pipe_lag(const ns_seq_moves *mv, int threads);
 
 /* Finish heaps job->b0 .. job->b1 - 1 in order, as the rare/common method
- * does heap by heap (the same values): G into job->t, each counted with
- * ns_seq_rc_add. The rare list must have room for every heap of the run
- * (its storage must not move: other threads read it). Stops early at a
- * heap whose value needs what the pipeline does not change under its
- * threads: a wider cell, more bitset words, a value over max_value, or
- * (never, with that room) a longer rare list; the caller finishes that
- * heap its own way. Returns the first heap not finished. Updates
- * rs->st (pipe_heaps, scans, vec_scans). */
+ * does heap by heap (the same values): G into job->t, each value counted
+ * in rs->hist; the rare list is read, not changed. Stops early at a rare
+ * heap (the pipeline guesses that heaps are not rare), and at a heap whose
+ * value needs what the pipeline does not change under its threads: a
+ * wider cell, more bitset words, a value over max_value; the caller
+ * finishes that heap its own way. Returns the first heap not finished
+ * (cells from there on hold garbage). Updates rs->st (pipe_heaps,
+ * rc_heaps, scans: the rare heaps it stopped at, vec_scans). */
 int64_t ns_seq_pipe_run(const ns_seq_pipe_job *job);
 
 #endif

@@ -272,6 +272,7 @@ enum {
     RC_BLOCK = 16384, /* heap sizes of a block, at most (one synchronisation each) */
 };
 #define PIPE_SEGMENT ((int64_t)1 << 20) /* heap sizes of a run of the pipeline, at most */
+#define PIPE_QUIET ((int64_t)1 << 16)   /* heap sizes since the last rare one before the pipeline starts */
 
 
 
@@ -1046,8 +1047,38 @@ static ns_err seq_solve(const ns_game *g, ns_table *t, const ns_engine_plan *pla
          * below, one by one, as the loop reaches them */
         while (b0 < uend) {
             const uint64_t we = words_for(maxv);
+            int piped = 0; /* the pipeline was tried at b0 and stopped there */
+            if (!rs.off && b0 >= rs.next_eval && (rc = rc_eval(&rs, t, b0, maxv, err)))
+                goto fail;
+            /* the pipeline over groups of heaps (engine/ns_seq_pipe.h), up to
+             * the next weighing of the masks, once the last rare heap lies
+             * PIPE_QUIET heaps back (it guesses that the heaps are not rare,
+             * and each rare heap costs it a restart): it returns where it
+             * stopped, and a heap it stopped at goes through a block below */
+            if (use_rc && !o->seq_no_pipe && !rs.off && rs.mask && rs.nrare * RC_SPARSE <= b0 && t->elem <= 2 &&
+                we <= NS_SEQ_PIPE_WORDS && b0 >= 4 * ns_seq_pipe_lag(&mv, threads) &&
+                (rs.nrare == 0 || rs.rare[rs.nrare - 1] + (o->seq_pipe_quiet > 0 ? o->seq_pipe_quiet : PIPE_QUIET) <= b0)) {
+                int64_t pe = min64(min64(N, rs.next_eval), b0 + min64(PIPE_SEGMENT, max64(PIPE_SEGMENT / 16, b0 / 8)));
+                pe = b0 + (pe - b0) / NS_SEQ_PIPE_GROUP * NS_SEQ_PIPE_GROUP;
+                int64_t done = b0;
+                piped = 1;
+                if (pe > b0) {
+                    if ((rc = rc_set_rv(&rs, we, err)))
+                        goto fail;
+                    const ns_seq_pipe_job job = {.mv = &mv, .rs = &rs, .t = t, .w = we, .maxv = &maxv,
+                                                 .max_value = plan->max_value, .b0 = b0, .b1 = pe,
+                                                 .threads = threads, .scan = o->seq_scan};
+                    done = ns_seq_pipe_run(&job);
+                }
+                if (done > b0) {
+                    b0 = done;
+                    continue;
+                }
+            }
             /* short blocks while the heaps are small (a quarter of b0) */
             int64_t len = min64(use_rc ? RC_BLOCK : SEQ_BLOCK, max64(16, b0 / 4));
+            if (piped) /* past the heap it stopped at, then the pipeline again */
+                len = min64(len, 2 * NS_SEQ_PIPE_GROUP);
             if ((uint64_t)len * we * 8 > SEQ_EARLY_BYTES)
                 len = max64(1, (int64_t)(SEQ_EARLY_BYTES / (we * 8)));
             const int64_t b1 = min64(N, b0 + len);
@@ -1063,28 +1094,6 @@ static ns_err seq_solve(const ns_game *g, ns_table *t, const ns_engine_plan *pla
                 if (!early || !far || !fvu) {
                     rc = ns_error_set(err, NS_ENOMEM, "out of memory for the bitsets of %" PRId64 " heap sizes", nb);
                     goto fail;
-                }
-            }
-            if (!rs.off && b0 >= rs.next_eval && (rc = rc_eval(&rs, t, b0, maxv, err)))
-                goto fail;
-            /* the pipeline over groups of heaps (engine/ns_seq_pipe.h), up to
-             * the next weighing of the masks: it returns where it stopped */
-            if (use_rc && !o->seq_no_pipe && !rs.off && rs.mask && rs.nrare * RC_SPARSE <= b0 && t->elem <= 2 &&
-                we <= NS_SEQ_PIPE_WORDS && b0 >= 4 * ns_seq_pipe_lag(&mv, threads)) {
-                int64_t pe = min64(min64(N, rs.next_eval), b0 + min64(PIPE_SEGMENT, max64(PIPE_SEGMENT / 16, b0 / 8)));
-                pe = b0 + (pe - b0) / NS_SEQ_PIPE_GROUP * NS_SEQ_PIPE_GROUP;
-                int64_t done = b0;
-                if (pe > b0) {
-                    if ((rc = rc_reserve(&rs, rs.nrare + (pe - b0), err)) || (rc = rc_set_rv(&rs, we, err)))
-                        goto fail;
-                    const ns_seq_pipe_job job = {.mv = &mv, .rs = &rs, .t = t, .w = we, .maxv = &maxv,
-                                                 .max_value = plan->max_value, .b0 = b0, .b1 = pe,
-                                                 .threads = threads, .scan = o->seq_scan};
-                    done = ns_seq_pipe_run(&job);
-                }
-                if (done > b0) {
-                    b0 = done;
-                    continue;
                 }
             }
             const int rc_block = !rs.off && rs.mask && b0 >= RC_MIN && rs.nrare * RC_SPARSE <= b0 &&
