@@ -60,6 +60,7 @@ enum {
     G = NS_SEQ_PIPE_GROUP,
     MAPB = 512,             /* bytes of a heap's map in the group pass (values below 512) */
     W_MAX = NS_SEQ_PIPE_WORDS,
+    PIPE_AHEAD = 8,         /* the group pass asks for the sequence this many rare parts ahead */
 };
 
 /* a slot's states (tag: the group, state: where it is) */
@@ -344,6 +345,11 @@ static inline __attribute__((always_inline)) void group_pass_k(const void *g, in
             continue;
         }
         const int64_t base = M0 - r;
+        if (j + PIPE_AHEAD < nr) { /* each rare part reads a line of its own: ask for it early */
+            const char *q = (const char *)g + (M0 - rare[j + PIPE_AHEAD]) * elem;
+            __builtin_prefetch(q);
+            __builtin_prefetch(q + G * elem - 1);
+        }
 #pragma GCC unroll 32
         for (int h = 0; h < G; h++)
             by[h * MAPB + (int)((gr ^ ns_seq_gv(g, elem, base + h)) & (MAPB - 1))] = 0xff;
