@@ -72,6 +72,7 @@ typedef struct pipe_slot {
     int nheaps;             /* heaps of the group with a guess (G, or fewer when the near stage stopped) */
     int64_t fail;           /* the check: -1, or the first heap whose guess is wrong */
     uint64_t s[G * W_MAX];  /* heap h: its options found so far, s[h * w ..] */
+    uint8_t partial[G];     /* heap h's far options hold only the values below 256 */
     uint8_t vec;            /* the check ran a vector kernel */
 } pipe_slot;
 
@@ -380,14 +381,152 @@ static int group_pass(const pipe *p, int64_t n0, int64_t lo_d, int64_t hi_d, int
     return marked;
 }
 
+/* the far rare parts of heap h of the group from n0, one split at a time
+ * into map (a byte map the caller folds) */
+static void far_heap(const pipe *p, int64_t n0, int h, uint8_t *map)
+{
+    const ns_seq_moves *mv = p->mv;
+    const ns_seq_rc *rs = p->rs;
+    const void *g = p->t->data;
+    const int64_t L = n0 + G - p->lag;
+    for (int i = 0; i < mv->nsplit; i++) {
+        const int64_t t = mv->split_t[i], m = n0 + h - t;
+        const int64_t lo = p->lag - t > 1 ? p->lag - t : 1;
+        for (int64_t j = ns_seq_lower_bound(rs->rare, rs->nrare, lo); j < rs->nrare && rs->rare[j] < L; j++) {
+            const int64_t r = rs->rare[j];
+            if (!(mv->strict && 2 * r == m))
+                map[ns_seq_gv(g, p->elem, r) ^ ns_seq_gv(g, p->elem, m - r)] = 0xff;
+        }
+    }
+}
+
+#ifdef PIPE_X86
+/* The far group pass for the values below 256 only, in vector registers:
+ * for each rare part the other parts of 8 heaps widened to 64-bit lanes
+ * and XORed with G(r), and 1 << (v - 64k) ORed into word k of the heap's
+ * bitset, k = 0..3 (a shift by 64 or more, or by a negative count, gives
+ * 0, so each value lands in its word only and larger values vanish): no
+ * stores, where the byte maps cost one a split. words[h * 4 + k] gets
+ * heap h's word k. */
+__attribute__((target("avx512f"))) static void far_vec(const pipe *p, int64_t n0, uint64_t *words)
+{
+    const ns_seq_moves *mv = p->mv;
+    const ns_seq_rc *rs = p->rs;
+    const int64_t *rare = rs->rare;
+    const int64_t nr = rs->nrare;
+    const int64_t L = n0 + G - p->lag;
+    const int elem = p->elem;
+    const char *gb = p->t->data;
+    const __m512i one = _mm512_set1_epi64(1), c64 = _mm512_set1_epi64(64), c128 = _mm512_set1_epi64(128),
+                  c192 = _mm512_set1_epi64(192);
+    /* acc<q><k>: heaps 8q .. 8q+7, word k */
+    __m512i a00 = _mm512_setzero_si512(), a01 = a00, a02 = a00, a03 = a00, a10 = a00, a11 = a00, a12 = a00,
+            a13 = a00, a20 = a00, a21 = a00, a22 = a00, a23 = a00, a30 = a00, a31 = a00, a32 = a00, a33 = a00;
+    memset(words, 0, (size_t)G * 4 * sizeof *words);
+    for (int i = 0; i < mv->nsplit; i++) {
+        const int64_t t = mv->split_t[i], M0 = n0 - t;
+        const int64_t rlo = p->lag - t > 1 ? p->lag - t : 1;
+        /* strict: heap h of the group has no split r = M0 + h - r */
+        const int64_t wlo = mv->strict ? (M0 + 1) / 2 : 1, whi = mv->strict ? (M0 + G - 1) / 2 : 0;
+        for (int64_t j = ns_seq_lower_bound(rare, nr, rlo); j < nr && rare[j] < L; j++) {
+            const int64_t r = rare[j];
+            const uint32_t gr = ns_seq_gv(gb, elem, r);
+            if (r >= wlo && r <= whi) {
+                for (int h = 0; h < G; h++) {
+                    const uint32_t v = gr ^ ns_seq_gv(gb, elem, M0 + h - r);
+                    if (2 * r != M0 + h && v < 256)
+                        words[h * 4 + (v >> 6)] |= (uint64_t)1 << (v & 63);
+                }
+                continue;
+            }
+            const char *q = gb + (M0 - r) * elem;
+            if (j + PIPE_AHEAD < nr) {
+                const char *qa = gb + (M0 - rare[j + PIPE_AHEAD]) * elem;
+                __builtin_prefetch(qa);
+                __builtin_prefetch(qa + G * elem - 1);
+            }
+            const __m512i x = _mm512_set1_epi64((long long)gr);
+            __m512i v0, v1, v2, v3;
+            if (elem == 1) {
+                v0 = _mm512_cvtepu8_epi64(_mm_loadl_epi64((const __m128i *)q));
+                v1 = _mm512_cvtepu8_epi64(_mm_loadl_epi64((const __m128i *)(q + 8)));
+                v2 = _mm512_cvtepu8_epi64(_mm_loadl_epi64((const __m128i *)(q + 16)));
+                v3 = _mm512_cvtepu8_epi64(_mm_loadl_epi64((const __m128i *)(q + 24)));
+            } else {
+                v0 = _mm512_cvtepu16_epi64(_mm_loadu_si128((const __m128i *)q));
+                v1 = _mm512_cvtepu16_epi64(_mm_loadu_si128((const __m128i *)(q + 16)));
+                v2 = _mm512_cvtepu16_epi64(_mm_loadu_si128((const __m128i *)(q + 32)));
+                v3 = _mm512_cvtepu16_epi64(_mm_loadu_si128((const __m128i *)(q + 48)));
+            }
+#define PIPE_ACC(aq0, aq1, aq2, aq3, vq)                                                                               \
+    do {                                                                                                               \
+        const __m512i v_ = _mm512_xor_si512(vq, x);                                                                    \
+        aq0 = _mm512_or_si512(aq0, _mm512_sllv_epi64(one, v_));                                                        \
+        aq1 = _mm512_or_si512(aq1, _mm512_sllv_epi64(one, _mm512_sub_epi64(v_, c64)));                                 \
+        aq2 = _mm512_or_si512(aq2, _mm512_sllv_epi64(one, _mm512_sub_epi64(v_, c128)));                                \
+        aq3 = _mm512_or_si512(aq3, _mm512_sllv_epi64(one, _mm512_sub_epi64(v_, c192)));                                \
+    } while (0)
+            PIPE_ACC(a00, a01, a02, a03, v0);
+            PIPE_ACC(a10, a11, a12, a13, v1);
+            PIPE_ACC(a20, a21, a22, a23, v2);
+            PIPE_ACC(a30, a31, a32, a33, v3);
+#undef PIPE_ACC
+        }
+    }
+    uint64_t A[4][G];
+    _mm512_storeu_si512(A[0], a00), _mm512_storeu_si512(A[0] + 8, a10), _mm512_storeu_si512(A[0] + 16, a20);
+    _mm512_storeu_si512(A[0] + 24, a30);
+    _mm512_storeu_si512(A[1], a01), _mm512_storeu_si512(A[1] + 8, a11), _mm512_storeu_si512(A[1] + 16, a21);
+    _mm512_storeu_si512(A[1] + 24, a31);
+    _mm512_storeu_si512(A[2], a02), _mm512_storeu_si512(A[2] + 8, a12), _mm512_storeu_si512(A[2] + 16, a22);
+    _mm512_storeu_si512(A[2] + 24, a32);
+    _mm512_storeu_si512(A[3], a03), _mm512_storeu_si512(A[3] + 8, a13), _mm512_storeu_si512(A[3] + 16, a23);
+    _mm512_storeu_si512(A[3] + 24, a33);
+    for (int h = 0; h < G; h++)
+        for (int k = 0; k < 4; k++)
+            words[h * 4 + k] |= A[k][h];
+}
+#endif
+
+/* The far stage of a group: every heap's far options into the slot. With
+ * the AVX-512 kernels the vector pass gives the values below 256; with
+ * values of 256 or more about, a heap whose far options hold every common
+ * value below 256 gets the rest one split at a time, the others are
+ * marked partial (the near stage completes one if its common mex reaches
+ * 256, which the near options rarely make it do). */
 static void far_group(const pipe *p, int64_t gi, pipe_slot *sl, uint8_t *by)
 {
     const int w = p->w;
     const int64_t n0 = p->b0 + gi * G;
     const int64_t L = n0 + G - p->lag; /* parts below L have their values */
+    memset(sl->s, 0, (size_t)G * (size_t)w * sizeof *sl->s);
+    memset(sl->partial, 0, sizeof sl->partial);
+#ifdef PIPE_X86
+    if (p->kern == KERN_AVX512 && w > 1) {
+        uint64_t words[G * 4];
+        far_vec(p, n0, words);
+        const uint64_t *rv = p->rs->rv;
+        const int k = w < 4 ? w : 4; /* the words it gives */
+        for (int h = 0; h < G; h++) {
+            uint64_t *s = sl->s + (size_t)h * (size_t)w;
+            memcpy(s, words + h * 4, (size_t)k * sizeof *s);
+            if (w <= 4)
+                continue;
+            int full = 1; /* the common mex is 256 or more */
+            for (int i = 0; i < 4; i++)
+                full &= ~(s[i] | rv[i]) == 0;
+            if (full) {
+                far_heap(p, n0, h, by);
+                ns_seq_map_fold(by, s, (uint64_t)w);
+            } else {
+                sl->partial[h] = 1;
+            }
+        }
+        return;
+    }
+#endif
     /* the rare list does not change during a run (a guess is common) */
     const int marked = group_pass(p, n0, p->lag, INT64_MAX, L - 1, by);
-    memset(sl->s, 0, (size_t)G * (size_t)w * sizeof *sl->s);
     for (int h = 0; marked && h < G; h++)
         ns_seq_map_fold(by + h * MAPB, sl->s + (size_t)h * (size_t)w, (uint64_t)w);
 }
@@ -399,7 +538,7 @@ static void far_group(const pipe *p, int64_t gi, pipe_slot *sl, uint8_t *by)
  * stops the pipeline (nothing set). The rare parts it does one by one:
  * r < G - t (the other part in the group) and r >= L (rare heaps found
  * lately). */
-static int near_heap(pipe *p, int64_t n, int64_t n0, uint64_t *s, uint8_t *map)
+static int near_heap(pipe *p, int64_t n, int64_t n0, uint64_t *s, uint8_t *partial, uint8_t *map)
 {
     const ns_seq_moves *mv = p->mv;
     ns_seq_rc *rs = p->rs;
@@ -432,7 +571,13 @@ static int near_heap(pipe *p, int64_t n, int64_t n0, uint64_t *s, uint8_t *map)
         }
     }
     ns_seq_map_fold(map, s, (uint64_t)w);
-    const uint64_t c = ns_seq_common_mex(s, rs->rv, (uint64_t)w);
+    uint64_t c = ns_seq_common_mex(s, rs->rv, (uint64_t)w);
+    if (c >= 256 && *partial) { /* the far options of 256 and more too */
+        far_heap(p, n0, (int)(n - n0), map);
+        ns_seq_map_fold(map, s, (uint64_t)w);
+        *partial = 0;
+        c = ns_seq_common_mex(s, rs->rv, (uint64_t)w);
+    }
     if (c > p->job->max_value || c >= ns_table_invalid(p->t) || c >= (uint64_t)(64 * w))
         return 1;
     ns_table_set(p->t, (uint64_t)n, (uint32_t)c);
@@ -454,7 +599,7 @@ static void near_group(pipe *p, pipe_slot *sl, uint8_t *by)
     group_pass(p, n0, G, p->lag - 1, INT64_MAX, by);
     int h = 0;
     for (; h < G; h++)
-        if (near_heap(p, n0 + h, n0, sl->s + (size_t)h * (size_t)p->w, by + h * MAPB))
+        if (near_heap(p, n0 + h, n0, sl->s + (size_t)h * (size_t)p->w, &sl->partial[h], by + h * MAPB))
             break;
     for (int h2 = h; h2 < G; h2++) /* the maps of heaps not done */
         memset(by + h2 * MAPB, 0, MAPB);
