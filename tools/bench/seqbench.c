@@ -6,7 +6,10 @@
  * bit set per split, NS_SEQ_MEX_BITS) and its byte-map kernel without
  * vectors (NS_SEQ_MEX_SCALAR), each with the baseline's speed over its
  * own ("new kernel N.NNx as fast"), then the rare/common method (engine
- * `rare-common`) at the size asked for on 1 and 2 threads; wall time,
+ * `rare-common`) at the size asked for on 1 and 2 threads, heap by heap
+ * (ns_engine_opts.seq_no_pipe) and with its pipeline over groups of heaps
+ * (the default, engine/ns_seq_pipe.c), the pipeline's speed over heap by
+ * heap on as many threads printed beside it; wall time,
  * values (heap sizes) per second, peak RSS, and the speed ratio to the
  * baseline (values/s over the baseline's values/s), and what the method
  * did (mask, rare heaps, heaps scanned, heaps whose scans ran the vector
@@ -86,7 +89,7 @@ static double now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static void run_case(const scase *c, int64_t n, int rc, int threads, ns_seq_mex mex, result *r)
+static void run_case(const scase *c, int64_t n, int rc, int threads, ns_seq_mex mex, int nopipe, result *r)
 {
     ns_params ps = {0};
     ns_error err = {0};
@@ -99,7 +102,7 @@ static void run_case(const scase *c, int64_t n, int rc, int threads, ns_seq_mex 
         goto out;
     if (!(t = ns_engine_table_new(g, 0, &err)))
         goto out;
-    ns_engine_opts o = {.threads = threads, .seq_mex = mex};
+    ns_engine_opts o = {.threads = threads, .seq_mex = mex, .seq_no_pipe = nopipe};
     const double t0 = now();
     if (seq_run_stats(g, t, &o, rc, &r->st, &err))
         goto out;
@@ -115,7 +118,7 @@ out:
     ns_game_free(g);
 }
 
-static void in_child(const scase *c, int64_t n, int rc, int threads, ns_seq_mex mex, result *r)
+static void in_child(const scase *c, int64_t n, int rc, int threads, ns_seq_mex mex, int nopipe, result *r)
 {
     int fd[2];
     memset(r, 0, sizeof *r);
@@ -128,7 +131,7 @@ static void in_child(const scase *c, int64_t n, int rc, int threads, ns_seq_mex 
     if (pid == 0) {
         close(fd[0]);
         result cr;
-        run_case(c, n, rc, threads, mex, &cr);
+        run_case(c, n, rc, threads, mex, nopipe, &cr);
         ssize_t w = write(fd[1], &cr, sizeof cr);
         _exit(w == (ssize_t)sizeof cr ? 0 : 1);
     }
@@ -250,7 +253,7 @@ int main(int argc, char **argv)
         const int64_t bn = quick ? c->quick_base_n : c->base_n;
         const int64_t n = size ? size : quick ? c->quick_n : c->n;
         result r;
-        in_child(c, bn, 0, 1, NS_SEQ_MEX_AUTO, &r);
+        in_child(c, bn, 0, 1, NS_SEQ_MEX_AUTO, 0, &r);
         if (!r.ok) {
             printf("%-14s baseline failed: %s\n", c->label, r.msg);
             failed = 1;
@@ -264,7 +267,7 @@ int main(int argc, char **argv)
             const char *name;
         } kern[] = {{NS_SEQ_MEX_BITS, "plain bits"}, {NS_SEQ_MEX_SCALAR, "plain scalar"}};
         for (size_t k = 0; k < sizeof kern / sizeof kern[0]; k++) {
-            in_child(c, bn, 0, 1, kern[k].mex, &r);
+            in_child(c, bn, 0, 1, kern[k].mex, 0, &r);
             if (!r.ok) {
                 printf("%-14s %s failed: %s\n", c->label, kern[k].name, r.msg);
                 failed = 1;
@@ -276,25 +279,36 @@ int main(int argc, char **argv)
         }
         if (plain)
             continue;
-        double one = 0;
-        for (int th = 1; th <= 2; th++) {
-            in_child(c, n, 1, th, NS_SEQ_MEX_AUTO, &r);
-            if (!r.ok) {
-                printf("%-14s rare-common failed: %s\n", c->label, r.msg);
-                failed = 1;
-                continue;
+        /* rare-common heap by heap (seq_no_pipe), then its pipeline (the
+         * default), each on 1 and 2 threads; the pipeline's rows say how
+         * many times as fast as heap by heap on as many threads */
+        double one = 0, hbh[3] = {0, 0, 0};
+        for (int pipe = 0; pipe <= 1; pipe++)
+            for (int th = 1; th <= 2; th++) {
+                in_child(c, n, 1, th, NS_SEQ_MEX_AUTO, !pipe, &r);
+                const char *what = pipe ? "pipeline" : "heap by heap";
+                if (!r.ok) {
+                    printf("%-14s rare-common %s failed: %s\n", c->label, what, r.msg);
+                    failed = 1;
+                    continue;
+                }
+                if (!pipe)
+                    hbh[th] = r.wall;
+                if (pipe && th == 1)
+                    one = r.wall;
+                char note[240];
+                int k = snprintf(note, sizeof note, "%s: mask %u, %" PRId64 " rare, %.2g%% of heaps by the method", what,
+                                 r.st.mask, r.st.rare, 100.0 * (double)r.st.rc_heaps / (double)n);
+                if (pipe && k > 0 && (size_t)k < sizeof note)
+                    snprintf(note + k, sizeof note - (size_t)k, ", %.2g%% by the pipeline, %" PRIu64
+                             " rare heaps met; %.2fx as fast as heap by heap",
+                             100.0 * (double)r.st.pipe_heaps / (double)n, r.st.pipe_rare,
+                             hbh[th] > 0 ? hbh[th] / r.wall : 0.0);
+                else if (k > 0 && (size_t)k < sizeof note)
+                    snprintf(note + k, sizeof note - (size_t)k, ", %.2g%% scanned",
+                             r.st.rc_heaps ? 100.0 * (double)r.st.scans / (double)r.st.rc_heaps : 0.0);
+                row(c->label, n, "rare-common", th, r.wall, r.rss_kib, base_vps, note);
             }
-            if (th == 1)
-                one = r.wall;
-            char note[200];
-            snprintf(note, sizeof note,
-                     "mask %u, %" PRId64 " rare, %.2g%% of heaps by the method, %.2g%% scanned, %.2g%% by the "
-                     "vector kernel",
-                     r.st.mask, r.st.rare, 100.0 * (double)r.st.rc_heaps / (double)n,
-                     r.st.rc_heaps ? 100.0 * (double)r.st.scans / (double)r.st.rc_heaps : 0.0,
-                     r.st.rc_heaps ? 100.0 * (double)r.st.vec_scans / (double)r.st.rc_heaps : 0.0);
-            row(c->label, n, "rare-common", th, r.wall, r.rss_kib, base_vps, note);
-        }
         if (strcmp(c->preset, "octal") == 0) {
             char why[256];
             const double ps = run_peer(peer, c->params + 5, n, why, sizeof why);
