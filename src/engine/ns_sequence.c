@@ -892,9 +892,12 @@ ns_err ns_seq_rc_add(ns_seq_rc *rs, int64_t n, uint32_t v, ns_error *err)
 }
 
 /* Weigh every mask on G(1..n-1) (values up to maxv); take the best when
- * it makes at most 3/4 as many heaps rare as the current one, or drop the
- * method while no mask makes the heaps sparse. */
-static ns_err rc_eval(ns_seq_rc *rs, const ns_table *t, int64_t n, uint64_t maxv, ns_error *err)
+ * it makes at most 3/4 as many heaps rare as the current one (eager: any
+ * fewer; the pipeline has just met a rare heap, and under a better mask
+ * the new rare heaps of the current one may not be rare: Grundy's game
+ * past 4.7e7, whose values of 256 and more are rare under 0xfe, not under
+ * 0x1fe), or drop the method while no mask makes the heaps sparse. */
+static ns_err rc_eval(ns_seq_rc *rs, const ns_table *t, int64_t n, uint64_t maxv, int eager, ns_error *err)
 {
     rs->next_eval = n + max64(n / 4, 1024);
     if (rs->off)
@@ -926,7 +929,7 @@ static ns_err rc_eval(ns_seq_rc *rs, const ns_table *t, int64_t n, uint64_t maxv
         rs->nrare = 0;
         return NS_OK;
     }
-    if (rs->mask && best_rare * 4 > cur_rare * 3)
+    if (rs->mask && (eager ? best_rare >= cur_rare : best_rare * 4 > cur_rare * 3))
         return NS_OK;
     rs->mask = (uint32_t)best;
     rs->st->mask_changes++;
@@ -1040,6 +1043,7 @@ static ns_err seq_solve(const ns_game *g, ns_table *t, const ns_engine_plan *pla
     for (int64_t r = 2; s3 && r <= start && r < N; r++)
         ns_seq_split3_add(s3, r, (uint32_t)maxv);
     int64_t b0 = start; /* the first heap size not yet solved */
+    int reweigh = 0;    /* the pipeline met a rare heap: weigh the masks past it */
     for (uint64_t u = units_done; u < units; u++) {
         const int64_t uend = min64(N, (int64_t)(u + 1) * NS_SEQ_UNIT);
         /* a block may run past the unit's end (one synchronisation of the
@@ -1048,8 +1052,9 @@ static ns_err seq_solve(const ns_game *g, ns_table *t, const ns_engine_plan *pla
         while (b0 < uend) {
             const uint64_t we = words_for(maxv);
             int piped = 0; /* the pipeline was tried at b0 and stopped there */
-            if (!rs.off && b0 >= rs.next_eval && (rc = rc_eval(&rs, t, b0, maxv, err)))
+            if (!rs.off && (b0 >= rs.next_eval || reweigh) && (rc = rc_eval(&rs, t, b0, maxv, reweigh, err)))
                 goto fail;
+            reweigh = 0;
             /* the pipeline over groups of heaps (engine/ns_seq_pipe.h), up to
              * the next weighing of the masks, once the last rare heap lies
              * PIPE_QUIET heaps back (it guesses that the heaps are not rare,
@@ -1068,11 +1073,15 @@ static ns_err seq_solve(const ns_game *g, ns_table *t, const ns_engine_plan *pla
                     const ns_seq_pipe_job job = {.mv = &mv, .rs = &rs, .t = t, .w = we, .maxv = &maxv,
                                                  .max_value = plan->max_value, .b0 = b0, .b1 = pe,
                                                  .threads = threads, .scan = o->seq_scan};
+                    const uint64_t met = rs.st->pipe_rare;
                     done = ns_seq_pipe_run(&job);
+                    reweigh = rs.st->pipe_rare > met; /* weigh the masks again past the rare heap */
                 }
                 if (done > b0) {
                     b0 = done;
-                    continue;
+                    if (!reweigh || b0 >= N)
+                        continue;
+                    /* a rare heap: the short block below finishes it */
                 }
             }
             /* short blocks while the heaps are small (a quarter of b0) */
