@@ -4,7 +4,8 @@
 # The take-and-break benchmark keeps working (no timing is asserted):
 # nimsieve-bench-seq --quick --match 0.1777 prints the plain-mex baseline
 # row, the rows of its other kernels (bits, scalar) with their ratio to
-# it, the rare-common rows at 1 and 2 threads with a ratio, and, with the
+# it, the rare-common rows at 1 and 2 threads (heap by heap, then the
+# pipeline with its ratio to heap by heap) with a ratio, and, with the
 # peer program absent (--peer pointing nowhere), a line saying it was
 # skipped; the load average before and after; --plain prints the plain
 # mex rows only; --help exits 0, a bad --size 2.
@@ -26,8 +27,10 @@ for k in bits scalar; do
     grep -qE "^0\.1777 +16384 plain $k +1 +[0-9]+\.[0-9]{3} .*x  \(the baseline's kernel is [0-9]+\.[0-9]{2}x as fast\)$" "$out" ||
         fail "no plain $k row: $(cat "$out")"
 done
-n=$(grep -cE '^0\.1777 +2097152 rare-common +[12] +[0-9]+\.[0-9]{3} +[0-9.e+]+ +[0-9]+ +[0-9.]+x  mask [0-9]+' "$out")
-[ "$n" -eq 2 ] || fail "expected 2 rare-common rows (1 and 2 threads), got $n: $(cat "$out")"
+n=$(grep -cE '^0\.1777 +2097152 rare-common +[12] +[0-9]+\.[0-9]{3} +[0-9.e+]+ +[0-9]+ +[0-9.]+x  heap by heap: mask [0-9]+' "$out")
+[ "$n" -eq 2 ] || fail "expected 2 rare-common heap-by-heap rows (1 and 2 threads), got $n: $(cat "$out")"
+n=$(grep -cE '^0\.1777 +2097152 rare-common +[12] +[0-9]+\.[0-9]{3} +[0-9.e+]+ +[0-9]+ +[0-9.]+x  pipeline: mask [0-9]+.*by the pipeline, [0-9]+ rare heaps met; [0-9]+\.[0-9]{2}x as fast as heap by heap$' "$out")
+[ "$n" -eq 2 ] || fail "expected 2 rare-common pipeline rows (1 and 2 threads) with their ratio, got $n: $(cat "$out")"
 grep -qE '^0\.1777 +2097152 ogs-bench +skipped: .*no-such-peer not found' "$out" || fail "no skip note: $(cat "$out")"
 grep -q '^grundys-game' "$out" && fail "--match 0.1777 ran Grundy's game too"
 [ "$(grep -c '^load average' "$out")" -eq 2 ] || fail "expected the load average before and after"
