@@ -72,7 +72,7 @@ typedef struct pipe_slot {
     int nheaps;             /* heaps of the group with a guess (G, or fewer when the near stage stopped) */
     int64_t fail;           /* the check: -1, or the first heap whose guess is wrong */
     uint64_t s[G * W_MAX];  /* heap h: its options found so far, s[h * w ..] */
-    uint8_t partial[G];     /* heap h's far options hold only the values below 256 */
+    uint8_t partial[G];     /* heap h's far and mid options hold only the values below 256 */
     uint8_t vec;            /* the check ran a vector kernel */
 } pipe_slot;
 
@@ -89,6 +89,9 @@ typedef struct pipe {
     int64_t nslots;
     pipe_slot *slots;
     int kern;               /* KERN_*: the checks' scans */
+    int near_n[NS_OCTAL_MAX_DIGITS]; /* split digit i: the rare parts r < G - t, */
+    int *near_r;                     /* near_r[i * G + j], */
+    uint32_t *near_g;                /* and their values */
     /* shared, atomic */
     int64_t guessed;        /* heaps below have a value or a guess */
     int64_t next_far;       /* the next group whose far stage is unclaimed */
@@ -295,6 +298,58 @@ __attribute__((target("avx512f,avx512bw"))) static int64_t scan_u16_512(const ui
     return scan_scalar(g, 2, m, a, a1, need, left);
 }
 #undef PIPE_CLEAR
+
+/* A few values missing (LIST_MAX at most: 0.1777 needs about 5 a heap,
+ * small ones that fill the first vectors many times over): each vector
+ * compared with each value, the values found dropped from the list, no
+ * lane taken out. */
+enum { LIST_MAX = 8 };
+__attribute__((target("avx512f,avx512bw,avx512vbmi"))) static int64_t scan_list_512(const void *gv, int elem,
+                                                                                    int64_t m, int64_t a, int64_t a1,
+                                                                                    uint64_t *need, int *left)
+{
+    uint32_t val[LIST_MAX];
+    int k = 0;
+    for (int i = 0; i < W_MAX; i++)
+        for (uint64_t f = need[i]; f && k < LIST_MAX; f &= f - 1)
+            val[k++] = (uint32_t)(64 * i + __builtin_ctzll(f));
+    const int lanes = elem == 1 ? 64 : 32;
+    const __m512i rev8 = _mm512_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21,
+                                         22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41,
+                                         42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61,
+                                         62, 63);
+    const __m512i rev16 = _mm512_set_epi16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20,
+                                           21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31);
+    const uint8_t *g8 = gv;
+    const uint16_t *g16 = gv;
+    while (k && a + lanes <= a1) {
+        __m512i v;
+        if (elem == 1)
+            v = _mm512_xor_si512(_mm512_loadu_si512(g8 + a),
+                                 _mm512_permutexvar_epi8(rev8, _mm512_loadu_si512(g8 + m - a - 63)));
+        else
+            v = _mm512_xor_si512(_mm512_loadu_si512(g16 + a),
+                                 _mm512_permutexvar_epi16(rev16, _mm512_loadu_si512(g16 + m - a - 31)));
+        uint32_t found = 0;
+        for (int j = 0; j < k; j++) {
+            const int hit = elem == 1 ? _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8((char)val[j])) != 0
+                                      : _mm512_cmpeq_epi16_mask(v, _mm512_set1_epi16((short)val[j])) != 0;
+            found |= (uint32_t)hit << j;
+        }
+        if (found) {
+            int kk = 0;
+            for (int j = 0; j < k; j++)
+                if (found >> j & 1)
+                    need[val[j] >> 6] &= ~((uint64_t)1 << (val[j] & 63));
+                else
+                    val[kk++] = val[j];
+            k = kk;
+        }
+        a += lanes;
+    }
+    *left = k;
+    return scan_scalar(gv, elem, m, a, a1, need, left);
+}
 #endif
 
 static int pipe_kernel(ns_seq_scan how)
@@ -315,6 +370,8 @@ static int64_t scan(const pipe *p, int64_t m, int64_t a0, int64_t a1, uint64_t *
 #ifdef PIPE_X86
     if (p->kern == KERN_AVX512) {
         *vused = 1;
+        if (*left <= LIST_MAX)
+            return scan_list_512(p->t->data, p->elem, m, a0, a1, need, left);
         if (p->elem == 1)
             return scan_u8_512(p->t->data, m, a0, a1, need, left);
         return scan_u16_512(p->t->data, m, a0, a1, need, left);
@@ -381,9 +438,10 @@ static int group_pass(const pipe *p, int64_t n0, int64_t lo_d, int64_t hi_d, int
     return marked;
 }
 
-/* the far rare parts of heap h of the group from n0, one split at a time
+/* the rare parts r >= lo_d - t, r < L (the far ones: lo_d = D; with the
+ * mid ones: lo_d = G) of heap h of the group from n0, one split at a time
  * into map (a byte map the caller folds) */
-static void far_heap(const pipe *p, int64_t n0, int h, uint8_t *map)
+static void far_heap(const pipe *p, int64_t n0, int h, int64_t lo_d, uint8_t *map)
 {
     const ns_seq_moves *mv = p->mv;
     const ns_seq_rc *rs = p->rs;
@@ -391,7 +449,7 @@ static void far_heap(const pipe *p, int64_t n0, int h, uint8_t *map)
     const int64_t L = n0 + G - p->lag;
     for (int i = 0; i < mv->nsplit; i++) {
         const int64_t t = mv->split_t[i], m = n0 + h - t;
-        const int64_t lo = p->lag - t > 1 ? p->lag - t : 1;
+        const int64_t lo = lo_d - t > 1 ? lo_d - t : 1;
         for (int64_t j = ns_seq_lower_bound(rs->rare, rs->nrare, lo); j < rs->nrare && rs->rare[j] < L; j++) {
             const int64_t r = rs->rare[j];
             if (!(mv->strict && 2 * r == m))
@@ -401,40 +459,41 @@ static void far_heap(const pipe *p, int64_t n0, int h, uint8_t *map)
 }
 
 #ifdef PIPE_X86
-/* The far group pass for the values below 256 only, in vector registers:
- * for each rare part the other parts of 8 heaps widened to 64-bit lanes
- * and XORed with G(r), and 1 << (v - 64k) ORed into word k of the heap's
- * bitset, k = 0..3 (a shift by 64 or more, or by a negative count, gives
- * 0, so each value lands in its word only and larger values vanish): no
- * stores, where the byte maps cost one a split. words[h * 4 + k] gets
- * heap h's word k. */
-__attribute__((target("avx512f"))) static void far_vec(const pipe *p, int64_t n0, uint64_t *words)
+/* The group pass in vector registers, for the values below 64 nw only
+ * (nw = 1, 2 or 4 words): for each rare part r (lo_d - t <= r <=
+ * min(hi_d - t, hi_cap) for the split digit t) the other parts of 8 heaps
+ * widened to 64-bit lanes and XORed with G(r), and 1 << (v - 64k) ORed
+ * into word k of the heap's bitset (a shift by 64 or more, or by a
+ * negative count, gives 0, so each value lands in its word only and
+ * larger values vanish): no stores, where the byte maps cost one a
+ * split. words[h * 4 + k] |= heap h's word k. */
+static inline __attribute__((always_inline, target("avx512f"))) void vec_pass_k(const pipe *p, int64_t n0, int64_t lo_d,
+                                                                               int64_t hi_d, int64_t hi_cap,
+                                                                               uint64_t *words, const int nw)
 {
     const ns_seq_moves *mv = p->mv;
     const ns_seq_rc *rs = p->rs;
     const int64_t *rare = rs->rare;
     const int64_t nr = rs->nrare;
-    const int64_t L = n0 + G - p->lag;
     const int elem = p->elem;
     const char *gb = p->t->data;
     const __m512i one = _mm512_set1_epi64(1), c64 = _mm512_set1_epi64(64), c128 = _mm512_set1_epi64(128),
                   c192 = _mm512_set1_epi64(192);
-    /* acc<q><k>: heaps 8q .. 8q+7, word k */
+    /* a<q><k>: heaps 8q .. 8q+7, word k */
     __m512i a00 = _mm512_setzero_si512(), a01 = a00, a02 = a00, a03 = a00, a10 = a00, a11 = a00, a12 = a00,
             a13 = a00, a20 = a00, a21 = a00, a22 = a00, a23 = a00, a30 = a00, a31 = a00, a32 = a00, a33 = a00;
-    memset(words, 0, (size_t)G * 4 * sizeof *words);
     for (int i = 0; i < mv->nsplit; i++) {
         const int64_t t = mv->split_t[i], M0 = n0 - t;
-        const int64_t rlo = p->lag - t > 1 ? p->lag - t : 1;
+        const int64_t rlo = lo_d - t > 1 ? lo_d - t : 1, rhi = hi_d - t < hi_cap ? hi_d - t : hi_cap;
         /* strict: heap h of the group has no split r = M0 + h - r */
         const int64_t wlo = mv->strict ? (M0 + 1) / 2 : 1, whi = mv->strict ? (M0 + G - 1) / 2 : 0;
-        for (int64_t j = ns_seq_lower_bound(rare, nr, rlo); j < nr && rare[j] < L; j++) {
+        for (int64_t j = ns_seq_lower_bound(rare, nr, rlo); j < nr && rare[j] <= rhi; j++) {
             const int64_t r = rare[j];
             const uint32_t gr = ns_seq_gv(gb, elem, r);
             if (r >= wlo && r <= whi) {
                 for (int h = 0; h < G; h++) {
                     const uint32_t v = gr ^ ns_seq_gv(gb, elem, M0 + h - r);
-                    if (2 * r != M0 + h && v < 256)
+                    if (2 * r != M0 + h && v < 64u * (uint32_t)nw)
                         words[h * 4 + (v >> 6)] |= (uint64_t)1 << (v & 63);
                 }
                 continue;
@@ -462,9 +521,12 @@ __attribute__((target("avx512f"))) static void far_vec(const pipe *p, int64_t n0
     do {                                                                                                               \
         const __m512i v_ = _mm512_xor_si512(vq, x);                                                                    \
         aq0 = _mm512_or_si512(aq0, _mm512_sllv_epi64(one, v_));                                                        \
-        aq1 = _mm512_or_si512(aq1, _mm512_sllv_epi64(one, _mm512_sub_epi64(v_, c64)));                                 \
-        aq2 = _mm512_or_si512(aq2, _mm512_sllv_epi64(one, _mm512_sub_epi64(v_, c128)));                                \
-        aq3 = _mm512_or_si512(aq3, _mm512_sllv_epi64(one, _mm512_sub_epi64(v_, c192)));                                \
+        if (nw > 1)                                                                                                    \
+            aq1 = _mm512_or_si512(aq1, _mm512_sllv_epi64(one, _mm512_sub_epi64(v_, c64)));                             \
+        if (nw > 2) {                                                                                                  \
+            aq2 = _mm512_or_si512(aq2, _mm512_sllv_epi64(one, _mm512_sub_epi64(v_, c128)));                            \
+            aq3 = _mm512_or_si512(aq3, _mm512_sllv_epi64(one, _mm512_sub_epi64(v_, c192)));                            \
+        }                                                                                                              \
     } while (0)
             PIPE_ACC(a00, a01, a02, a03, v0);
             PIPE_ACC(a10, a11, a12, a13, v1);
@@ -483,8 +545,21 @@ __attribute__((target("avx512f"))) static void far_vec(const pipe *p, int64_t n0
     _mm512_storeu_si512(A[3], a03), _mm512_storeu_si512(A[3] + 8, a13), _mm512_storeu_si512(A[3] + 16, a23);
     _mm512_storeu_si512(A[3] + 24, a33);
     for (int h = 0; h < G; h++)
-        for (int k = 0; k < 4; k++)
+        for (int k = 0; k < nw; k++)
             words[h * 4 + k] |= A[k][h];
+}
+
+/* vec_pass_k for w words (4 when w > 4); words zeroed first */
+__attribute__((target("avx512f"))) static void vec_pass(const pipe *p, int64_t n0, int64_t lo_d, int64_t hi_d,
+                                                       int64_t hi_cap, uint64_t *words)
+{
+    memset(words, 0, (size_t)G * 4 * sizeof *words);
+    if (p->w == 1)
+        vec_pass_k(p, n0, lo_d, hi_d, hi_cap, words, 1);
+    else if (p->w == 2)
+        vec_pass_k(p, n0, lo_d, hi_d, hi_cap, words, 2);
+    else
+        vec_pass_k(p, n0, lo_d, hi_d, hi_cap, words, 4);
 }
 #endif
 
@@ -502,9 +577,9 @@ static void far_group(const pipe *p, int64_t gi, pipe_slot *sl, uint8_t *by)
     memset(sl->s, 0, (size_t)G * (size_t)w * sizeof *sl->s);
     memset(sl->partial, 0, sizeof sl->partial);
 #ifdef PIPE_X86
-    if (p->kern == KERN_AVX512 && w > 1) {
+    if (p->kern == KERN_AVX512) {
         uint64_t words[G * 4];
-        far_vec(p, n0, words);
+        vec_pass(p, n0, p->lag, INT64_MAX, L - 1, words);
         const uint64_t *rv = p->rs->rv;
         const int k = w < 4 ? w : 4; /* the words it gives */
         for (int h = 0; h < G; h++) {
@@ -516,7 +591,7 @@ static void far_group(const pipe *p, int64_t gi, pipe_slot *sl, uint8_t *by)
             for (int i = 0; i < 4; i++)
                 full &= ~(s[i] | rv[i]) == 0;
             if (full) {
-                far_heap(p, n0, h, by);
+                far_heap(p, n0, h, p->lag, by);
                 ns_seq_map_fold(by, s, (uint64_t)w);
             } else {
                 sl->partial[h] = 1;
@@ -559,11 +634,16 @@ static int near_heap(pipe *p, int64_t n, int64_t n0, uint64_t *s, uint8_t *parti
     for (int i = 0; i < mv->nsplit; i++) {
         const int64_t t = mv->split_t[i];
         const int64_t m = n - t;
-        for (int64_t j = 0; j < nr && rare[j] < G - t && rare[j] < m; j++) {
-            const int64_t r = rare[j];
-            if (!(mv->strict && 2 * r == m))
-                map[ns_seq_gv(g, elem, r) ^ ns_seq_gv(g, elem, m - r)] = 0xff;
-        }
+        /* r < G - t: the list made at the start (m - r > r here, the
+         * parts differ) */
+        const int *nrr = p->near_r + i * G;
+        const uint32_t *ngr = p->near_g + i * G;
+        if (elem == 1)
+            for (int j = 0; j < p->near_n[i]; j++)
+                map[ngr[j] ^ ((const uint8_t *)g)[m - nrr[j]]] = 0xff;
+        else
+            for (int j = 0; j < p->near_n[i]; j++)
+                map[ngr[j] ^ ((const uint16_t *)g)[m - nrr[j]]] = 0xff;
         for (int64_t j = jL; j < nr && rare[j] < m; j++) {
             const int64_t r = rare[j];
             if (!(mv->strict && 2 * r == m))
@@ -572,8 +652,8 @@ static int near_heap(pipe *p, int64_t n, int64_t n0, uint64_t *s, uint8_t *parti
     }
     ns_seq_map_fold(map, s, (uint64_t)w);
     uint64_t c = ns_seq_common_mex(s, rs->rv, (uint64_t)w);
-    if (c >= 256 && *partial) { /* the far options of 256 and more too */
-        far_heap(p, n0, (int)(n - n0), map);
+    if (c >= 256 && *partial) { /* the far and mid options of 256 and more too */
+        far_heap(p, n0, (int)(n - n0), G, map);
         ns_seq_map_fold(map, s, (uint64_t)w);
         *partial = 0;
         c = ns_seq_common_mex(s, rs->rv, (uint64_t)w);
@@ -596,7 +676,19 @@ static void near_group(pipe *p, pipe_slot *sl, uint8_t *by)
 {
     const int64_t gi = p->next_near;
     const int64_t n0 = p->b0 + gi * G;
-    group_pass(p, n0, G, p->lag - 1, INT64_MAX, by);
+#ifdef PIPE_X86
+    if (p->kern == KERN_AVX512) { /* into the slot's words: values of 256 and more complete a partial heap */
+        uint64_t words[G * 4];
+        vec_pass(p, n0, G, p->lag - 1, INT64_MAX, words);
+        const int k = p->w < 4 ? p->w : 4;
+        for (int h = 0; h < G; h++)
+            for (int i = 0; i < k; i++)
+                sl->s[(size_t)h * (size_t)p->w + (size_t)i] |= words[h * 4 + i];
+        if (p->w > 4)
+            memset(sl->partial, 1, sizeof sl->partial);
+    } else
+#endif
+        group_pass(p, n0, G, p->lag - 1, INT64_MAX, by);
     int h = 0;
     for (; h < G; h++)
         if (near_heap(p, n0 + h, n0, sl->s + (size_t)h * (size_t)p->w, &sl->partial[h], by + h * MAPB))
@@ -795,10 +887,25 @@ int64_t ns_seq_pipe_run(const ns_seq_pipe_job *job)
     p.lag = ns_seq_pipe_lag(job->mv, threads);
     if (p.ngroups <= 0 || p.w > W_MAX || p.elem > 2 || job->b0 < 4 * p.lag || job->mv->nsplit == 0)
         return job->b0;
+    p.near_r = malloc((size_t)NS_OCTAL_MAX_DIGITS * G * sizeof *p.near_r);
+    p.near_g = malloc((size_t)NS_OCTAL_MAX_DIGITS * G * sizeof *p.near_g);
+    if (!p.near_r || !p.near_g) {
+        free(p.near_r);
+        free(p.near_g);
+        return job->b0;
+    }
+    for (int i = 0; i < p.mv->nsplit; i++)
+        for (int64_t j = 0; j < p.rs->nrare && p.rs->rare[j] < G - p.mv->split_t[i]; j++) {
+            p.near_r[i * G + p.near_n[i]] = (int)p.rs->rare[j];
+            p.near_g[i * G + p.near_n[i]++] = ns_table_get(p.t, (uint64_t)p.rs->rare[j]);
+        }
     p.nslots = p.lag / G + 4 * threads + 8;
     p.slots = calloc((size_t)p.nslots, sizeof *p.slots);
-    if (!p.slots)
+    if (!p.slots) {
+        free(p.near_r);
+        free(p.near_g);
         return job->b0;
+    }
     for (int64_t i = 0; i < p.nslots; i++)
         p.slots[i].group = -1;
     p.guessed = job->b0;
@@ -811,6 +918,8 @@ int64_t ns_seq_pipe_run(const ns_seq_pipe_job *job)
     if (!p.stop)
         worker(&p);
     free(p.slots);
+    free(p.near_r);
+    free(p.near_g);
     if (!p.stop) /* no worker could run */
         return job->b0;
     /* the largest value among the values kept */
