@@ -504,7 +504,19 @@ static ns_err solve_one(uint64_t i, const ns_sweep_job *job, ns_sweep_row *row, 
     if (!(*t = ns_engine_table_new(*g, 0, err)))
         return err->code ? err->code : NS_ENOMEM;
     ns_engine_opts opts = {.threads = job->inner_threads > 1 ? job->inner_threads : 1};
-    if ((rc = ns_engine_run(*g, *t, &opts, err)) || (rc = ns_sweep_summarise(*g, *t, row, err)))
+    /* a take-and-break game stops at a proven period, the rest follows from it */
+    ns_sweep_until until = {.t = *t, .octal = (*g)->octal};
+    if ((*g)->octal && (*g)->k == 1 && !opts.pn_only) {
+        opts.checkpoint = ns_sweep_octal_stop;
+        opts.checkpoint_user = &until;
+    }
+    rc = ns_engine_run(*g, *t, &opts, err);
+    if (rc == NS_EINTR && until.at > 0) {
+        ns_sweep_octal_extend(*t, &until);
+        memset(err, 0, sizeof *err);
+        rc = NS_OK;
+    }
+    if (rc || (rc = ns_sweep_summarise(*g, *t, row, err)))
         return rc;
     row->seconds = now_s() - t0;
     return NS_OK;

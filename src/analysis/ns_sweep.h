@@ -34,6 +34,7 @@
 #include "analysis/ns_constant.h"
 #include "core/ns_error.h"
 #include "game/ns_game.h"
+#include "game/ns_octal.h"
 #include "game/ns_params.h"
 #include "game/ns_table.h"
 
@@ -185,6 +186,26 @@ ns_err ns_sweep_run(const ns_sweep_job *job, ns_sweep_row *rows, ns_error *err);
 /* Summarise the solved table t (Grundy values) of g into row (not
  * seconds). */
 ns_err ns_sweep_summarise(const ns_game *g, const ns_table *t, ns_sweep_row *row, ns_error *err);
+
+/* A take-and-break game's solve in a sweep or census stops as soon as
+ * the octal periodicity theorem proves a period of the heap sizes done
+ * (looked for after every unit of NS_SEQ_UNIT heap sizes up to 2^20, then
+ * each time they grew by an eighth, as solve --until-periodic does); the
+ * rest of the sequence then follows from the period exactly, so the table
+ * is the one a full solve gives. ns_sweep_octal_stop is the engine's
+ * checkpoint callback (user: an ns_sweep_until, t and octal set, the rest
+ * zero); after a run it stopped (NS_EINTR with at > 0),
+ * ns_sweep_octal_extend fills G(at .. N-1). */
+typedef struct ns_sweep_until {
+    const ns_table *t;
+    const ns_octal *octal;
+    int64_t next_check;     /* heap sizes at which the period is next looked for */
+    int64_t at;             /* heap sizes done when a period was proven, else 0 */
+    int64_t period;         /* the period proven */
+} ns_sweep_until;
+
+int ns_sweep_octal_stop(void *user, uint64_t done, uint64_t total);
+void ns_sweep_octal_extend(ns_table *t, const ns_sweep_until *u);
 
 /* The period fields of row (preperiod, period, saltus, proven) of the
  * sequence t of a take-and-break game g (g->octal set) by ns_period_find,

@@ -17,7 +17,7 @@
 #include "core/ns_omp.h"
 #include "game/ns_presets.h"
 #include "engine/ns_engine.h"
-#include "analysis/ns_period.h"
+#include "analysis/ns_sweep.h"
 #include "dist/ns_dist.h"
 #include "dist/ns_dist_levels.h"
 #include "dist/ns_dist_tiles.h"
@@ -387,9 +387,9 @@ typedef struct solve_ctx {
     int stopped;            /* a stop signal ended the run */
     int failed;             /* a checkpoint could not be written; see err */
     ns_error err;
-    const ns_octal *octal;  /* --until-periodic: the heap game, else NULL */
-    int64_t next_check;     /* heap sizes at which the period is next looked for */
-    int64_t periodic_at;    /* heap sizes done when a period was proven, else 0 */
+    ns_sweep_until until;   /* --until-periodic: until.octal the heap game (else
+                               NULL), until.at the heap sizes done when a period
+                               was proven (analysis/ns_sweep.h) */
     int dist;               /* the tile kernel or the P/N row kernel across the
                                MPI ranks (more than one) */
     int owned;              /* the tile kernel across ranks with owned line
@@ -651,28 +651,6 @@ static int on_rows_drop(void *user, int64_t x0, int64_t nrows, int64_t words, co
     return 0;
 }
 
-/* --until-periodic: is a period of G(0 .. n-1) proven (ns_period.h)?
- * Looked for after every unit while n < 2^20, then when n has grown by an
- * eighth (each look is about linear in n). */
-static int period_proven(solve_ctx *c, uint64_t done, uint64_t total)
-{
-    const int64_t N = c->t->bounds[0];
-    const int64_t n = done >= total ? N : (int64_t)done * NS_SEQ_UNIT;
-    if (n < c->next_check || n >= N)
-        return 0;
-    c->next_check = n < ((int64_t)1 << 20) ? n + 1 : n + n / 8;
-    ns_table view = *c->t;
-    view.bounds[0] = n;
-    view.ncells = (uint64_t)n;
-    view.mapped = 0;
-    ns_period per;
-    ns_error err = {0};
-    if (ns_period_find(&view, c->octal, &per, &err) || !per.proven)
-        return 0;
-    c->periodic_at = n;
-    return 1;
-}
-
 static int on_progress(void *user, double fraction)
 {
     solve_ctx *c = user;
@@ -746,7 +724,7 @@ static int on_checkpoint(void *user, uint64_t done, uint64_t total)
         c->failed = 1;
         return 1;
     }
-    if (c->octal && period_proven(c, done, total))
+    if (c->until.octal && ns_sweep_octal_stop(&c->until, done, total)) /* --until-periodic */
         return 1;
     const int sig = ns_cli_interrupted();
     if (c->a->ckpt_every <= 0)
@@ -1472,8 +1450,10 @@ int ns_cmd_solve(int argc, char **argv)
         rc = NS_EXIT_ERROR;
         goto fail;
     }
-    if (a.until_periodic)
-        ctx.octal = g->octal;
+    if (a.until_periodic) {
+        ctx.until.octal = g->octal;
+        ctx.until.t = t;
+    }
     if (a.resume && have_ckpt) {
         const char *why;
         if ((why = ckpt_mismatch(&ci, &meta, g, a.pn_only, ctx.kernel))) {
@@ -1618,9 +1598,9 @@ int ns_cmd_solve(int argc, char **argv)
             goto fail;
         }
     }
-    if (src == NS_EINTR && ctx.periodic_at) {
+    if (src == NS_EINTR && ctx.until.at) {
         /* --until-periodic: keep the prefix that proves the period */
-        int64_t n = ctx.periodic_at;
+        int64_t n = ctx.until.at;
         t->bounds[0] = n;
         t->ncells = (uint64_t)n;
         if (ns_game_set_bounds(g, &n, &err)) {
