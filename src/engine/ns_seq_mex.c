@@ -137,6 +137,28 @@ __attribute__((target("avx2"))) static void pairs_u16_avx2(const uint16_t *g, ui
     }
     pairs_scalar(g, 2, x, m, a, a1, map);
 }
+
+/* the same for four-byte cells, 8 splits a vector (the values from two
+ * 64-bit words a half) */
+__attribute__((target("avx2"))) static void pairs_u32_avx2(const uint32_t *g, uint32_t x, int64_t m, int64_t a,
+                                                           int64_t a1, uint8_t *map)
+{
+    const __m256i rev = _mm256_setr_epi32(7, 6, 5, 4, 3, 2, 1, 0);
+    const __m256i xv = _mm256_set1_epi32((int)x);
+    for (; a + 7 <= a1; a += 8) {
+        const __m256i lo = _mm256_loadu_si256((const __m256i *)(g + a));
+        const __m256i hi = _mm256_permutevar8x32_epi32(_mm256_loadu_si256((const __m256i *)(g + m - a - 7)), rev);
+        const __m256i r = _mm256_xor_si256(_mm256_xor_si256(lo, hi), xv);
+        const __m128i r0 = _mm256_castsi256_si128(r), r1 = _mm256_extracti128_si256(r, 1);
+        const uint64_t q[4] = {(uint64_t)_mm_cvtsi128_si64(r0), (uint64_t)_mm_extract_epi64(r0, 1),
+                               (uint64_t)_mm_cvtsi128_si64(r1), (uint64_t)_mm_extract_epi64(r1, 1)};
+        for (int j = 0; j < 4; j++) {
+            map[q[j] & 0xffffffff] = 0xff;
+            map[q[j] >> 32] = 0xff;
+        }
+    }
+    pairs_scalar(g, 4, x, m, a, a1, map);
+}
 #endif
 
 void ns_seq_pairs_mark(const void *g, int elem, uint32_t x, int64_t m, int64_t a0, int64_t a1, uint8_t *map,
@@ -153,6 +175,10 @@ void ns_seq_pairs_mark(const void *g, int elem, uint32_t x, int64_t m, int64_t a
     }
     if (vec && elem == 2) {
         pairs_u16_avx2(g, x, m, a0, a1, map);
+        return;
+    }
+    if (vec && elem == 4) {
+        pairs_u32_avx2(g, x, m, a0, a1, map);
         return;
     }
 #else

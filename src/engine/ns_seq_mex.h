@@ -11,13 +11,13 @@
  * folded into the heap's bitset once at the end (ns_seq_map_fold: 64 bytes
  * a word through a byte mask).
  *
- * The vector kernel (AVX2, cells of one or two bytes) takes 32 (16)
+ * The vector kernel (AVX2) takes 32 (two-byte cells: 16, four-byte: 8)
  * splits a step: G(a .. a+31) from one load, G(m-a-31 .. m-a) from
  * another, reversed in the register, both XORed with x, taken out of the
  * register 64 bits at a time (two operations an extraction of one value)
  * and marked value by value; values below 128 (one or two words, the periodic
  * codes' usual few values) skip the map and gather their bits in vector
- * registers, one per byte of the bitset. Otherwise (NS_SEQ_MEX_SCALAR, four-byte cells, no
+ * registers, one per byte of the bitset. Otherwise (NS_SEQ_MEX_SCALAR, no
  * AVX2) one split at a time into the same map; NS_SEQ_MEX_BITS is the
  * engine's former bit-per-split kernel, kept as the benchmark's baseline
  * (ns_engine_opts.seq_mex). The values are the same on every path. */

@@ -12,7 +12,9 @@
  * into the bitset, 32 (16) splits a step with AVX2, values below 128 as
  * bits gathered in vector registers (engine/ns_seq_mex.h): several times
  * faster than a read-modify-write of a bit a split, the former kernel,
- * still there for four-byte cells, rule files and NS_SEQ_MEX_BITS.
+ * still there for rule files, values of 2^24 and more, and
+ * NS_SEQ_MEX_BITS. Four-byte cells mark their byte map 8 splits a step
+ * with AVX2.
  *
  * Threads. Heap sizes go in blocks [B0, B1). A split of a heap of the
  * block whose parts all lie below B0 depends only on finished values, so
@@ -59,6 +61,9 @@ enum {
     SEQ_BLOCK = 1024,               /* heap sizes of a block, at most */
 };
 #define SEQ_EARLY_BYTES ((uint64_t)16 << 20) /* cap on the block's early bitsets */
+/* bitset words up to which the plain mex marks a byte map (64 bytes a word,
+ * one a thread: 16 MiB at most; values below 2^24) */
+#define SEQ_MAP_WORDS ((uint64_t)1 << 18)
 
 static int bitlen(uint64_t v)
 {
@@ -1112,7 +1117,7 @@ static ns_err seq_solve(const ns_game *g, ns_table *t, const ns_engine_plan *pla
                 goto fail;
             /* the plain mex marks bytes (one map of 64 bytes a word of the
              * bitsets, a thread) where the cells have one or two bytes */
-            const int emap = !rc_block && oc->kind != NS_TB_RULE && o->seq_mex != NS_SEQ_MEX_BITS && t->elem <= 2;
+            const int emap = !rc_block && oc->kind != NS_TB_RULE && o->seq_mex != NS_SEQ_MEX_BITS && we <= SEQ_MAP_WORDS;
             if (emap && (uint64_t)threads * we * 64 > cap_maps) {
                 free(maps);
                 cap_maps = (uint64_t)threads * we * 64;
@@ -1199,7 +1204,7 @@ static ns_err seq_solve(const ns_game *g, ns_table *t, const ns_engine_plan *pla
                     if (oc->kind == NS_TB_RULE) {
                         rule_options(oc, t, n, b0, 1, cur, &fault);
                     } else {
-                        const int lmap = o->seq_mex != NS_SEQ_MEX_BITS && t->elem <= 2;
+                        const int lmap = o->seq_mex != NS_SEQ_MEX_BITS && wc <= SEQ_MAP_WORDS;
                         const seq_marks k = {cur, lmap ? curmap : NULL, wc, mvec};
                         options(oc, t, n, b0, 1, &k, s3);
                         if (lmap)

@@ -158,7 +158,9 @@ static void check_game(const char *engine, const char *preset, const char *code,
                  {0, NS_SEQ_MEX_SCALAR, 0, "own table, scalar byte map"},
                  {2, NS_SEQ_MEX_SCALAR, 0, "two-byte cells, scalar byte map"},
                  {0, NS_SEQ_MEX_BITS, 0, "own table, bit per split"},
-                 {4, NS_SEQ_MEX_AUTO, 0, "four-byte cells (bit per split)"}};
+                 {4, NS_SEQ_MEX_AUTO, 1, "four-byte cells, vector kernel"},
+                 {4, NS_SEQ_MEX_SCALAR, 0, "four-byte cells, scalar byte map"},
+                 {4, NS_SEQ_MEX_BITS, 0, "four-byte cells, bit per split"}};
     for (size_t p = 0; p < sizeof paths / sizeof paths[0]; p++)
         for (int th = 1; th <= 2; th++) {
             ns_seq_stats st;
