@@ -41,6 +41,8 @@ typedef struct ns_census {
                                                same sequence (itself if none) */
     size_t ngroups;                         /* distinct sequences */
     size_t nproven;
+    size_t nderived;                        /* codes whose sequence followed from
+                                               their parent's (ns_census.c) */
 } ns_census;
 
 /* Progress: called after each code is solved (one call at a time) with

@@ -510,7 +510,10 @@ static ns_err solve_one(uint64_t i, const ns_sweep_job *job, ns_sweep_row *row, 
         opts.checkpoint = ns_sweep_octal_stop;
         opts.checkpoint_user = &until;
     }
-    rc = ns_engine_run(*g, *t, &opts, err);
+    if (job->fill && job->fill(job->fill_user, i, *g, *t))
+        rc = NS_OK;
+    else
+        rc = ns_engine_run(*g, *t, &opts, err);
     if (rc == NS_EINTR && until.at > 0) {
         ns_sweep_octal_extend(*t, &until);
         memset(err, 0, sizeof *err);

@@ -159,6 +159,13 @@ typedef struct ns_sweep_row {
 typedef int (*ns_sweep_each_fn)(void *user, uint64_t i, const ns_sweep_row *row, const ns_game *g,
                                 const ns_table *t);
 
+/* OPTIONAL: called before variant i is solved (on the worker's thread,
+ * any order) with its game and its new table: non-zero when it filled the
+ * table whole itself (the census: a code whose sequence follows from an
+ * earlier code's), and then the engine does not run; the row is
+ * summarised from the table as usual. */
+typedef int (*ns_sweep_fill_fn)(void *user, uint64_t i, const ns_game *g, ns_table *t);
+
 /* One sweep run: variants first .. n-1 (first > 0 continues an interrupted
  * sweep: the earlier ones are not built). */
 typedef struct ns_sweep_job {
@@ -174,6 +181,8 @@ typedef struct ns_sweep_job {
     int inner_threads;            /* threads each variant's solve uses (<= 1: one);
                                      large variants: threads = 1, inner_threads = T
                                      solves them one at a time with all threads */
+    ns_sweep_fill_fn fill;        /* OPTIONAL (above) */
+    void *fill_user;
 } ns_sweep_job;
 
 /* Solve the job's variants (one per thread) and fill rows[i - first] for

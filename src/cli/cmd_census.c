@@ -173,6 +173,8 @@ int ns_cmd_census(int argc, char **argv)
     printf("groups:        %zu distinct sequences\n", cs->ngroups);
     printf("periods:       %zu proven, %zu observed, not proven, %zu none observed\n", cs->nproven,
            nperiodic - cs->nproven, cs->ncodes - nperiodic);
+    printf("derived:       %zu codes took an earlier code's sequence (its moves less some that leave one heap or "
+           "none: checked heap by heap, not solved)\n", cs->nderived);
     if (ns_dist_size() > 1)
         printf("time:          %.2f s on %d ranks (1 manager, %d worker%s) x %d thread%s\n", wall, ns_dist_size(),
                ns_dist_size() - 1, ns_dist_size() == 2 ? "" : "s", (int)threads, threads == 1 ? "" : "s");
