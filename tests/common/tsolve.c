@@ -112,6 +112,14 @@ ns_game *ns_tbuild1(const char *name, const char *params_text, int64_t n)
     return g;
 }
 
+ns_game *ns_tbuild_code(const char *preset, const char *code, int64_t n, char params[32])
+{
+    params[0] = '\0';
+    if (code)
+        snprintf(params, 32, "code=%s", code);
+    return ns_tbuild1(preset, params, n);
+}
+
 ns_table *ns_trun_engine(const ns_game *g, const char *engine, int elem, const struct ns_engine_opts *o)
 {
     ns_error err = {0};

@@ -24,6 +24,11 @@ ns_table *ns_tsolve_game(const char *name, const char *params_text, int k, const
  * bound n (one-pile games, heap games). NULL after printing the error. */
 ns_game *ns_tbuild1(const char *name, const char *params_text, int64_t n);
 
+/* A heap game: preset (octal, grundys-game, ..) with "code=CODE" as its
+ * parameters (code NULL: none), written into params (for messages), and
+ * one bound n: ns_tbuild1's game, NULL after printing the error. */
+ns_game *ns_tbuild_code(const char *preset, const char *code, int64_t n, char params[32]);
+
 /* Name of the engine ns_engine_run picks for g and o. */
 struct ns_engine_opts;
 const char *ns_test_engine_name(const ns_game *g, const struct ns_engine_opts *o);

@@ -135,10 +135,8 @@ static void test_kernels(void)
  * the largest value the size must reach (the widths it means to test) */
 static void check_game(const char *engine, const char *preset, const char *code, int64_t n, uint32_t vmin)
 {
-    char params[32] = "";
-    if (code)
-        snprintf(params, sizeof params, "code=%s", code);
-    ns_game *g = ns_tbuild1(preset, params, n);
+    char params[32];
+    ns_game *g = ns_tbuild_code(preset, code, n, params);
     uint32_t *ref = ns_ref_heap_sequence(code, n);
     CHECKF(g && ref && (!code || code[1] == '.'), "%s %s: setup", preset, params);
     if (!g || !ref)

@@ -42,10 +42,8 @@ static uint64_t pipe_total; /* heaps the pipeline finished, every run */
 /* every pipeline path on one game against ref (n values) */
 static void check_game(const char *preset, const char *code, int64_t n, const uint32_t *ref, int need_scans, int piped)
 {
-    char params[32] = "";
-    if (code)
-        snprintf(params, sizeof params, "code=%s", code);
-    ns_game *g = ns_tbuild1(preset, params, n);
+    char params[32];
+    ns_game *g = ns_tbuild_code(preset, code, n, params);
     CHECKF(g != NULL, "%s %s: setup", preset, params);
     if (!g)
         return;
@@ -107,10 +105,8 @@ static uint32_t *reference(const char *preset, const char *code, int64_t n, int 
 {
     if (naive)
         return ns_ref_heap_sequence(code, n);
-    char params[32] = "";
-    if (code)
-        snprintf(params, sizeof params, "code=%s", code);
-    ns_game *g = ns_tbuild1(preset, params, n);
+    char params[32];
+    ns_game *g = ns_tbuild_code(preset, code, n, params);
     const ns_engine_opts o = {.threads = 2};
     ns_table *t = g ? ns_trun_engine(g, "sequence", 4, &o) : NULL;
     uint32_t *ref = t ? malloc((size_t)n * sizeof *ref) : NULL;

@@ -110,10 +110,8 @@ static void test_spans(void)
 /* one game to n: every scan path against the naive mex */
 static void check_game(const char *preset, const char *code, int64_t n)
 {
-    char params[32] = "";
-    if (code)
-        snprintf(params, sizeof params, "code=%s", code);
-    ns_game *g = ns_tbuild1(preset, params, n);
+    char params[32];
+    ns_game *g = ns_tbuild_code(preset, code, n, params);
     uint32_t *ref = ns_ref_heap_sequence(code, n);
     CHECKF(g && ref && (!code || code[1] == '.'), "%s %s: setup", preset, params);
     if (!g || !ref)

@@ -23,10 +23,8 @@
 
 static void check(const char *preset, const char *code, int64_t n, int must_stop)
 {
-    char params[32] = "";
-    if (code)
-        snprintf(params, sizeof params, "code=%s", code);
-    ns_game *g = ns_tbuild1(preset, params, n);
+    char params[32];
+    ns_game *g = ns_tbuild_code(preset, code, n, params);
     CHECKF(g != NULL, "%s %s: setup", preset, params);
     if (!g)
         return;
