@@ -163,6 +163,33 @@ static int64_t scan_scalar(const void *g, int elem, int64_t m, int64_t a, int64_
     _mm512_andnot_si512(                                                                                               \
         _mm512_maskz_set1_epi64((__mmask8)(1u << ((x) >> 6)), (long long)((uint64_t)1 << ((x) & 63))), (t))
 
+/* the first two vectors of a scan, one at a time (V: a vector of splits,
+ * H: its hits against tab, LANES splits a vector of T values) */
+#define PIPE_FIRST(V, H, LANES, T)                                                                                     \
+    for (int u = 0; u < 2 && a + (LANES) <= a1; u++) {                                                                 \
+        const __m512i v = V(a);                                                                                        \
+        uint64_t hit = H(v);                                                                                           \
+        a += (LANES);                                                                                                  \
+        if (hit) {                                                                                                     \
+            T vals[LANES];                                                                                             \
+            _mm512_storeu_si512(vals, v);                                                                              \
+            for (; hit; hit &= hit - 1)                                                                                \
+                tab = PIPE_CLEAR(tab, (uint32_t)vals[__builtin_ctzll(hit)]);                                           \
+            if (!_mm512_test_epi64_mask(tab, tab))                                                                     \
+                break;                                                                                                 \
+        }                                                                                                              \
+    }
+
+/* the values still missing: tab back into need (W_MAX words), counted */
+__attribute__((target("avx512f"))) static int tab_left(__m512i tab, uint64_t *need)
+{
+    _mm512_storeu_si512(need, tab);
+    int k = 0;
+    for (int i = 0; i < W_MAX; i++)
+        k += __builtin_popcountll(need[i]);
+    return k;
+}
+
 /* One-byte cells (values below 256: tab's first 32 bytes). */
 __attribute__((target("avx512f,avx512bw,avx512vbmi"))) static int64_t scan_u8_512(const uint8_t *g, int64_t m,
                                                                                   int64_t a, int64_t a1,
@@ -183,19 +210,7 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) static int64_t scan_u8_51
                           _mm512_shuffle_epi8(bits, _mm512_and_si512(v, seven)))
     /* the first two vectors one at a time: a few values below a small c
      * (0.1777: about 5 a heap) are often all in the first 64 splits */
-    for (int u = 0; u < 2 && a + 64 <= a1; u++) {
-        const __m512i v = PIPE_V8(a);
-        uint64_t hit = PIPE_H8(v);
-        a += 64;
-        if (hit) {
-            uint8_t vals[64];
-            _mm512_storeu_si512(vals, v);
-            for (; hit; hit &= hit - 1)
-                tab = PIPE_CLEAR(tab, (uint32_t)vals[__builtin_ctzll(hit)]);
-            if (!_mm512_test_epi64_mask(tab, tab))
-                break;
-        }
-    }
+    PIPE_FIRST(PIPE_V8, PIPE_H8, 64, uint8_t);
     if (_mm512_test_epi64_mask(tab, tab) && a + 128 <= a1) {
         __m512i v0 = PIPE_V8(a), v1 = PIPE_V8(a + 64);
         uint64_t h0 = PIPE_H8(v0), h1 = PIPE_H8(v1);
@@ -225,11 +240,7 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) static int64_t scan_u8_51
     }
 #undef PIPE_V8
 #undef PIPE_H8
-    _mm512_storeu_si512(need, tab);
-    int k = 0;
-    for (int i = 0; i < W_MAX; i++)
-        k += __builtin_popcountll(need[i]);
-    *left = k;
+    *left = tab_left(tab, need);
     return scan_scalar(g, 1, m, a, a1, need, left);
 }
 
@@ -246,19 +257,7 @@ __attribute__((target("avx512f,avx512bw"))) static int64_t scan_u16_512(const ui
 #define PIPE_H16(v)                                                                                                    \
     ((uint64_t)_mm512_test_epi16_mask(                                                                                 \
         _mm512_srlv_epi16(_mm512_permutexvar_epi16(_mm512_srli_epi16(v, 4), tab), _mm512_and_si512(v, fifteen)), one))
-    for (int u = 0; u < 2 && a + 32 <= a1; u++) { /* as for one-byte cells */
-        const __m512i v = PIPE_V16(a);
-        uint64_t hit = PIPE_H16(v);
-        a += 32;
-        if (hit) {
-            uint16_t vals[32];
-            _mm512_storeu_si512(vals, v);
-            for (; hit; hit &= hit - 1)
-                tab = PIPE_CLEAR(tab, (uint32_t)vals[__builtin_ctzll(hit)]);
-            if (!_mm512_test_epi64_mask(tab, tab))
-                break;
-        }
-    }
+    PIPE_FIRST(PIPE_V16, PIPE_H16, 32, uint16_t); /* as for one-byte cells */
     if (_mm512_test_epi64_mask(tab, tab) && a + 128 <= a1) {
         __m512i v0 = PIPE_V16(a), v1 = PIPE_V16(a + 32), v2 = PIPE_V16(a + 64), v3 = PIPE_V16(a + 96);
         uint64_t hA = PIPE_H16(v0) | PIPE_H16(v1) << 32, hB = PIPE_H16(v2) | PIPE_H16(v3) << 32;
@@ -290,14 +289,11 @@ __attribute__((target("avx512f,avx512bw"))) static int64_t scan_u16_512(const ui
     }
 #undef PIPE_V16
 #undef PIPE_H16
-    _mm512_storeu_si512(need, tab);
-    int k = 0;
-    for (int i = 0; i < W_MAX; i++)
-        k += __builtin_popcountll(need[i]);
-    *left = k;
+    *left = tab_left(tab, need);
     return scan_scalar(g, 2, m, a, a1, need, left);
 }
 #undef PIPE_CLEAR
+#undef PIPE_FIRST
 
 /* A few values missing (LIST_MAX at most: 0.1777 needs about 5 a heap,
  * small ones that fill the first vectors many times over): each vector
