@@ -36,9 +36,8 @@ enum { PN_COLS = 1024 };   /* columns of a streamed /pn chunk: rows x 4 KiB */
 
 typedef struct stream_worker {
     ns_chunkfilter *filter;
-    uint8_t *raw;            /* one raw chunk of /grundy (the larger); owned */
-    uint8_t *out;            /* its filtered form; owned */
-    uint8_t *pnraw, *pnout;  /* the same for /pn; owned */
+    uint8_t *out;            /* one filtered chunk of /grundy (the larger); owned */
+    uint8_t *pnraw, *pnout;  /* a raw and a filtered chunk of /pn; owned */
 } stream_worker;
 
 struct ns_h5_stream {
@@ -133,7 +132,6 @@ static void free_stream(ns_h5_stream *s)
     if (s->workers)
         for (int t = 0; t < s->threads; t++) {
             ns_chunkfilter_free(s->workers[t].filter);
-            free(s->workers[t].raw);
             free(s->workers[t].out);
             free(s->workers[t].pnraw);
             free(s->workers[t].pnout);
@@ -258,7 +256,7 @@ static ns_h5_stream *open_as(const char *path, int pending, const int64_t *bound
         const size_t pn_bytes = (size_t)s->c0 * (size_t)s->c1;
         if (!(w->pnraw = malloc(pn_bytes)) || !(w->pnout = malloc(ns_chunkfilter_bound(pn_bytes))))
             goto nomem;
-        if (elem > 1 && (!(w->raw = malloc(s->raw_bytes)) || !(w->out = malloc(s->bound))))
+        if (elem > 1 && !(w->out = malloc(s->bound)))
             goto nomem;
     }
     hid_t fapl = ns_h5_stream_fapl(path, err);
@@ -351,27 +349,18 @@ ns_err ns_h5_stream_tile(ns_h5_stream *s, int64_t x0, int64_t y0, int64_t nx, in
                             (long long)x0, (long long)y0, (long long)nx, (long long)ny, tid);
     stream_worker *w = &s->workers[tid];
     const int64_t T = s->c1;  /* row length of a chunk */
-    /* the stored /grundy chunk: c0 x c1, cells beyond the table 0 */
-    uint32_t mx = 0, np = 0;
-    memset(w->raw, 0, s->raw_bytes);
-    for (int64_t i = 0; i < nx; i++)
-        for (int64_t j = 0; j < ny; j++) {
-            const uint32_t v = vals[i * ny + j];
-            mx = v > mx ? v : mx;
-            np += v == 0;
-            if (s->elem == 2) {
-                const uint16_t v16 = (uint16_t)v;
-                memcpy(w->raw + (size_t)(i * T + j) * 2, &v16, 2);
-            } else {
-                memcpy(w->raw + (size_t)(i * T + j) * 4, &v, 4);
-            }
-        }
-    if (s->elem == 2 && mx > 0xFFFFu)
-        return ns_error_set(err, NS_EINTERNAL, "%s: value %u does not fit the stored 16 bits", s->path, mx);
+    /* the stored /grundy chunk: c0 x c1, cells beyond the table 0, filtered
+     * straight from the 32-bit values (no raw chunk, no shuffle pass) */
     size_t glen = 0, plen = 0;
-    ns_err rc = ns_chunkfilter_run(w->filter, w->raw, s->raw_bytes, (size_t)s->elem, w->out, s->bound, &glen, err);
+    ns_chunk_cells st;
+    ns_err rc = ns_chunkfilter_run_cells(w->filter, vals, (size_t)nx, (size_t)ny, (size_t)s->c0, (size_t)s->c1,
+                                         (size_t)s->elem, w->out, s->bound, &glen, &st, err);
     if (rc)
         return rc;
+    const uint32_t mx = st.max_value;
+    const uint64_t np = st.zeros;
+    if (s->elem == 2 && mx > 0xFFFFu)
+        return ns_error_set(err, NS_EINTERNAL, "%s: value %u does not fit the stored 16 bits", s->path, mx);
     /* /pn of the tile, only when it has a P-position (else it is all N,
      * the fill value) */
     const size_t pn_bytes = (size_t)s->c0 * (size_t)s->c1;
