@@ -140,3 +140,19 @@ int64_t ns_tfirst_diff(const ns_table *t, const uint32_t *ref, int64_t n)
             return i;
     return -1;
 }
+
+ns_table *ns_trun_compare(const ns_game *g, const char *engine, int elem, const struct ns_engine_opts *o,
+                          const uint32_t *ref, int64_t n, char why[128])
+{
+    why[0] = 0;
+    ns_table *t = ns_trun_engine(g, engine, elem, o);
+    if (!t) {
+        snprintf(why, 128, "the %s run failed", engine);
+        return NULL;
+    }
+    const int64_t d = ns_tfirst_diff(t, ref, n);
+    if (d >= 0)
+        snprintf(why, 128, "N = %lld: G(%lld) = %u, the reference says %u", (long long)n, (long long)d,
+                 ns_table_get(t, (uint64_t)d), ref[d]);
+    return t;
+}

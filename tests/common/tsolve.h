@@ -53,4 +53,11 @@ ns_table *ns_trun_engine(const ns_game *g, const char *engine, int elem, const s
 /* The first i < n where t's cell i differs from ref[i], -1 when none. */
 int64_t ns_tfirst_diff(const ns_table *t, const uint32_t *ref, int64_t n);
 
+/* ns_trun_engine, then ns_tfirst_diff against ref (n values): the table
+ * (NULL when the run failed; caller frees), why "" when it equals ref,
+ * else a line saying what went wrong (the run, or the first value that
+ * differs). Nothing printed but ns_trun_engine's error. */
+ns_table *ns_trun_compare(const ns_game *g, const char *engine, int elem, const struct ns_engine_opts *o,
+                          const uint32_t *ref, int64_t n, char why[128]);
+
 #endif

@@ -164,14 +164,12 @@ static void check_game(const char *engine, const char *preset, const char *code,
             ns_seq_stats st;
             memset(&st, 0, sizeof st);
             const ns_engine_opts o = {.threads = th, .seq_mex = paths[p].how, .seq_stats = &st};
-            ns_table *t = ns_trun_engine(g, engine, paths[p].elem, &o);
-            CHECKF(t != NULL, "%s %s, %s %s: the run failed", preset, params, engine, paths[p].what);
+            char why[128];
+            ns_table *t = ns_trun_compare(g, engine, paths[p].elem, &o, ref, n, why);
+            CHECKF(!why[0], "%s %s, %s, %s, %d threads: %s (against the naive mex)", preset, params, engine,
+                   paths[p].what, th, why);
             if (!t)
                 continue;
-            const int64_t d = ns_tfirst_diff(t, ref, n);
-            CHECKF(d < 0, "%s %s N = %lld, %s, %s, %d threads: G(%lld) = %u, the naive mex says %u", preset, params,
-                   (long long)n, engine, paths[p].what, th, (long long)d, d >= 0 ? ns_table_get(t, (uint64_t)d) : 0,
-                   d >= 0 ? ref[d] : 0);
             CHECKF(st.mex_heaps > 0, "%s %s, %s %s: no heap by the plain mex", preset, params, engine,
                    paths[p].what);
             if (paths[p].vec && have_avx2())
