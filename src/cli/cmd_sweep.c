@@ -133,6 +133,9 @@ static void usage(void)
            "\n"
            "Rows go to FILE.part as the variants finish, in variant order (flushed at\n"
            "least every 64 rows or 2 s), and FILE.part is renamed to FILE at the end.\n"
+           "Each flush also appends its rows to the journal FILE.part.rows, from which\n"
+           "--resume makes FILE.part again if a kill during a flush left it unreadable\n"
+           "(not with --keep-tables: the tables were only in FILE.part).\n"
            "Ctrl-C or SIGTERM stops after the rows done; --resume continues from them\n"
            "(the groups of the rows done are rebuilt by solving their first variants\n"
            "again). On a terminal, a progress line on stderr: variants done, the\n"
@@ -636,11 +639,16 @@ int ns_cmd_sweep(int argc, char **argv)
     const double cells = piles == 1 ? (double)size : (double)size * (double)size;
     const int serial = mode ? mode == 1 : cells >= LARGE_CELLS;
     if (manager) {
-        if (resume ? ns_h5_sweep_writer_reopen(out, &s, keep, &run.first, &prior, &run.w, &err)
+        int rebuilt = 0;
+        if (resume ? ns_h5_sweep_writer_reopen(out, &s, keep, &run.first, &prior, &rebuilt, &run.w, &err)
                    : ns_h5_sweep_writer_create(out, &s, keep, &run.w, &err)) {
             rc = ns_cli_error(CMD, "%s", err.msg);
         } else {
-            if (resume)
+            if (resume && rebuilt)
+                printf("resuming from %s.part.rows: %s.part could not be opened (a kill during a flush?) and was "
+                       "made again from its journal: %" PRIu64 " of %zu variants done (the time before is not "
+                       "recorded there)\n", out, out, run.first, n);
+            else if (resume)
                 printf("resuming from %s.part: %" PRIu64 " of %zu variants done (%.1f s before)\n", out, run.first,
                        n, prior);
             fflush(stdout);
@@ -662,6 +670,8 @@ int ns_cmd_sweep(int argc, char **argv)
             run.w = NULL;
             char part[4096];
             if (!resume && (size_t)snprintf(part, sizeof part, "%s.part", out) < sizeof part)
+                remove(part);
+            if (!resume && (size_t)snprintf(part, sizeof part, "%s.part.rows", out) < sizeof part)
                 remove(part);
         }
         rc = rc ? rc : NS_EXIT_ERROR;

@@ -2,13 +2,16 @@
 #include "store/ns_h5_sweep.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "game/ns_table.h"
+#include "store/ns_chunkfilter.h"
 
 #include "store/ns_h5.h"
 #include "store/ns_h5_internal.h"
@@ -227,11 +230,162 @@ done:
 
 struct ns_h5_sweep_writer {
     char *path, *part;       /* owned */
+    char *jpath;             /* the journal, path.part.rows; owned */
+    int jfd;                 /* the journal, open for appending; -1: none */
     hid_t file, d, ft, mt, str, tables;
     uint64_t rows;           /* rows in /sweep */
     uint64_t unflushed;      /* rows since the last flush */
+    ns_h5_sweep_row pend[NS_H5_SWEEP_FLUSH_ROWS]; /* those rows, for the journal */
     double last_flush;       /* monotonic seconds */
 };
+
+/* ---- the journal: the rows again, outside HDF5 ----
+ *
+ * A flush writes the .part's metadata (chunk index, dataset extent,
+ * superblock) in place, so a kill in the middle of one can leave a .part
+ * that HDF5 cannot open. Every flush therefore also appends the rows it
+ * recorded to path.part.rows: a header naming the sweep (game, ranges,
+ * parameters, piles, size, variants, keep_tables, the row's size in
+ * bytes) and then one record a row (its bytes in this build's layout and
+ * their Fletcher-32 sum). Appending never rewrites what is there: a kill
+ * during an append leaves the rows before it and a torn last record,
+ * which the reader drops. A resume whose .part opens rewrites the journal
+ * from the .part's rows (it may lag a flush behind); one whose .part does
+ * not open makes a new .part from the journal's rows (not for kept
+ * tables: those were only in the .part). The journal goes with the
+ * finished file's rename. */
+enum { JOURNAL_VERSION = 1 };
+static const char journal_magic[8] = {'N', 'S', 'S', 'W', 'E', 'E', 'P', 'J'};
+
+typedef struct journal_head {
+    char magic[8];
+    uint32_t version, row_bytes;
+    int64_t piles, size, variants, keep_tables;
+    char game[NS_H5_SWEEP_TEXT_LEN], ranges[NS_H5_SWEEP_TEXT_LEN], parameters[NS_H5_SWEEP_TEXT_LEN];
+} journal_head;
+
+static void journal_head_of(const ns_h5_sweep *s, int keep_tables, journal_head *h)
+{
+    memset(h, 0, sizeof *h);
+    memcpy(h->magic, journal_magic, sizeof h->magic);
+    h->version = JOURNAL_VERSION;
+    h->row_bytes = (uint32_t)sizeof(ns_h5_sweep_row);
+    h->piles = s->piles;
+    h->size = s->size;
+    h->variants = (int64_t)s->n;
+    h->keep_tables = keep_tables != 0;
+    snprintf(h->game, sizeof h->game, "%s", s->game);
+    snprintf(h->ranges, sizeof h->ranges, "%s", s->ranges);
+    snprintf(h->parameters, sizeof h->parameters, "%s", s->parameters);
+}
+
+static int write_all(int fd, const void *buf, size_t n)
+{
+    const char *p = buf;
+    while (n) {
+        const ssize_t k = write(fd, p, n);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            return -1;
+        p += k;
+        n -= (size_t)k;
+    }
+    return 0;
+}
+
+/* Append n rows (each with its sum) to the open journal. */
+static ns_err journal_append(ns_h5_sweep_writer *w, const ns_h5_sweep_row *rows, uint64_t n, ns_error *err)
+{
+    for (uint64_t i = 0; i < n; i++) {
+        unsigned char rec[sizeof(ns_h5_sweep_row) + 4];
+        memcpy(rec, &rows[i], sizeof rows[i]);
+        const uint32_t sum = ns_fletcher32(rec, sizeof rows[i]);
+        memcpy(rec + sizeof rows[i], &sum, 4);
+        if (write_all(w->jfd, rec, sizeof rec))
+            return ns_error_set(err, NS_EIO, "%s: cannot write the journal %s: %s", w->path, w->jpath,
+                                strerror(errno));
+    }
+    return NS_OK;
+}
+
+/* Write a new journal: its header and rows (n) into jpath.new, renamed
+ * over jpath; it stays open for appending. */
+static ns_err journal_start(ns_h5_sweep_writer *w, const ns_h5_sweep *s, int keep_tables, const ns_h5_sweep_row *rows,
+                            uint64_t n, ns_error *err)
+{
+    if (w->jfd >= 0)
+        close(w->jfd);
+    const size_t len = strlen(w->jpath);
+    char *tmp = malloc(len + sizeof ".new");
+    if (!tmp)
+        return ns_error_set(err, NS_ENOMEM, "%s: out of memory", w->path);
+    memcpy(tmp, w->jpath, len);
+    memcpy(tmp + len, ".new", sizeof ".new");
+    journal_head h;
+    journal_head_of(s, keep_tables, &h);
+    const uint32_t sum = ns_fletcher32(&h, sizeof h);
+    ns_err rc = NS_OK;
+    w->jfd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (w->jfd < 0 || write_all(w->jfd, &h, sizeof h) || write_all(w->jfd, &sum, 4))
+        rc = ns_error_set(err, NS_EIO, "%s: cannot write the journal %s: %s", w->path, tmp, strerror(errno));
+    if (!rc)
+        rc = journal_append(w, rows, n, err);
+    if (!rc && rename(tmp, w->jpath) != 0)
+        rc = ns_error_set(err, NS_EIO, "%s: cannot rename %s to %s: %s", w->path, tmp, w->jpath, strerror(errno));
+    if (rc) {
+        if (w->jfd >= 0)
+            close(w->jfd);
+        w->jfd = -1;
+        remove(tmp);
+    }
+    free(tmp);
+    return rc;
+}
+
+/* Read the journal at jpath: its header into *h and its whole, intact
+ * rows (*n; *rows owned, NULL when none). NS_EFORMAT when it is missing,
+ * not a journal, or of another build's row layout. */
+static ns_err journal_read(const char *jpath, journal_head *h, ns_h5_sweep_row **rows, uint64_t *n, ns_error *err)
+{
+    *rows = NULL;
+    *n = 0;
+    FILE *f = fopen(jpath, "rb");
+    if (!f)
+        return ns_error_set(err, NS_EFORMAT, "no journal %s: %s", jpath, strerror(errno));
+    uint32_t sum = 0;
+    ns_err rc = NS_OK;
+    if (fread(h, sizeof *h, 1, f) != 1 || fread(&sum, 4, 1, f) != 1 || memcmp(h->magic, journal_magic, 8) != 0 ||
+        sum != ns_fletcher32(h, sizeof *h))
+        rc = ns_error_set(err, NS_EFORMAT, "%s: not a sweep journal (or its header is damaged)", jpath);
+    else if (h->version != JOURNAL_VERSION || h->row_bytes != sizeof(ns_h5_sweep_row))
+        rc = ns_error_set(err, NS_EFORMAT, "%s: a journal of version %u with rows of %u bytes (this build: %d and "
+                          "%zu)", jpath, h->version, h->row_bytes, JOURNAL_VERSION, sizeof(ns_h5_sweep_row));
+    uint64_t cap = 0;
+    unsigned char rec[sizeof(ns_h5_sweep_row) + 4];
+    while (!rc && fread(rec, sizeof rec, 1, f) == 1) {
+        memcpy(&sum, rec + sizeof(ns_h5_sweep_row), 4);
+        if (sum != ns_fletcher32(rec, sizeof(ns_h5_sweep_row)))
+            break;  /* a torn last record: the rows before it stand */
+        if (*n == cap) {
+            cap = cap ? 2 * cap : 256;
+            ns_h5_sweep_row *r = realloc(*rows, (size_t)cap * sizeof *r);
+            if (!r) {
+                rc = ns_error_set(err, NS_ENOMEM, "%s: out of memory for %" PRIu64 " rows", jpath, cap);
+                break;
+            }
+            *rows = r;
+        }
+        memcpy(&(*rows)[(*n)++], rec, sizeof(ns_h5_sweep_row));
+    }
+    fclose(f);
+    if (rc) {
+        free(*rows);
+        *rows = NULL;
+        *n = 0;
+    }
+    return rc;
+}
 
 static double mono_now(void)
 {
@@ -277,6 +431,9 @@ static void writer_free(ns_h5_sweep_writer *w)
         H5Tclose(w->str);
     if (w->file >= 0)
         H5Fclose(w->file);
+    if (w->jfd >= 0)
+        close(w->jfd);
+    free(w->jpath);
     free(w->part);
     free(w->path);
     free(w);
@@ -288,15 +445,19 @@ static ns_err writer_new(const char *path, ns_h5_sweep_writer **out, ns_error *e
     const size_t len = strlen(path);
     if (w) {
         w->file = w->d = w->ft = w->mt = w->str = w->tables = H5I_INVALID_HID;
+        w->jfd = -1;
         w->path = strdup(path);
         w->part = malloc(len + sizeof ".part");
+        w->jpath = malloc(len + sizeof ".part.rows");
     }
-    if (!w || !w->path || !w->part) {
+    if (!w || !w->path || !w->part || !w->jpath) {
         writer_free(w);
         return ns_error_set(err, NS_ENOMEM, "%s: out of memory", path);
     }
     memcpy(w->part, path, len + 1);
     memcpy(w->part + len, ".part", sizeof ".part");
+    memcpy(w->jpath, path, len + 1);
+    memcpy(w->jpath + len, ".part.rows", sizeof ".part.rows");
     w->str = params_str();
     if (w->str < 0 || (w->ft = row_type(1, w->str)) < 0 || (w->mt = row_type(0, w->str)) < 0) {
         writer_free(w);
@@ -315,6 +476,10 @@ static ns_err writer_flush(ns_h5_sweep_writer *w, ns_error *err)
         return rc;
     if (H5Fflush(w->file, H5F_SCOPE_LOCAL) < 0)
         return ns_h5_fail(err, NS_EIO, "%s: cannot flush %s", w->path, w->part);
+    /* the rows this flush recorded, into the journal (none open: the
+     * create's first flush, before the journal) */
+    if (w->jfd >= 0 && (rc = journal_append(w, w->pend, w->unflushed, err)))
+        return rc;
     w->unflushed = 0;
     w->last_flush = mono_now();
     return NS_OK;
@@ -373,7 +538,8 @@ ns_err ns_h5_sweep_writer_create(const char *path, const ns_h5_sweep *s, int kee
         (rc = ns_h5_attr_i64(w->file, path, "keep_tables", keep_tables != 0, err)) ||
         (s->mpi_ranks > 0 && (rc = ns_h5_attr_i64(w->file, path, "mpi_ranks", s->mpi_ranks, err))) ||
         (rc = attr_set(w->file, path, "wall_seconds", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &zero, err)) ||
-        (rc = ns_h5_attr_provenance(w->file, path, err)) || (rc = writer_flush(w, err)))
+        (rc = ns_h5_attr_provenance(w->file, path, err)) || (rc = writer_flush(w, err)) ||
+        (rc = journal_start(w, s, keep_tables, NULL, 0, err)))
         goto fail;
     H5Pclose(dcpl);
     H5Sclose(sp);
@@ -392,9 +558,11 @@ fail:
         H5Pclose(fapl);
     char *part = w->part;
     w->part = NULL;
-    writer_free(w);
     remove(part);
     free(part);
+    if (w->jfd >= 0)
+        remove(w->jpath);
+    writer_free(w);
     return rc;
 }
 
@@ -424,13 +592,29 @@ static ns_err same_i64(hid_t f, const char *part, const char *name, int64_t want
     return NS_OK;
 }
 
-ns_err ns_h5_sweep_writer_reopen(const char *path, const ns_h5_sweep *s, int keep_tables, uint64_t *done,
-                                 double *prior_seconds, ns_h5_sweep_writer **out, ns_error *err)
+/* The rows of /sweep (w->rows of them) into *out (owned; NULL when none). */
+static ns_err part_rows(ns_h5_sweep_writer *w, ns_h5_sweep_row **out, ns_error *err)
 {
-    ns_h5_quiet();
     *out = NULL;
-    *done = 0;
-    *prior_seconds = 0;
+    if (!w->rows)
+        return NS_OK;
+    ns_h5_sweep_row *rows = malloc((size_t)w->rows * sizeof *rows);
+    if (!rows)
+        return ns_error_set(err, NS_ENOMEM, "%s: out of memory for %" PRIu64 " rows", w->part, w->rows);
+    if (H5Dread(w->d, w->mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, rows) < 0) {
+        free(rows);
+        return ns_h5_fail(err, NS_EIO, "%s: cannot read /sweep", w->part);
+    }
+    *out = rows;
+    return NS_OK;
+}
+
+/* The reopen of a .part HDF5 opens (*unopenable 0), or not (1, err says
+ * so): ns_h5_sweep_writer_reopen's first way. */
+static ns_err reopen_part(const char *path, const ns_h5_sweep *s, int keep_tables, uint64_t *done,
+                          double *prior_seconds, int *unopenable, ns_h5_sweep_writer **out, ns_error *err)
+{
+    *unopenable = 0;
     ns_h5_sweep_writer *w = NULL;
     hid_t fapl = H5I_INVALID_HID, sp = H5I_INVALID_HID;
     char kind[32] = "";
@@ -442,8 +626,9 @@ ns_err ns_h5_sweep_writer_reopen(const char *path, const ns_h5_sweep *s, int kee
         goto fail;
     }
     if ((w->file = H5Fopen(w->part, H5F_ACC_RDWR, fapl)) < 0) {
-        rc = ns_h5_fail(err, NS_EIO, "%s: cannot open (expected the .part of an interrupted nimsieve sweep); "
-                        "--force starts over", w->part);
+        rc = ns_h5_fail(err, NS_EIO, "%s: cannot open (expected the .part of an interrupted nimsieve sweep)",
+                        w->part);
+        *unopenable = 1;
         goto fail;
     }
     if ((rc = read_attr_str(w->file, w->part, "kind", kind, sizeof kind, err)))
@@ -503,6 +688,13 @@ ns_err ns_h5_sweep_writer_reopen(const char *path, const ns_h5_sweep *s, int kee
             goto fail;
         }
     }
+    /* the journal again, from the .part's rows (it may lag a flush) */
+    ns_h5_sweep_row *rows = NULL;
+    if ((rc = part_rows(w, &rows, err)) || (rc = journal_start(w, s, keep_tables, rows, w->rows, err))) {
+        free(rows);
+        goto fail;
+    }
+    free(rows);
     H5Sclose(sp);
     H5Pclose(fapl);
     *done = w->rows;
@@ -517,6 +709,89 @@ fail:
     return rc;
 }
 
+/* NS_OK when the journal's sweep is s (and keep_tables), else NS_EINVAL
+ * with a line naming what differs, as the .part's attributes would. */
+static ns_err journal_same(const char *jpath, const journal_head *h, const ns_h5_sweep *s, int keep_tables,
+                           ns_error *err)
+{
+    const struct {
+        const char *name, *have, *want;
+    } t[] = {{"game", h->game, s->game}, {"ranges", h->ranges, s->ranges}, {"parameters", h->parameters, s->parameters}};
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+        if (strncmp(t[i].have, t[i].want, NS_H5_SWEEP_TEXT_LEN) != 0)
+            return ns_error_set(err, NS_EINVAL, "%s: the interrupted sweep there has %s '%.*s', this command '%s': "
+                                "give the same, or --force to start over", jpath, t[i].name,
+                                (int)NS_H5_SWEEP_TEXT_LEN, t[i].have, t[i].want);
+    const struct {
+        const char *name;
+        int64_t have, want;
+    } v[] = {{"piles", h->piles, s->piles}, {"size", h->size, s->size}, {"variants", h->variants, (int64_t)s->n}};
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+        if (v[i].have != v[i].want)
+            return ns_error_set(err, NS_EINVAL, "%s: the interrupted sweep there has %s %" PRId64 ", this command %"
+                                PRId64 ": give the same, or --force to start over", jpath, v[i].name, v[i].have,
+                                v[i].want);
+    if ((h->keep_tables != 0) != (keep_tables != 0))
+        return ns_error_set(err, NS_EINVAL, "%s: an interrupted sweep %s --keep-tables: %s it, or --force to start "
+                            "over", jpath, h->keep_tables ? "with" : "without", h->keep_tables ? "add" : "drop");
+    return NS_OK;
+}
+
+ns_err ns_h5_sweep_writer_reopen(const char *path, const ns_h5_sweep *s, int keep_tables, uint64_t *done,
+                                 double *prior_seconds, int *rebuilt, ns_h5_sweep_writer **out, ns_error *err)
+{
+    ns_h5_quiet();
+    *out = NULL;
+    *done = 0;
+    *prior_seconds = 0;
+    *rebuilt = 0;
+    int unopenable = 0;
+    ns_err rc = reopen_part(path, s, keep_tables, done, prior_seconds, &unopenable, out, err);
+    if (!rc || !unopenable)
+        return rc;
+    /* the .part does not open: its rows from the journal, into a new one */
+    const size_t len = strlen(path);
+    char *jpath = malloc(len + sizeof ".part.rows");
+    if (!jpath)
+        return ns_error_set(err, NS_ENOMEM, "%s: out of memory", path);
+    memcpy(jpath, path, len);
+    memcpy(jpath + len, ".part.rows", sizeof ".part.rows");
+    journal_head h;
+    ns_h5_sweep_row *rows = NULL;
+    uint64_t n = 0;
+    ns_error jerr = {0};
+    if (journal_read(jpath, &h, &rows, &n, &jerr)) {
+        /* err keeps the .part's error; the journal's is added */
+        char first[sizeof err->msg];
+        snprintf(first, sizeof first, "%s", err->msg);
+        rc = ns_error_set(err, NS_EIO, "%s, and %s: --force starts over", first, jerr.msg);
+    } else if ((rc = journal_same(jpath, &h, s, keep_tables, err))) {
+        /* err says what differs */
+    } else if (keep_tables) {
+        rc = ns_error_set(err, NS_EIO, "%s.part: cannot open (damaged?); its journal %s keeps the %" PRIu64 " rows "
+                          "done but not their kept tables: --force starts over", path, jpath, n);
+    } else if (n > (uint64_t)s->n) {
+        rc = ns_error_set(err, NS_EFORMAT, "%s: %" PRIu64 " rows, more than the %zu variants", jpath, n, s->n);
+    } else {
+        ns_h5_sweep_writer *w = NULL;
+        rc = ns_h5_sweep_writer_create(path, s, keep_tables, &w, err);
+        for (uint64_t i = 0; !rc && i < n; i++)
+            rc = ns_h5_sweep_writer_append(w, &rows[i], err);
+        if (!rc)
+            rc = writer_flush(w, err);
+        if (rc) {
+            writer_free(w);
+        } else {
+            *done = n;
+            *rebuilt = 1;
+            *out = w;
+        }
+    }
+    free(rows);
+    free(jpath);
+    return rc;
+}
+
 uint64_t ns_h5_sweep_writer_rows(const ns_h5_sweep_writer *w)
 {
     return w->rows;
@@ -524,17 +799,10 @@ uint64_t ns_h5_sweep_writer_rows(const ns_h5_sweep_writer *w)
 
 ns_err ns_h5_sweep_writer_groups(ns_h5_sweep_writer *w, int64_t *group, ns_error *err)
 {
-    if (!w->rows)
-        return NS_OK;
-    ns_h5_sweep_row *rows = malloc((size_t)w->rows * sizeof *rows);
-    if (!rows)
-        return ns_error_set(err, NS_ENOMEM, "%s: out of memory for %" PRIu64 " rows", w->part, w->rows);
-    ns_err rc = NS_OK;
-    if (H5Dread(w->d, w->mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, rows) < 0)
-        rc = ns_h5_fail(err, NS_EIO, "%s: cannot read /sweep", w->part);
-    else
-        for (uint64_t i = 0; i < w->rows; i++)
-            group[i] = rows[i].group;
+    ns_h5_sweep_row *rows = NULL;
+    ns_err rc = part_rows(w, &rows, err);
+    for (uint64_t i = 0; !rc && i < w->rows; i++)
+        group[i] = rows[i].group;
     free(rows);
     return rc;
 }
@@ -556,7 +824,7 @@ ns_err ns_h5_sweep_writer_append(ns_h5_sweep_writer *w, const ns_h5_sweep_row *r
     if (rc)
         return rc;
     w->rows++;
-    w->unflushed++;
+    w->pend[w->unflushed++] = *row;
     if (w->unflushed >= NS_H5_SWEEP_FLUSH_ROWS || mono_now() - w->last_flush >= NS_H5_SWEEP_FLUSH_SECONDS)
         return writer_flush(w, err);
     return NS_OK;
@@ -623,6 +891,8 @@ ns_err ns_h5_sweep_writer_finish(ns_h5_sweep_writer *w, double wall_seconds, int
         rc = ns_h5_fail(err, NS_EIO, "%s: cannot close %s", w->path, w->part);
     if (!rc && rename(w->part, w->path) != 0)
         rc = ns_error_set(err, NS_EIO, "%s: cannot rename %s to it: %s", w->path, w->part, strerror(errno));
+    if (!rc)
+        remove(w->jpath);
     writer_free(w);
     return rc;
 }

@@ -37,7 +37,10 @@
  * the metadata reaches the disk only at a flush and freed space is never
  * reused, so a killed writer leaves the .part of its last flush), and the
  * finish renames it to FILE. A sweep stopped early is continued by
- * reopening its .part. */
+ * reopening its .part. Each flush also appends its rows to the journal
+ * FILE.part.rows (outside HDF5, append only), from which a resume makes
+ * the .part again when a kill during a flush left it unreadable; the
+ * journal is removed with the finish. */
 #ifndef NS_H5_SWEEP_H
 #define NS_H5_SWEEP_H
 
@@ -97,9 +100,13 @@ ns_err ns_h5_sweep_writer_create(const char *path, const ns_h5_sweep *s, int kee
  * parameters, piles, size, variants (s->n) and keep_tables equal s's and
  * keep_tables. *done: the rows it holds (the next variant to run);
  * *prior_seconds: the wall time of the runs before. A table of variant
- * *done (written, its row not) is removed. */
+ * *done (written, its row not) is removed. A .part that HDF5 cannot open
+ * (a kill during a flush) is made again from its journal,
+ * path.part.rows (the rows of every flush; not with keep_tables: the
+ * tables were only in the .part): *rebuilt 1, *done the journal's rows,
+ * *prior_seconds 0 (not recorded there). */
 ns_err ns_h5_sweep_writer_reopen(const char *path, const ns_h5_sweep *s, int keep_tables, uint64_t *done,
-                                 double *prior_seconds, ns_h5_sweep_writer **out, ns_error *err);
+                                 double *prior_seconds, int *rebuilt, ns_h5_sweep_writer **out, ns_error *err);
 
 /* Append the row of the next variant; flushes when due. */
 ns_err ns_h5_sweep_writer_append(ns_h5_sweep_writer *w, const ns_h5_sweep_row *row, ns_error *err);

@@ -148,6 +148,37 @@ KEPT=$F
 stop 2 KILL
 resume 2
 
+# a .part that HDF5 cannot open (a kill in the middle of a flush; here its
+# superblock zeroed): made again from its journal FILE.part.rows, the same
+# catalogue; refused in one line with --keep-tables (the tables were only
+# in the .part) and without a journal; the journal goes with the finish
+stop 1 TERM
+n=$(rows "$F.part")
+CHECKS=$((CHECKS + 1))
+[ -s "$F.part.rows" ] || fail "$F.part.rows: no journal beside the .part"
+dd if=/dev/zero of="$F.part" bs=512 count=8 conv=notrunc 2>/dev/null
+expect_error 2 sweep "$F.part.rows: an interrupted sweep without --keep-tables: drop it" \
+    "$NS" sweep "${GAME[@]}" -o "$F" --resume --keep-tables
+expect_error 2 sweep "$F.part.rows: the interrupted sweep there has size 320, this command 321" \
+    "$NS" sweep a-wythoff -D a=21..40 --size 321 -o "$F" --resume
+expect_ok "$NS" sweep "${GAME[@]}" -o "$F" --threads 2 --resume
+expect_match "$F: resume from the journal" "$(head -1 "$OUT")" \
+    "^resuming from $F.part.rows: $F.part could not be opened .*journal: $n of 20 variants done"
+CHECKS=$((CHECKS + 2))
+[ -e "$F.part" ] || [ -e "$F.part.rows" ] && fail "$F.part or its journal left after the resume"
+$PY "$WORK/same.py" "$F" ref.h5 >&2 || fail "$F: the catalogue resumed from the journal differs from the uninterrupted one"
+stop 1 TERM --keep-tables
+n=$(rows "$F.part")
+dd if=/dev/zero of="$F.part" bs=512 count=8 conv=notrunc 2>/dev/null
+expect_error 2 sweep "$F.part: cannot open \(damaged\?\); its journal $F.part.rows keeps the $n rows done but not their kept tables: --force starts over" \
+    "$NS" sweep "${GAME[@]}" -o "$F" --resume --keep-tables
+rm "$F.part.rows"
+expect_error 2 sweep "$F.part: cannot open .*, and no journal $F.part.rows: .*: --force starts over" \
+    "$NS" sweep "${GAME[@]}" -o "$F" --resume --keep-tables
+expect_ok "$NS" sweep "${GAME[@]}" -o "$F" --threads 2 --keep-tables --force
+CHECKS=$((CHECKS + 1))
+[ -e "$F.part" ] || [ -e "$F.part.rows" ] && fail "--force: $F.part or its journal left after the sweep"
+
 # a kept table of the interrupted, resumed sweep equals solve's for a = 27
 CHECKS=$((CHECKS + 1))
 expect_ok "$NS" solve a-wythoff -D a=27 --size 320 -o a27.h5
