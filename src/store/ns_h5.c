@@ -988,12 +988,9 @@ static ns_err write_file(const char *path, const ns_table *t, const ns_meta *m, 
     ns_err rc = NS_OK;
     writer w = {path, NULL, err, H5I_INVALID_HID, H5I_INVALID_HID, H5I_INVALID_HID, stats, par, ""};
     hid_t fapl = H5I_INVALID_HID;
-    size_t len = strlen(path);
-    w.part = malloc(len + sizeof ".part");
+    w.part = ns_h5_path_plus(path, ".part");
     if (!w.part)
         return ns_error_set(err, NS_ENOMEM, "%s: out of memory", path);
-    memcpy(w.part, path, len);
-    memcpy(w.part + len, ".part", sizeof ".part");
 
     if (H5Zfilter_avail(H5Z_FILTER_DEFLATE) <= 0 || H5Zfilter_avail(H5Z_FILTER_SHUFFLE) <= 0 ||
         H5Zfilter_avail(H5Z_FILTER_FLETCHER32) <= 0) {

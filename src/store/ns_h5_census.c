@@ -95,12 +95,9 @@ ns_err ns_h5_census_write(const char *path, const ns_h5_census_cols *c, ns_error
     ns_h5_quiet();
     ns_err rc = NS_OK;
     cw w = {.file = H5I_INVALID_HID, .path = path, .err = err};
-    const size_t len = strlen(path);
-    char *part = malloc(len + sizeof ".part");
+    char *part = ns_h5_path_plus(path, ".part");
     if (!part)
         return ns_error_set(err, NS_ENOMEM, "%s: out of memory", path);
-    memcpy(part, path, len);
-    memcpy(part + len, ".part", sizeof ".part");
     errno = 0;
     if ((w.file = H5Fcreate(part, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT)) < 0) {
         rc = errno ? ns_error_set(err, NS_EIO, "%s: cannot create %s: %s", path, part, strerror(errno))

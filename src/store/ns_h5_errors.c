@@ -1,5 +1,6 @@
-/* ns_h5_errors.c - HDF5's errors turned into ours (ns_h5_fail) and HDF5
- * kept quiet (ns_h5_quiet); see ns_h5_internal.h. The bottom of the store:
+/* ns_h5_errors.c - HDF5's errors turned into ours (ns_h5_fail), HDF5
+ * kept quiet (ns_h5_quiet), and the names of a file's companions
+ * (ns_h5_path_plus); see ns_h5_internal.h. The bottom of the store:
  * every other ns_h5*.c file calls these, and they call no other file of
  * the store. */
 #include "store/ns_h5_internal.h"
@@ -7,6 +8,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <hdf5.h>
@@ -79,3 +81,13 @@ void ns_h5_quiet(void)
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
 }
 
+char *ns_h5_path_plus(const char *path, const char *suffix)
+{
+    const size_t la = strlen(path), lb = strlen(suffix);
+    char *p = malloc(la + lb + 1);
+    if (p) {
+        memcpy(p, path, la);
+        memcpy(p + la, suffix, lb + 1);
+    }
+    return p;
+}

@@ -22,6 +22,10 @@ void ns_h5_quiet(void);
 ns_err ns_h5_fail(ns_error *err, ns_err code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* A new string: path followed by suffix (".part", ".part.new", ...);
+ * NULL when out of memory. Caller frees. (ns_h5_errors.c) */
+char *ns_h5_path_plus(const char *path, const char *suffix);
+
 /* Scalar attributes of obj (ns_h5_attr.c; path names the file in errors):
  * any type, a variable-length string, a little-endian int64; and the
  * provenance of a file written in one go: nimsieve_version, git_revision,

@@ -53,17 +53,6 @@ struct ns_h5_seq {
     int failed;             /* a write failed: no checkpoint, no close */
 };
 
-static char *dup_cat(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    char *p = malloc(la + lb + 1);
-    if (p) {
-        memcpy(p, a, la);
-        memcpy(p + la, b, lb + 1);
-    }
-    return p;
-}
-
 /* the stored width of values up to mx (no invalid cells) */
 static int width_for(uint32_t mx)
 {
@@ -132,8 +121,8 @@ static ns_h5_seq *seq_new(const char *path, int64_t n, int threads, int elem, ns
         return NULL;
     }
     ns_h5_seq *s = calloc(1, sizeof *s);
-    if (!s || !(s->path = dup_cat(path, "")) || !(s->part = dup_cat(path, ".part")) ||
-        !(s->pend = dup_cat(path, ".part.new"))) {
+    if (!s || !(s->path = ns_h5_path_plus(path, "")) || !(s->part = ns_h5_path_plus(path, ".part")) ||
+        !(s->pend = ns_h5_path_plus(path, ".part.new"))) {
         free_seq(s);
         ns_error_set(err, NS_ENOMEM, "%s: out of memory", path);
         return NULL;

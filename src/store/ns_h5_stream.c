@@ -173,17 +173,6 @@ void ns_h5_stream_abort(ns_h5_stream *s)
     free_stream(s);
 }
 
-static char *dup_cat(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    char *p = malloc(la + lb + 1);
-    if (p) {
-        memcpy(p, a, la);
-        memcpy(p + la, b, lb + 1);
-    }
-    return p;
-}
-
 /* The stream of ns_h5_stream_open, its file created under the name
  * create (the .part file, or a new one that a resume renames over it). */
 hid_t ns_h5_stream_fapl(const char *path, ns_error *err)
@@ -241,9 +230,9 @@ static ns_h5_stream *open_as(const char *path, int pending, const int64_t *bound
     s->c1 = s->c1 < bounds[1] ? s->c1 : bounds[1];
     s->raw_bytes = (size_t)s->c0 * (size_t)s->c1 * (size_t)elem;
     s->bound = ns_chunkfilter_bound(s->raw_bytes);
-    s->path = dup_cat(path, "");
-    s->part = dup_cat(path, ".part");
-    s->pend = dup_cat(path, ".part.new");
+    s->path = ns_h5_path_plus(path, "");
+    s->part = ns_h5_path_plus(path, ".part");
+    s->pend = ns_h5_path_plus(path, ".part.new");
     s->pending = pending;
     s->workers = calloc((size_t)threads, sizeof *s->workers);
     if (!s->path || !s->part || !s->pend || !s->workers)
@@ -679,7 +668,7 @@ ns_h5_stream *ns_h5_stream_resume(const char *path, const char *ckpt_path, const
         goto fail;
     }
     {
-        char *part = dup_cat(path, ".part"), *pend = dup_cat(path, ".part.new");
+        char *part = ns_h5_path_plus(path, ".part"), *pend = ns_h5_path_plus(path, ".part.new");
         ns_err rc = part && pend ? ns_h5_ledger_locate(rec.ledger, rec.nledger, part, pend, path, ckpt_path, err)
                                  : ns_error_set(err, NS_ENOMEM, "%s: out of memory", path);
         free(part);

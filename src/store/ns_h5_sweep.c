@@ -316,12 +316,9 @@ static ns_err journal_start(ns_h5_sweep_writer *w, const ns_h5_sweep *s, int kee
 {
     if (w->jfd >= 0)
         close(w->jfd);
-    const size_t len = strlen(w->jpath);
-    char *tmp = malloc(len + sizeof ".new");
+    char *tmp = ns_h5_path_plus(w->jpath, ".new");
     if (!tmp)
         return ns_error_set(err, NS_ENOMEM, "%s: out of memory", w->path);
-    memcpy(tmp, w->jpath, len);
-    memcpy(tmp + len, ".new", sizeof ".new");
     journal_head h;
     journal_head_of(s, keep_tables, &h);
     const uint32_t sum = ns_fletcher32(&h, sizeof h);
@@ -442,22 +439,17 @@ static void writer_free(ns_h5_sweep_writer *w)
 static ns_err writer_new(const char *path, ns_h5_sweep_writer **out, ns_error *err)
 {
     ns_h5_sweep_writer *w = calloc(1, sizeof *w);
-    const size_t len = strlen(path);
     if (w) {
         w->file = w->d = w->ft = w->mt = w->str = w->tables = H5I_INVALID_HID;
         w->jfd = -1;
-        w->path = strdup(path);
-        w->part = malloc(len + sizeof ".part");
-        w->jpath = malloc(len + sizeof ".part.rows");
+        w->path = ns_h5_path_plus(path, "");
+        w->part = ns_h5_path_plus(path, ".part");
+        w->jpath = ns_h5_path_plus(path, ".part.rows");
     }
     if (!w || !w->path || !w->part || !w->jpath) {
         writer_free(w);
         return ns_error_set(err, NS_ENOMEM, "%s: out of memory", path);
     }
-    memcpy(w->part, path, len + 1);
-    memcpy(w->part + len, ".part", sizeof ".part");
-    memcpy(w->jpath, path, len + 1);
-    memcpy(w->jpath + len, ".part.rows", sizeof ".part.rows");
     w->str = params_str();
     if (w->str < 0 || (w->ft = row_type(1, w->str)) < 0 || (w->mt = row_type(0, w->str)) < 0) {
         writer_free(w);
@@ -750,12 +742,9 @@ ns_err ns_h5_sweep_writer_reopen(const char *path, const ns_h5_sweep *s, int kee
     if (!rc || !unopenable)
         return rc;
     /* the .part does not open: its rows from the journal, into a new one */
-    const size_t len = strlen(path);
-    char *jpath = malloc(len + sizeof ".part.rows");
+    char *jpath = ns_h5_path_plus(path, ".part.rows");
     if (!jpath)
         return ns_error_set(err, NS_ENOMEM, "%s: out of memory", path);
-    memcpy(jpath, path, len);
-    memcpy(jpath + len, ".part.rows", sizeof ".part.rows");
     journal_head h;
     ns_h5_sweep_row *rows = NULL;
     uint64_t n = 0;
