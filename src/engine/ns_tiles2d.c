@@ -360,6 +360,28 @@ static int replay_tile(tiles *T, int64_t x0, int64_t x1, int64_t y0, int64_t y1,
     return 0;
 }
 
+/* A finished tile (and in the symmetric case its mirror) from the
+ * thread's buffer to the sink, and a computed one to the exchange. A
+ * computed tile goes out after its row has published it (run_rows): the
+ * next row's thread may compute below it meanwhile, so the filtering and
+ * writing of the stream are off the wavefront's chain. */
+static void tile_out(tiles *T, int64_t x0, int64_t x1, int64_t y0, int64_t y1, int sym, int replay)
+{
+    uint32_t *tb = T->tbuf ? T->tbuf + (size_t)2 * TILE * TILE * (size_t)ns_omp_thread_num() : NULL;
+    if (!tb)
+        return;
+    uint32_t *mb = sym && x0 != y0 ? tb + TILE * TILE : tb;
+    if (!T->sink)
+        ;
+    else if (T->sink(T->sink_user, x0, y0, x1 - x0, y1 - y0, tb))
+        T->sink_failed = 1;
+    else if (mb != tb && T->sink(T->sink_user, y0, x0, y1 - y0, x1 - x0, mb))
+        T->sink_failed = 1;
+    /* only the tile i <= j travels: the mirror is filled where it arrives */
+    if (replay == COMPUTE && T->x && T->x->send(T->x->user, x0, y0, x1 - x0, y1 - y0, tb))
+        T->xfailed = 1;
+}
+
 /* replay (REPLAY): the tile's cells are final in the table (a resume);
  * only put them into their lines. REMOTE: received from the process that
  * computed it, then put into the lines and the table or the sink. */
@@ -423,12 +445,8 @@ static void do_tile(tiles *T, int64_t x0, int64_t x1, int64_t y0, int64_t y1, in
                 put(&T->g[i], stride, fstride, cap, cidx[i], m);
         }
     }
-    if (tb && replay != REPLAY) {
-        if (T->sink && T->sink(T->sink_user, x0, y0, x1 - x0, y1 - y0, tb))
-            T->sink_failed = 1;
-        if (replay == COMPUTE && T->x && T->x->send(T->x->user, x0, y0, x1 - x0, y1 - y0, tb))
-            T->xfailed = 1;
-    }
+    if (tb && replay == REMOTE)
+        tile_out(T, x0, x1, y0, y1, 0, REMOTE);
     if (replay == REPLAY && T->x && T->x->ranks > 1 && T->x->send(T->x->user, x0, y0, x1 - x0, y1 - y0, tb))
         T->xfailed = 1; /* a resume: the holder hands its finished tiles to the others */
 }
@@ -504,17 +522,8 @@ static void do_tile_sym(tiles *T, lines *diag, int64_t x0, int64_t x1, int64_t y
                 put(diag, stride, fstride, cap, c, m);
         }
     }
-    if (tb && replay != REPLAY) {
-        if (!T->sink)
-            ;
-        else if (T->sink(T->sink_user, x0, y0, x1 - x0, y1 - y0, tb))
-            T->sink_failed = 1;
-        else if (mb != tb && T->sink(T->sink_user, y0, x0, y1 - y0, x1 - x0, mb))
-            T->sink_failed = 1;
-        /* only the tile i <= j travels: the mirror is filled where it arrives */
-        if (replay == COMPUTE && T->x && T->x->send(T->x->user, x0, y0, x1 - x0, y1 - y0, tb))
-            T->xfailed = 1;
-    }
+    if (tb && replay == REMOTE)
+        tile_out(T, x0, x1, y0, y1, 1, REMOTE);
     /* a resume: the holder hands its finished tiles to the others (owned
      * line sets: it replays them into the sets at their homes instead) */
     if (replay == REPLAY && T->x && T->x->ranks > 1 && !T->owned &&
@@ -946,6 +955,8 @@ static void run_rows(tiles *T, lines *diag, int sym, int64_t s0, int64_t s1, int
             else
                 do_tile(T, x0, x1, y0, y1, mode);
             __atomic_store_n(&ncol[i], j + 1, __ATOMIC_RELEASE);
+            if (mode == COMPUTE && !(T->owned && T->xfailed))
+                tile_out(T, x0, x1, y0, y1, sym, COMPUTE);
         }
     }
 }
