@@ -79,6 +79,29 @@ ns_err ns_h5_write_rare(hid_t file, const char *path, const ns_meta *m, ns_error
  * caller closes it (H5Pclose); H5I_INVALID_HID with err set on failure. */
 hid_t ns_h5_stream_fapl(const char *path, ns_error *err);
 
+/* ---- the direct-write driver (ns_h5_direct.c) ----
+ * For files written front to back (streamed tables): the bytes are
+ * gathered into blocks that a writer thread writes with O_DIRECT (through
+ * the page cache where the file system refuses it), off the computing
+ * threads. The files are plain HDF5 files. */
+
+/* Make fapl use the driver (path names the file in errors). */
+ns_err ns_h5_direct_fapl(hid_t fapl, const char *path, ns_error *err);
+
+/* Everything written to file so far on disk (before a checkpoint records
+ * where its chunks lie); a no-op for a file of another driver. */
+ns_err ns_h5_direct_sync(hid_t file, const char *path, ns_error *err);
+
+/* For a file of the driver: let the blocks under way land, then refuse
+ * every later write (a close then fails and leaves the file as the
+ * last checkpoint knows it); 1. For any other file: 0, nothing done. */
+int ns_h5_direct_freeze(hid_t file);
+
+/* 2: the file is written with O_DIRECT; 1: by the driver's writer
+ * thread through the page cache (the file system refused O_DIRECT, or
+ * NS_H5_DIRECT=0); 0: not by this driver. */
+int ns_h5_direct_active(hid_t file);
+
 /* ---- a file written by every rank of an MPI job (ns_h5_par.c) ---- */
 typedef struct ns_h5_par {
     const void *comm;   /* the MPI_Comm (pointer to one); borrowed */

@@ -5,7 +5,9 @@
  * finished chunk: the calling thread converts it to the stored width,
  * filters it (ns_chunkfilter: shuffle, deflate of the byte planes worth it,
  * Fletcher-32) into its own buffer, and writes it with H5Dwrite_chunk
- * inside a critical section (HDF5 is not thread-safe). /pn gets the tile's
+ * inside a critical section (HDF5 is not thread-safe); the file's driver
+ * (ns_h5_direct.c) gathers the chunks into blocks that its own thread
+ * writes with O_DIRECT. /pn gets the tile's
  * P/N flags the same way, except that an all-N tile is not stored (the
  * dataset's fill value is N). The P-positions of each tile are kept
  * (2 x int64 each; Wythoff: ~1.5 N of them) and sorted at the end.
@@ -76,9 +78,10 @@ struct ns_h5_stream {
  *
  * A streamed table is written once and not read back (but for a resume,
  * which reads its own chunks): its pages would fill the page cache and
- * push out everything else (the copy into the cache stays: this HDF5 has
- * no direct-I/O driver, H5_HAVE_DIRECT, and chunks are not aligned for
- * O_DIRECT). Every CACHE_STEP bytes the file grows, write-back of the new
+ * push out everything else. The file's driver (ns_h5_direct.c) writes it
+ * with O_DIRECT where the file system allows, and then there is nothing
+ * to advise; where it does not, its blocks go through the page cache and
+ * this advice applies. Every CACHE_STEP bytes the file grows, write-back of the new
  * range is started (sync_file_range, Linux; without it nothing is started
  * and the kernel writes back on its own), and the range before, started
  * one step earlier and so written back by now, is dropped
@@ -251,6 +254,10 @@ static ns_h5_stream *open_as(const char *path, int pending, const int64_t *bound
     hid_t fapl = ns_h5_stream_fapl(path, err);
     if (fapl < 0)
         goto fail;
+    if (ns_h5_direct_fapl(fapl, path, err)) {
+        H5Pclose(fapl);
+        goto fail;
+    }
     errno = 0;
     s->file = H5Fcreate(create, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
     H5Pclose(fapl);
@@ -273,7 +280,9 @@ static ns_h5_stream *open_as(const char *path, int pending, const int64_t *bound
     s->dpn = ns_h5_create_chunked(s->file, path, "/pn", H5T_STD_U8LE, 2, dims, NULL, chunk, &pn_fill, err);
     if (s->dpn < 0)
         goto fail;
-    cache_open(s, create);
+    /* written with O_DIRECT: no page of it to advise out */
+    if (ns_h5_direct_active(s->file) != 2)
+        cache_open(s, create);
     return s;
 nomem:
     ns_error_set(err, NS_ENOMEM, "%s: out of memory for the stream buffers", path);
@@ -562,7 +571,9 @@ static int frozen_left_open = 0;
 void ns_h5_close_frozen(hid_t file, const char *part)
 {
     void *handle = NULL;
-    if (file >= 0 && H5Fget_vfd_handle(file, H5P_DEFAULT, &handle) >= 0 && handle) {
+    if (ns_h5_direct_freeze(file))
+        ;   /* the direct-write driver refuses the close's writes itself */
+    else if (file >= 0 && H5Fget_vfd_handle(file, H5P_DEFAULT, &handle) >= 0 && handle) {
         int ro = open(part, O_RDONLY);
         if (ro >= 0) {
             dup2(ro, *(int *)handle);
@@ -588,7 +599,9 @@ ns_err ns_h5_stream_checkpoint(ns_h5_stream *s, const char *ckpt_path, const ns_
     /* where the finished chunks lie, and the chunks themselves on disk
      * first (the file's metadata is not needed: ns_h5_ledger.c) */
     const hid_t ds[2] = {s->dg, s->dpn};
-    ns_err rc = ns_h5_ledger_resolve(&s->ledger, ds, s->path, cur(s), err);
+    ns_err rc = ns_h5_direct_sync(s->file, cur(s), err);
+    if (!rc)
+        rc = ns_h5_ledger_resolve(&s->ledger, ds, s->path, cur(s), err);
     if (!rc)
         rc = ns_h5_sync_path(cur(s), 0, err);
     if (rc)
