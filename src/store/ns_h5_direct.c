@@ -137,6 +137,15 @@ static int pread_all(int fd, void *p, size_t n, off_t off)
     return 0;
 }
 
+/* A failure's cause on HDF5's error stack, innermost (ns_h5_fail quotes
+ * it): "writing the file: No space left on device". */
+static void say(const char *fn, const char *what, int e)
+{
+    H5Epush2(H5E_DEFAULT, __FILE__, fn, __LINE__, H5E_ERR_CLS, H5E_VFL, H5E_WRITEERROR, "%s: %s", what,
+             strerror(e));
+    errno = e;
+}
+
 /* ---- the writer thread ---- */
 
 static void *writer_main(void *arg)
@@ -338,7 +347,7 @@ static herr_t d_close(H5FD_t *file)
         e = errno;
     free(f);
     if (e)
-        errno = e;
+        say("d_close", "writing the file", e);
     return e ? -1 : 0;
 }
 
@@ -411,7 +420,7 @@ static herr_t d_read(H5FD_t *file, H5FD_mem_t type, hid_t dxpl, haddr_t addr, si
             e = pread_all(f->fd, out, n, (off_t)addr);
         }
         if (e) {
-            errno = e;
+            say("d_read", "reading the file", e);
             return -1;
         }
         out += n;
@@ -456,7 +465,7 @@ static herr_t d_write(H5FD_t *file, H5FD_mem_t type, hid_t dxpl, haddr_t addr, s
             e = push_window(f, f->dirty ? (f->hi + ALIGN - 1) / ALIGN * ALIGN : 0, addr / ALIGN * ALIGN);
         }
         if (e) {
-            errno = e;
+            say("d_write", "writing the file", e);
             return -1;
         }
         in += n;
@@ -478,7 +487,7 @@ static herr_t d_flush(H5FD_t *file, hid_t dxpl, hbool_t closing)
         return -1;
     const int e = write_window(f);
     if (e)
-        errno = e;
+        say("d_flush", "writing the file", e);
     return e ? -1 : 0;
 }
 
@@ -490,10 +499,10 @@ static herr_t d_truncate(H5FD_t *file, hid_t dxpl, hbool_t closing)
     if (d_flush(file, dxpl, closing) < 0)
         return -1;
     struct stat st;
-    if (fstat(f->fd, &st) != 0)
+    if (fstat(f->fd, &st) != 0 || ((haddr_t)st.st_size != f->eoa && ftruncate(f->fd, (off_t)f->eoa) != 0)) {
+        say("d_truncate", "setting the file's end", errno);
         return -1;
-    if ((haddr_t)st.st_size != f->eoa && ftruncate(f->fd, (off_t)f->eoa) != 0)
-        return -1;
+    }
     f->eof = f->eoa;
     return 0;
 }

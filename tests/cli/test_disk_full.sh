@@ -60,6 +60,20 @@ cmp -s keep.h5 keep.orig || fail "write failure: the existing keep.h5 was change
 [ -e keep.h5.part ] && fail "write failure: keep.h5.part left behind"
 "$nimsieve" info keep.h5 >/dev/null || fail "keep.h5 unreadable after the failed overwrite"
 
+# 1b. the same for a streamed table: its blocks are written by the file
+# driver's own thread, and the failure still ends the solve in one line
+(
+    ulimit -f 100
+    trap '' XFSZ
+    "$nimsieve" solve wythoff --size 2048 --stream -o sbig.h5 -q
+) 2>err1s.txt
+rc=$?
+[ "$rc" -eq 2 ] || fail "streamed write failure: exit $rc, expected 2"
+one_line_error err1s.txt "^nimsieve solve: .*sbig.h5: cannot (write|close).*File too large" ||
+    { fail "streamed write failure: message"; cat err1s.txt; }
+[ -e sbig.h5 ] && fail "streamed write failure: sbig.h5 exists"
+[ -e sbig.h5.part ] && fail "streamed write failure: sbig.h5.part left behind"
+
 # 2. a checkpoint cannot be written: the run stops with a clear message, the
 # previous checkpoint stays and resumes (checkpoints grow from ~10 KB to
 # ~16 KB as the table fills; a 13 KiB limit lets the first ones through)
@@ -92,6 +106,13 @@ if mount -t tmpfs -o size=3m tmpfs "$mnt" 2>/dev/null; then
     [ -e "$mnt/w.h5" ] && fail "disk full: w.h5 exists"
     [ -e "$mnt/w.h5.part" ] && fail "disk full: w.h5.part left behind"
     [ "$(ls -A "$mnt")" = "" ] || fail "disk full: files left on the full disk: $(ls -A "$mnt")"
+    # streamed (O_DIRECT where this tmpfs takes it, else the page cache)
+    "$nimsieve" solve wythoff --size 2048 --stream -o "$mnt/s.h5" -q 2>err5.txt
+    rc=$?
+    [ "$rc" -eq 2 ] || fail "disk full, streamed: exit $rc, expected 2"
+    one_line_error err5.txt "s.h5: cannot (write|close) .*No space left on device" ||
+        { fail "disk full, streamed: message"; cat err5.txt; }
+    [ "$(ls -A "$mnt")" = "" ] || fail "disk full, streamed: files left on the full disk: $(ls -A "$mnt")"
     umount "$mnt"
     echo "tmpfs: full disk checked"
 else
