@@ -73,10 +73,10 @@ static void usage(void)
            "                           Nim, such rule files; P/N in normal play only); chosen\n"
            "                           by itself when the table would not fit the budget, for\n"
            "                           such P/N tables unless --resume or --checkpoint-every\n"
-           "                           is given, and for such Grundy tables of 2^30 cells\n"
-           "                           (32768^2) or more: there streaming needs a quarter of\n"
-           "                           the memory and was measured as fast or faster (see the\n"
-           "                           README's benchmark). Checkpoints too. Values are\n"
+           "                           is given, and for such Grundy tables of 2^28 cells\n"
+           "                           (16384^2) or more: there streaming needs a quarter of\n"
+           "                           the memory and was measured faster (see the README's\n"
+           "                           benchmark). Checkpoints too. Values are\n"
            "                           stored in 16 bits when the game's bound allows, else 32.\n",
            ns_omp_max_threads());
     fputs("                           Take-and-break sequences (octal codes, Grundy's game)\n"
@@ -825,11 +825,12 @@ static void print_times(const solve_ctx *ctx, double wall, int threads)
 /* Grundy tables of at least this many cells stream by default (when the
  * game can): on a 2-core machine, Wythoff 32768^2 (2^30 cells) streamed
  * in 11.2 s against 12.6-22.8 s in memory on 2 threads (issue 19: the
- * table's first touch cost 3-24 s of system time), and in this branch's
- * runs at 1 thread in 18.7 s of CPU against 17.9 s, in 0.6 GB against
- * 2.6 GB; at 16384^2 the two are even (4.2 s of CPU each) and the table
- * in memory is small. The environment variable NS_STREAM_MIN_CELLS sets
- * another threshold (the tests use it). */
+ * table's first touch cost 3-24 s of system time); since the streamed
+ * file is written with O_DIRECT by its own thread (ns_h5_direct.c),
+ * 16384^2 (2^28) streams in 2.16 s against 2.64 s in memory (best of 3,
+ * end to end), 8192^2 in 0.57 against 0.62 s (within this machine's
+ * noise), 4096^2 and below even. The environment variable
+ * NS_STREAM_MIN_CELLS sets another threshold (the tests use it). */
 static uint64_t stream_min_cells(void)
 {
     const char *e = getenv("NS_STREAM_MIN_CELLS");
@@ -838,7 +839,7 @@ static uint64_t stream_min_cells(void)
     unsigned long long v = e && *e ? strtoull(e, &end, 10) : 0;
     if (e && *e && !errno && !*end && v > 0)
         return (uint64_t)v;
-    return (uint64_t)1 << 30;
+    return (uint64_t)1 << 28;
 }
 
 typedef struct stream_sink {
@@ -1336,7 +1337,7 @@ int ns_cmd_solve(int argc, char **argv)
          * --resume and an explicit --checkpoint-every keep the table */
         const int pn_default = a.pn_only && can && !a.resume && !a.ckpt_given && !a.no_stream;
         /* a large Grundy table of such a game streams by default too: from
-         * 2^30 cells (32768^2) on, streaming was measured faster than the
+         * 2^28 cells (16384^2) on, streaming was measured faster than the
          * table in memory, whose first touch alone costs seconds of system
          * time (see stream_min_cells); --no-stream keeps the table */
         const uint64_t smin = stream_min_cells();

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Grundy tables of two-pile ray games stream by default from a size on
-# (2^30 cells; NS_STREAM_MIN_CELLS lowers it here): the plan line says
+# (2^28 cells; NS_STREAM_MIN_CELLS lowers it here): the plan line says
 # streaming and why, --no-stream keeps the table in memory, and the two
 # files are identical, every dataset (values, type, shape) and every
 # attribute of the root and of the datasets but the run's time
