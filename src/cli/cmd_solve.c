@@ -1080,6 +1080,16 @@ static int solve_streaming(const solve_args *a, const ns_game *g, ns_meta *meta,
     meta->complete = 1;
     ns_table_stats ts;
     ctx->stream = NULL;
+    /* the chunks on disk first: a write that fails here (a full disk)
+     * leaves the .part as the last checkpoint knows it */
+    if (ns_h5_stream_flush(sink.s, &err)) {
+        if (ctx->units_saved)
+            ns_h5_stream_suspend(sink.s);
+        else
+            ns_h5_stream_abort(sink.s);
+        return ns_cli_error(CMD, "%s%s", err.msg, ctx->units_saved ? "; the last checkpoint is intact: resume with "
+                            "--resume" : "");
+    }
     if (ns_h5_stream_close(sink.s, meta, &ts, &err))
         return ns_cli_error(CMD, "%s%s", err.msg, ctx->units_saved ? "; the .part and its checkpoint are gone: start "
                             "over" : "");

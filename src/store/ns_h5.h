@@ -220,6 +220,12 @@ ns_err ns_h5_stream_pn_rows(ns_h5_stream *s, int64_t x0, int64_t nrows, int64_t 
  * stored. */
 ns_err ns_h5_stream_close(ns_h5_stream *s, const ns_meta *m, ns_table_stats *stats, ns_error *err);
 
+/* Every chunk stored so far on disk (the file's driver gathers them in
+ * blocks); call before ns_h5_stream_close, so that a write that fails
+ * (a full disk) fails here, where the stream can still be suspended and
+ * its last checkpoint kept, not in the close, which loses the .part. */
+ns_err ns_h5_stream_flush(ns_h5_stream *s, ns_error *err);
+
 /* Give up: close and remove "<path>.part"; frees s (NULL is a no-op). */
 void ns_h5_stream_abort(ns_h5_stream *s);
 

@@ -543,6 +543,17 @@ fail:
     return rc;
 }
 
+ns_err ns_h5_stream_flush(ns_h5_stream *s, ns_error *err)
+{
+    ns_h5_quiet();
+    if (s->failed)
+        return ns_error_set(err, NS_EIO, "%s: an earlier write failed", s->path);
+    ns_err rc = ns_h5_direct_sync(s->file, cur(s), err);
+    if (rc)
+        s->failed = 1;
+    return rc;
+}
+
 /* ---- checkpoints and resume of a streamed solve ---- */
 
 void ns_h5_stream_suspend(ns_h5_stream *s)
