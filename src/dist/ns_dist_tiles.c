@@ -94,25 +94,76 @@ static int mine(void *user, int64_t row)
     return row % d->size == d->rank;
 }
 
+/* A tile's (or a block of P bitmaps') message: the header (x0, y0), then
+ * either its n values as they are, or, when fewer than half of them are
+ * non-zero, the (index, value) pairs of those (a sparse game's P bitmaps:
+ * Wythoff's rows have about two P-positions each, so a block of its
+ * bitmaps shrinks from N/8 bytes a row to about 16). The receiver tells
+ * the two apart by the length: pairs are always shorter. Returns the
+ * message's bytes, into *out (malloc'd), or 0 when out of memory. */
+static size_t encode(int64_t x0, int64_t y0, const uint32_t *vals, size_t n, unsigned char **out)
+{
+    const int64_t head[2] = {x0, y0};
+    size_t nz = 0;
+    for (size_t i = 0; i < n; i++)
+        nz += vals[i] != 0;
+    const int sparse = 2 * nz < n;
+    const size_t bytes = sizeof head + (sparse ? 2 * nz : n) * sizeof *vals;
+    unsigned char *buf = malloc(bytes);
+    if (!buf)
+        return 0;
+    memcpy(buf, head, sizeof head);
+    uint32_t *v = (uint32_t *)(void *)(buf + sizeof head);
+    if (!sparse)
+        memcpy(v, vals, n * sizeof *vals);
+    else
+        for (size_t i = 0; i < n; i++)
+            if (vals[i]) {
+                *v++ = (uint32_t)i;
+                *v++ = vals[i];
+            }
+    *out = buf;
+    return bytes;
+}
+
+/* The values of a message of `bytes` bytes (encode) into vals[0, n);
+ * 0, or 1 when it is not one of n values. */
+static int decode(const unsigned char *buf, size_t bytes, uint32_t *vals, size_t n)
+{
+    const size_t head = 2 * sizeof(int64_t);
+    if (bytes == head + n * sizeof *vals) {
+        memcpy(vals, buf + head, n * sizeof *vals);
+        return 0;
+    }
+    if (bytes < head || (bytes - head) % (2 * sizeof *vals) || bytes > head + n * sizeof *vals)
+        return 1;
+    memset(vals, 0, n * sizeof *vals);
+    const size_t pairs = (bytes - head) / (2 * sizeof *vals);
+    for (size_t k = 0; k < pairs; k++) {
+        uint32_t iv[2];
+        memcpy(iv, buf + head + k * sizeof iv, sizeof iv);
+        if (iv[0] >= n)
+            return 1;
+        vals[iv[0]] = iv[1];
+    }
+    return 0;
+}
+
 static int send_tile(void *user, int64_t x0, int64_t y0, int64_t nx, int64_t ny, const uint32_t *vals)
 {
     ns_dist_tiles *d = user;
     /* owned line sets: only the holder (rank 0) takes the tiles */
     if (d->size == 1 || (d->owned && d->rank == 0))
         return 0;
-    const size_t bytes = 2 * sizeof(int64_t) + (size_t)nx * (size_t)ny * sizeof *vals;
     msg *m = calloc(1, sizeof *m);
     if (!m)
         return 1;
-    m->buf = malloc(bytes);
+    const size_t bytes = encode(x0, y0, vals, (size_t)nx * (size_t)ny, &m->buf);
     m->req = malloc((size_t)(d->owned ? 1 : d->size - 1) * sizeof *m->req);
-    if (!m->buf || !m->req) {
+    if (!bytes || !m->req) {
         msg_free(m);
         return 1;
     }
-    const int64_t head[2] = {x0, y0};
-    memcpy(m->buf, head, sizeof head);
-    memcpy(m->buf + sizeof head, vals, bytes - sizeof head);
     int rc = 0;
     pthread_mutex_lock(&d->lock);
     for (int r = 0; r < d->size && !rc; r++) {
@@ -143,23 +194,23 @@ static int recv_tile(void *user, int64_t x0, int64_t y0, int64_t nx, int64_t ny,
     const int64_t row = x0 / d->tile;
     /* a resume's finished tiles come from rank 0, which holds them */
     const int src = row + y0 / d->tile < d->resumed ? 0 : (int)(row % d->size), tag = (int)row;
-    const size_t bytes = 2 * sizeof(int64_t) + (size_t)nx * (size_t)ny * sizeof *vals;
-    unsigned char *buf = malloc(bytes);
+    const size_t most = 2 * sizeof(int64_t) + (size_t)nx * (size_t)ny * sizeof *vals;
+    unsigned char *buf = malloc(most);
     if (!buf)
         return 1;
-    int rc = 0;
+    int rc = 0, count = 0;
     for (int polls = 0;; polls++) {
-        int flag = 0, count = 0;
+        int flag = 0;
         MPI_Status st;
         pthread_mutex_lock(&d->lock);
         if (MPI_Iprobe(src, tag, d->comm, &flag, &st) != MPI_SUCCESS)
             rc = 1;
         else if (flag) {
             MPI_Get_count(&st, MPI_BYTE, &count);
-            rc = (size_t)count != bytes ||
+            rc = count < (int)(2 * sizeof(int64_t)) || (size_t)count > most ||
                  MPI_Recv(buf, count, MPI_BYTE, src, tag, d->comm, MPI_STATUS_IGNORE) != MPI_SUCCESS;
             if (!rc)
-                d->received += bytes;
+                d->received += (uint64_t)count;
         }
         if (polls % 64 == 0)
             reap(d);
@@ -174,7 +225,7 @@ static int recv_tile(void *user, int64_t x0, int64_t y0, int64_t nx, int64_t ny,
     if (!rc && (head[0] != x0 || head[1] != y0))
         rc = 1; /* out of order: cannot happen with one sender thread a row */
     if (!rc)
-        memcpy(vals, buf + sizeof head, bytes - sizeof head);
+        rc = decode(buf, (size_t)count, vals, (size_t)nx * (size_t)ny);
     free(buf);
     return rc;
 }

@@ -51,6 +51,27 @@ for gi in 0 1; do
     done
 done
 
+# The blocks travel as the (index, value) pairs of their non-zero 32-bit
+# words when that is shorter (ns_dist_tiles.c): Wythoff 20000 on 2 ranks,
+# whose P bitmaps would be 25 MB from rank 0 (10240 rows of 2504 bytes),
+# sends under 1 MB, and the file is still the single-process one
+ref="$WORK/w20000.ref.h5" f="$WORK/w20000.2x1.h5"
+rm -f "$ref" "$f"
+run "$REF_NS" solve wythoff --size 20000 --pn-only --stream -q -o "$ref"
+OMP_NUM_THREADS=1 mpi 2 "$NS" solve wythoff --size 20000 --pn-only --stream -o "$f"
+CHECKS=$((CHECKS + 1))
+if [ "$RC" -ne 0 ]; then
+    fail "wythoff 20000 at 2 ranks: exit $RC"
+    show
+else
+    $PY "$SAME" "$ref" "$f" --skip "$SKIP" >"$WORK/diff" 2>&1 ||
+        fail "wythoff 20000 at 2 ranks: not the single-process file: $(head -3 "$WORK/diff")"
+    sent=$(sed -n 's/^mpi: .*rank 0 sent \([0-9.]*\) MB.*/\1/p' "$OUT")
+    CHECKS=$((CHECKS + 1))
+    awk -v s="$sent" 'BEGIN { exit !(s != "" && s < 1.0) }' ||
+        { fail "wythoff 20000 at 2 ranks: rank 0 sent '$sent' MB, expected the sparse blocks (< 1 MB)"; show; }
+fi
+
 # Wythoff's P-positions from the closed form (Wythoff 1907): (a_k, a_k + k)
 # and mirror, a_k = floor(k phi) = (k + isqrt(5 k^2)) // 2, in exact
 # integers; in memory (/pn) and streamed (/pn and /p_positions)
