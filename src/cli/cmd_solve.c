@@ -1599,6 +1599,12 @@ int ns_cmd_solve(int argc, char **argv)
     if (dl && !dist_stop) {
         if (src)
             ns_cli_error(CMD, "%s", err.msg);
+        /* a widening past --memory fails every rank at once: rank 0 writes
+         * the checkpoint of the finished levels and ends the job; wait for
+         * that rather than cut it short (a failure of this rank alone:
+         * rank 0 never comes, and the job ends here below) */
+        if (src == NS_ENOMEM && opts.memory_limit && ns_dist_fail_meet(30.0))
+            ns_dist_wait_end();
         rc = dist_levels_end(dl, src ? NS_EXIT_ERROR : NS_EXIT_OK, a.quiet);
         ns_dist_levels_free(dl);
         if (rc)
@@ -1653,6 +1659,10 @@ int ns_cmd_solve(int argc, char **argv)
             char bb[32], held[4400];
             ns_cli_format_bytes(budget, bb, sizeof bb);
             held[0] = 0;
+            /* across ranks: the others wait for this checkpoint (they
+             * failed the same way), ns_dist_fail_meet */
+            if (dl)
+                (void)ns_dist_fail_meet(0.0);
             if (a.ckpt_every > 0 && !ctx.seq && plan.engine->resume && ctx.units_done > ctx.units_saved)
                 (void)write_checkpoint(&ctx, ctx.units_done, ctx.units_total);
             if (ctx.units_saved)

@@ -6,10 +6,12 @@
 #ifdef NS_MPI
 #include <mpi.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "dist/ns_dist_world.h"
 
 static int started; /* ns_dist_init ran and MPI was not already up */
+static MPI_Comm fail_comm = MPI_COMM_NULL; /* ns_dist_fail_meet's meeting only */
 
 ns_err ns_dist_init(int *argc, char ***argv, ns_error *err)
 {
@@ -24,6 +26,8 @@ ns_err ns_dist_init(int *argc, char ***argv, ns_error *err)
         return ns_error_set(err, NS_EINTERNAL,
                             "MPI gives thread level %d: expected MPI_THREAD_FUNNELED or more (OpenMP inside ranks)",
                             provided);
+    if (MPI_Comm_dup(MPI_COMM_WORLD, &fail_comm) != MPI_SUCCESS)
+        fail_comm = MPI_COMM_NULL;   /* then failures end the job at once, as before */
     return NS_OK;
 }
 
@@ -32,8 +36,11 @@ void ns_dist_finalize(void)
     int up = 0, down = 0;
     MPI_Initialized(&up);
     MPI_Finalized(&down);
-    if (started && up && !down)
+    if (started && up && !down) {
+        if (fail_comm != MPI_COMM_NULL)
+            MPI_Comm_free(&fail_comm);
         MPI_Finalize();
+    }
 }
 
 int ns_dist_is_mpi_build(void)
@@ -112,6 +119,38 @@ void ns_dist_abort(int code)
 {
     if (world_up())
         MPI_Abort(MPI_COMM_WORLD, code);
+}
+
+int ns_dist_fail_meet(double seconds)
+{
+    static MPI_Request req = MPI_REQUEST_NULL;
+    static int entered = 0;
+    if (!world_up() || fail_comm == MPI_COMM_NULL || ns_dist_size() == 1)
+        return 0;
+    if (!entered) {
+        if (MPI_Ibarrier(fail_comm, &req) != MPI_SUCCESS)
+            return 0;
+        entered = 1;
+    }
+    const double end = MPI_Wtime() + seconds;
+    for (;;) {
+        int done = 0;
+        if (MPI_Test(&req, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+            return 0;
+        if (done)
+            return 1;
+        if (MPI_Wtime() >= end)
+            return 0;
+        nanosleep(&(struct timespec){0, 10000000}, NULL);
+    }
+}
+
+void ns_dist_wait_end(void)
+{
+    if (!world_up() || ns_dist_size() == 1)
+        return;
+    for (;;)
+        nanosleep(&(struct timespec){1, 0}, NULL);
 }
 
 ns_err ns_dist_world_dup(MPI_Comm *comm, int *rank, int *size, ns_error *err)
@@ -201,6 +240,16 @@ const void *ns_dist_comm(void)
 void ns_dist_abort(int code)
 {
     (void)code;
+}
+
+int ns_dist_fail_meet(double seconds)
+{
+    (void)seconds;
+    return 0;
+}
+
+void ns_dist_wait_end(void)
+{
 }
 
 void ns_dist_describe(char *buf, size_t len)

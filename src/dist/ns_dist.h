@@ -62,6 +62,21 @@ const void *ns_dist_comm(void);
  * naming the rank, before (only cli/ prints). */
 void ns_dist_abort(int code);
 
+/* A failure that every rank may share (a widening of the general engine's
+ * sets past --memory: the same budget and sizes on every rank). Each rank
+ * that failed calls it. Rank 0 says so and goes on at once (seconds = 0),
+ * writes its checkpoint and ends the job (ns_dist_abort). A rank other
+ * than 0 waits up to `seconds` for every rank to have called it: 1 when
+ * they all did (the failure is shared: rank 0's end will come, so wait for
+ * it, ns_dist_wait_end, rather than cut its checkpoint short), 0 when not
+ * (this rank's failure alone: the others may wait for it in a collective,
+ * so end the job now). 0 in a single process. */
+int ns_dist_fail_meet(double seconds);
+
+/* Wait for the job's end from another rank (its ns_dist_abort); never
+ * returns in an MPI job; returns at once in a single process. */
+void ns_dist_wait_end(void);
+
 /* "Open MPI v4.1.4, 3 ranks" / "no MPI (single process)" into buf. */
 void ns_dist_describe(char *buf, size_t len);
 

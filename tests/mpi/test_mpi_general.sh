@@ -113,12 +113,30 @@ for gi in 0 1; do
 done
 
 # a failure on every rank mid-run (the sets must widen past --memory at
-# level 128): the job ends with exit 2 and the cause, no hang, no file
-rm -f "$WORK/m.h5" "$WORK/m.h5.ckpt" "$WORK/m.h5.part"
-OMP_NUM_THREADS=1 mpi 3 "$NS" solve nim -D piles=3 --bounds 400,20,20 --memory 800K -o "$WORK/m.h5"
-CHECKS=$((CHECKS + 1))
-[ "$RC" -eq 2 ] && grep -q 'rank [0-2] of 3: the line sets and running sets need .* (at level 128 of 438' "$ERR" ||
-    { fail "a widening past --memory across 3 ranks: expected exit 2 and the cause"; show; }
-[ ! -e "$WORK/m.h5" ] || fail "a failed solve across ranks wrote m.h5"
+# level 128): the job ends with exit 2 and the cause, no hang, no file, and
+# rank 0's checkpoint of the levels before it (the other ranks wait for it,
+# ns_dist_fail_meet, instead of ending the job first), which a resume with
+# a larger --memory under 2 ranks takes to the single-process file; three
+# times, for the ranks' order varies (each checkpoint write held 4 s,
+# NS_TEST_CKPT_DELAY: the other ranks ending the job first would cut it)
+ref="$WORK/m.ref.h5"
+rm -f "$ref"
+run "$REF_NS" solve nim -D piles=3 --bounds 400,20,20 -q -o "$ref"
+for attempt in 1 2 3; do
+    rm -f "$WORK/m.h5" "$WORK/m.h5.ckpt" "$WORK/m.h5.part"
+    OMP_NUM_THREADS=1 NS_TEST_CKPT_DELAY=4 mpi 3 "$NS" solve nim -D piles=3 --bounds 400,20,20 --memory 800K -o "$WORK/m.h5"
+    CHECKS=$((CHECKS + 1))
+    [ "$RC" -eq 2 ] && grep -q 'rank [0-2] of 3: the line sets and running sets need .* (at level 128 of 438' "$ERR" ||
+        { fail "a widening past --memory across 3 ranks ($attempt): expected exit 2 and the cause"; show; }
+    [ ! -e "$WORK/m.h5" ] || fail "a failed solve across ranks wrote m.h5"
+    CHECKS=$((CHECKS + 1))
+    grep -q 'rank 0 of 3: .*checkpoint .*m.h5.ckpt holds [0-9]* of 438 units: continue with --resume and a larger --memory' "$ERR" &&
+        [ -e "$WORK/m.h5.ckpt" ] ||
+        { fail "a widening past --memory across 3 ranks ($attempt): expected rank 0's checkpoint"; show; continue; }
+    OMP_NUM_THREADS=1 mpi 2 "$NS" solve nim -D piles=3 --bounds 400,20,20 --memory 64M --resume -o "$WORK/m.h5"
+    CHECKS=$((CHECKS + 1))
+    [ "$RC" -eq 0 ] && grep -q '^resuming from' "$OUT" && $PY "$SAME" "$ref" "$WORK/m.h5" --skip "$SKIP" >/dev/null 2>&1 ||
+        { fail "resumed after the widening past --memory ($attempt): not the single-process file"; show; }
+done
 
 finish
