@@ -64,7 +64,9 @@ typedef struct dfile {
     uint8_t *buf[NBUF];    /* owned */
     uint8_t *win;          /* buf[k] being filled: bytes [base, base + block) */
     haddr_t base;
-    size_t hi;             /* the window's bytes written: [0, hi) at most */
+    size_t hi;             /* the window's bytes [0, hi) are written or zeroed;
+                              past hi they are stale (a window is reused
+                              without clearing it) */
     int dirty;             /* written since the window was last written out */
     /* the writer thread, under mu */
     pthread_t th;
@@ -201,8 +203,16 @@ static int drain(dfile *f)
     return e;
 }
 
-/* Queue the window's first len bytes (a multiple of ALIGN) and take a
- * fresh window for the bytes from next_base on. */
+/* The window's written part, rounded up to ALIGN with zeros: its length. */
+static size_t padded(dfile *f)
+{
+    const size_t len = (f->hi + ALIGN - 1) / ALIGN * ALIGN;
+    memset(f->win + f->hi, 0, len - f->hi);
+    return len;
+}
+
+/* Queue the window's first len bytes (a multiple of ALIGN, written or
+ * zeroed) and take a fresh window for the bytes from next_base on. */
 static int push_window(dfile *f, size_t len, haddr_t next_base)
 {
     pthread_mutex_lock(&f->mu);
@@ -223,7 +233,6 @@ static int push_window(dfile *f, size_t len, haddr_t next_base)
         f->win = f->spare[--f->nspare];
     }
     pthread_mutex_unlock(&f->mu);
-    memset(f->win, 0, f->block);
     f->base = next_base;
     f->hi = 0;
     f->dirty = 0;
@@ -237,7 +246,7 @@ static int write_window(dfile *f)
     int e = drain(f);
     if (e || !f->dirty)
         return e;
-    const size_t len = (f->hi + ALIGN - 1) / ALIGN * ALIGN;
+    const size_t len = padded(f);
     e = pwrite_all(f->dfd >= 0 ? f->dfd : f->fd, f->win, len, (off_t)f->base);
     if (e == EINVAL && f->dfd >= 0) {
         close(f->dfd);
@@ -289,7 +298,6 @@ static H5FD_t *d_open(const char *name, unsigned flags, hid_t fapl, haddr_t maxa
     f->win = f->buf[0];
     for (int k = 1; k < NBUF; k++)
         f->spare[f->nspare++] = f->buf[k];
-    memset(f->win, 0, f->block);
     /* an existing file's bytes are left where they are: the windows
      * begin past its end */
     f->base = (f->eof + ALIGN - 1) / ALIGN * ALIGN;
@@ -412,8 +420,11 @@ static herr_t d_read(H5FD_t *file, H5FD_mem_t type, hid_t dxpl, haddr_t addr, si
         size_t n = size;
         int e = 0;
         if (f->writer && addr >= f->base && addr < f->base + f->block) {
-            n = (size_t)(f->base + f->block - addr) < n ? (size_t)(f->base + f->block - addr) : n;
-            memcpy(out, f->win + (addr - f->base), n);
+            const size_t off = (size_t)(addr - f->base);
+            n = f->block - off < n ? f->block - off : n;
+            const size_t have = off < f->hi ? (f->hi - off < n ? f->hi - off : n) : 0;
+            memcpy(out, f->win + off, have);
+            memset(out + have, 0, n - have);   /* never written: a hole */
         } else {
             if (f->writer && addr < f->base && addr + n > f->base)
                 n = (size_t)(f->base - addr);
@@ -450,10 +461,12 @@ static herr_t d_write(H5FD_t *file, H5FD_mem_t type, hid_t dxpl, haddr_t addr, s
             if (!(e = drain(f)))
                 e = pwrite_all(f->fd, in, n, (off_t)addr);
         } else if (addr < f->base + f->block) {
-            n = (size_t)(f->base + f->block - addr) < size ? (size_t)(f->base + f->block - addr) : size;
-            memcpy(f->win + (addr - f->base), in, n);
-            const size_t top = (size_t)(addr - f->base) + n;
-            f->hi = top > f->hi ? top : f->hi;
+            const size_t off = (size_t)(addr - f->base);
+            n = f->block - off < size ? f->block - off : size;
+            if (off > f->hi)
+                memset(f->win + f->hi, 0, off - f->hi);   /* a gap: zeros, as on disk */
+            memcpy(f->win + off, in, n);
+            f->hi = off + n > f->hi ? off + n : f->hi;
             f->dirty = 1;
             if (f->hi == f->block)
                 e = push_window(f, f->block, f->base + f->block);
@@ -462,7 +475,7 @@ static herr_t d_write(H5FD_t *file, H5FD_mem_t type, hid_t dxpl, haddr_t addr, s
              * one begins at this write (the bytes between were never
              * written: they stay a hole) */
             n = 0;
-            e = push_window(f, f->dirty ? (f->hi + ALIGN - 1) / ALIGN * ALIGN : 0, addr / ALIGN * ALIGN);
+            e = push_window(f, f->dirty ? padded(f) : 0, addr / ALIGN * ALIGN);
         }
         if (e) {
             say("d_write", "writing the file", e);
