@@ -39,6 +39,16 @@ static void pairs_scalar(const void *g, int elem, uint32_t x, int64_t m, int64_t
 }
 
 #ifdef NS_SEQ_MEX_AVX2
+/* the four 64-bit words of r, low first */
+__attribute__((target("avx2"))) static inline void words4(__m256i r, uint64_t q[4])
+{
+    const __m128i r0 = _mm256_castsi256_si128(r), r1 = _mm256_extracti128_si256(r, 1);
+    q[0] = (uint64_t)_mm_cvtsi128_si64(r0);
+    q[1] = (uint64_t)_mm_extract_epi64(r0, 1);
+    q[2] = (uint64_t)_mm_cvtsi128_si64(r1);
+    q[3] = (uint64_t)_mm_extract_epi64(r1, 1);
+}
+
 /* pairs_scalar for one-byte cells, 32 splits a step: G(a .. a+31) ^
  * G(m-a-31 .. m-a) reversed ^ x, out of the register in four 64-bit
  * words (a shift and a mask a value: a byte extraction costs two
@@ -56,9 +66,8 @@ __attribute__((target("avx2"))) static void pairs_u8_avx2(const uint8_t *g, uint
         const __m256i hi = _mm256_permute4x64_epi64(
             _mm256_shuffle_epi8(_mm256_loadu_si256((const __m256i *)(g + m - a - 31)), rev), 0x4e);
         const __m256i r = _mm256_xor_si256(_mm256_xor_si256(lo, hi), xv);
-        const __m128i r0 = _mm256_castsi256_si128(r), r1 = _mm256_extracti128_si256(r, 1);
-        const uint64_t q[4] = {(uint64_t)_mm_cvtsi128_si64(r0), (uint64_t)_mm_extract_epi64(r0, 1),
-                               (uint64_t)_mm_cvtsi128_si64(r1), (uint64_t)_mm_extract_epi64(r1, 1)};
+        uint64_t q[4];
+        words4(r, q);
         for (int j = 0; j < 4; j++)
             for (int b = 0; b < 64; b += 8)
                 map[q[j] >> b & 0xff] = 0xff;
@@ -125,9 +134,8 @@ __attribute__((target("avx2"))) static void pairs_u16_avx2(const uint16_t *g, ui
         const __m256i hi = _mm256_permute4x64_epi64(
             _mm256_shuffle_epi8(_mm256_loadu_si256((const __m256i *)(g + m - a - 15)), rev), 0x4e);
         const __m256i r = _mm256_xor_si256(_mm256_xor_si256(lo, hi), xv);
-        const __m128i r0 = _mm256_castsi256_si128(r), r1 = _mm256_extracti128_si256(r, 1);
-        const uint64_t q[4] = {(uint64_t)_mm_cvtsi128_si64(r0), (uint64_t)_mm_extract_epi64(r0, 1),
-                               (uint64_t)_mm_cvtsi128_si64(r1), (uint64_t)_mm_extract_epi64(r1, 1)};
+        uint64_t q[4];
+        words4(r, q);
         for (int j = 0; j < 4; j++) {
             map[q[j] & 0xffff] = 0xff;
             map[q[j] >> 16 & 0xffff] = 0xff;
@@ -149,9 +157,8 @@ __attribute__((target("avx2"))) static void pairs_u32_avx2(const uint32_t *g, ui
         const __m256i lo = _mm256_loadu_si256((const __m256i *)(g + a));
         const __m256i hi = _mm256_permutevar8x32_epi32(_mm256_loadu_si256((const __m256i *)(g + m - a - 7)), rev);
         const __m256i r = _mm256_xor_si256(_mm256_xor_si256(lo, hi), xv);
-        const __m128i r0 = _mm256_castsi256_si128(r), r1 = _mm256_extracti128_si256(r, 1);
-        const uint64_t q[4] = {(uint64_t)_mm_cvtsi128_si64(r0), (uint64_t)_mm_extract_epi64(r0, 1),
-                               (uint64_t)_mm_cvtsi128_si64(r1), (uint64_t)_mm_extract_epi64(r1, 1)};
+        uint64_t q[4];
+        words4(r, q);
         for (int j = 0; j < 4; j++) {
             map[q[j] & 0xffffffff] = 0xff;
             map[q[j] >> 32] = 0xff;
