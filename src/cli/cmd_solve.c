@@ -1080,6 +1080,7 @@ static int solve_streaming(const solve_args *a, const ns_game *g, ns_meta *meta,
     meta->complete = 1;
     ns_table_stats ts;
     ctx->stream = NULL;
+    const int io = ns_h5_stream_io(sink.s);
     /* the chunks on disk first: a write that fails here (a full disk)
      * leaves the .part as the last checkpoint knows it */
     if (ns_h5_stream_flush(sink.s, &err)) {
@@ -1103,7 +1104,11 @@ static int solve_streaming(const solve_args *a, const ns_game *g, ns_meta *meta,
             snprintf(kt, sizeof kt, "grundy (%d-byte values)", elem);
         print_summary(g, meta, bt, kt, &ts, !a->pn_only);
         print_times(ctx, wall, threads);
-        printf("output:        %s\n", a->out);
+        printf("output:        %s%s\n", a->out,
+               io == 2   ? " (written with O_DIRECT, in 8 MiB blocks, by the file driver's own thread)"
+               : io == 1 ? " (written in 8 MiB blocks through the page cache, by the file driver's own thread: "
+                           "O_DIRECT refused or NS_H5_DIRECT=0)"
+                         : "");
     }
     return NS_EXIT_OK;
 }

@@ -226,6 +226,11 @@ ns_err ns_h5_stream_close(ns_h5_stream *s, const ns_meta *m, ns_table_stats *sta
  * its last checkpoint kept, not in the close, which loses the .part. */
 ns_err ns_h5_stream_flush(ns_h5_stream *s, ns_error *err);
 
+/* How the stream's file is written: 2, with O_DIRECT (8 MiB blocks by the
+ * file driver's own thread); 1, the same blocks through the page cache
+ * (the file system refused O_DIRECT, or NS_H5_DIRECT=0); 0, otherwise. */
+int ns_h5_stream_io(const ns_h5_stream *s);
+
 /* Give up: close and remove "<path>.part"; frees s (NULL is a no-op). */
 void ns_h5_stream_abort(ns_h5_stream *s);
 

@@ -554,6 +554,11 @@ ns_err ns_h5_stream_flush(ns_h5_stream *s, ns_error *err)
     return rc;
 }
 
+int ns_h5_stream_io(const ns_h5_stream *s)
+{
+    return s && s->file >= 0 ? ns_h5_direct_active(s->file) : 0;
+}
+
 /* ---- checkpoints and resume of a streamed solve ---- */
 
 void ns_h5_stream_suspend(ns_h5_stream *s)

@@ -29,12 +29,15 @@ for box in "--size 900" "--bounds 700,1100"; do
     for t in 1 2; do
         # the blocks through the page cache (as where O_DIRECT is refused),
         # the advice every page
-        NS_H5_DIRECT=0 NS_STREAM_CACHE_STEP=4096 expect_ok "$NS" solve wythoff $box --stream --quiet -t $t \
+        NS_H5_DIRECT=0 NS_STREAM_CACHE_STEP=4096 expect_ok "$NS" solve wythoff $box --stream -t $t \
             -o "$WORK/s$name.$t.h5"
         same "wythoff $box, $t threads, page cache" "$WORK/m$name.h5" "$WORK/s$name.$t.h5"
+        expect_out "^output: .*s$name.$t.h5 \(written in 8 MiB blocks through the page cache.*NS_H5_DIRECT=0\)"
         # O_DIRECT where this file system allows it, in blocks of two pages
-        NS_H5_DIRECT_BLOCK=8192 expect_ok "$NS" solve wythoff $box --stream --quiet -t $t -o "$WORK/d$name.$t.h5"
+        NS_H5_DIRECT_BLOCK=8192 expect_ok "$NS" solve wythoff $box --stream -t $t -o "$WORK/d$name.$t.h5"
         same "wythoff $box, $t threads, direct blocks" "$WORK/m$name.h5" "$WORK/d$name.$t.h5"
+        # the summary says how the file went out
+        expect_out "^output: .*d$name.$t.h5 \(written (with O_DIRECT|in 8 MiB blocks through the page cache)"
     done
 done
 finish
