@@ -842,6 +842,16 @@ static uint64_t stream_min_cells(void)
     return (uint64_t)1 << 28;
 }
 
+/* A stream that will not be closed: kept as the last checkpoint knows it
+ * (keep), or removed. */
+static void stream_drop(ns_h5_stream *s, int keep)
+{
+    if (keep)
+        ns_h5_stream_suspend(s);
+    else
+        ns_h5_stream_abort(s);
+}
+
 typedef struct stream_sink {
     ns_h5_stream *s;
     int failed;             /* under the critical section */
@@ -1042,10 +1052,7 @@ static int solve_streaming(const solve_args *a, const ns_game *g, ns_meta *meta,
     if (src) {
         /* with a checkpoint (written now or resumed from), the .part stays */
         const int keep = ctx->units_saved > 0;
-        if (keep)
-            ns_h5_stream_suspend(sink.s);
-        else
-            ns_h5_stream_abort(sink.s);
+        stream_drop(sink.s, keep);
         ctx->stream = NULL;
         const int sig = ns_cli_interrupted();
         int rc;
@@ -1084,10 +1091,7 @@ static int solve_streaming(const solve_args *a, const ns_game *g, ns_meta *meta,
     /* the chunks on disk first: a write that fails here (a full disk)
      * leaves the .part as the last checkpoint knows it */
     if (ns_h5_stream_flush(sink.s, &err)) {
-        if (ctx->units_saved)
-            ns_h5_stream_suspend(sink.s);
-        else
-            ns_h5_stream_abort(sink.s);
+        stream_drop(sink.s, ctx->units_saved > 0);
         return ns_cli_error(CMD, "%s%s", err.msg, ctx->units_saved ? "; the last checkpoint is intact: resume with "
                             "--resume" : "");
     }
