@@ -1,5 +1,6 @@
 /* cmd_solve.c - `nimsieve solve`: build a game, run the sieve, write HDF5. */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
 #include <inttypes.h>
@@ -104,7 +105,9 @@ static void usage(void)
            "                           single-process writer) or parallel (every rank its\n"
            "                           bands of chunk rows with parallel HDF5, also under\n"
            "                           one rank); the file says which (attribute mpi_write).\n"
-           "                           A streamed solve is written by rank 0 either way\n"
+           "                           A streamed Grundy table with owned line sets: every\n"
+           "                           rank writes its own tiles' chunks into rank 0's file\n"
+           "                           unless rank0 is given; other streamed solves: rank 0\n"
            "  -f, --force              overwrite OUT.h5 if it exists; discard a checkpoint\n"
            "  -q, --quiet              print nothing but errors (no plan, summary or progress)\n"
            "  -o, --output OUT.h5      the table file to write (required)\n"
@@ -130,8 +133,9 @@ static void usage(void)
            "follow (Smith; Fraenkel): /grundy holds each finite value or the infinity\n"
            "code, the sets K of inf(K) are beside it; 'query' prints them and decides\n"
            "sums of two tables (query A.h5 x y --plus B.h5 u v).\n"
-           "\n"
-           "Across MPI ranks (an MPI build: mpirun -np R nimsieve solve ...): two-pile Grundy\n"
+           "\n",
+          stdout);
+    fputs("Across MPI ranks (an MPI build: mpirun -np R nimsieve solve ...): two-pile Grundy\n"
            "tables of the tile kernel (tiles2d: Wythoff, two-pile Nim, rule files of rays) are\n"
            "shared by the ranks, rows of tiles dealt cyclically, and so are two-pile P/N\n"
            "tables of the row kernel (rows-pn, --pn-only), blocks of 256 rows dealt\n"
@@ -158,8 +162,12 @@ static void usage(void)
            "two-pile Nim; a square box, moves along the row, the column and maybe the\n"
            "diagonal): each rank keeps only the line sets its own tiles use, the others\n"
            "rest at their home ranks, packed, and travel between tiles, so the set memory\n"
-           "per rank falls as ranks are added, for more bytes exchanged; rank 0 takes\n"
-           "every tile and writes the file alone (whatever --mpi-write asks). The\n"
+           "per rank falls as ranks are added, for more bytes exchanged; in memory rank\n"
+           "0 takes every tile and writes the file alone (whatever --mpi-write asks);\n"
+           "streamed, each rank filters its own tiles into chunks and writes them into\n"
+           "rank 0's file at the places rank 0 gives them (rank 0 gets sizes and\n"
+           "P-positions, no values; where a rank cannot open the file, or with\n"
+           "--mpi-write rank0, rank 0 takes the tiles and writes it alone). The\n"
            "'mpi sets:' line gives the most set memory a rank held and the bytes\n"
            "exchanged; the file's attribute mpi_sets says which. --mpi-sets\n"
            "replicated: every rank keeps all the sets (the only way of other games).\n"
@@ -394,6 +402,9 @@ typedef struct solve_ctx {
                                MPI ranks (more than one) */
     int owned;              /* the tile kernel across ranks with owned line
                                sets (ns_dist_tiles_own) */
+    ns_dist_tiles *placed;  /* a streamed solve whose ranks write their own
+                               chunks: rank 0 waits for them before a
+                               checkpoint; borrowed */
 } solve_ctx;
 
 /* Under MPI: the tile exchange of a solve across the ranks into *x and
@@ -459,8 +470,9 @@ static int dist_end(ns_dist_tiles *d, int rc, int quiet, int pn)
         printf("mpi:           %d ranks, blocks of rows dealt cyclically; rank 0 sent %.1f MB and received %.1f MB of "
                "P bitmaps\n", ns_dist_size(), (double)sent / 1e6, (double)got / 1e6);
     else if (!quiet)
-        printf("mpi:           %d ranks, tile rows dealt cyclically; rank 0 sent %.1f MB and received %.1f MB of tiles\n",
-               ns_dist_size(), (double)sent / 1e6, (double)got / 1e6);
+        printf("mpi:           %d ranks, tile rows dealt cyclically; rank 0 sent %.1f MB and received %.1f MB of %s\n",
+               ns_dist_size(), (double)sent / 1e6, (double)got / 1e6,
+               ns_dist_tiles_placed(d) ? "placing requests (the ranks wrote their tiles themselves)" : "tiles");
     ns_dist_sets s;
     ns_dist_tiles_sets(d, &s);
     if (!quiet && !pn && s.owned)
@@ -685,6 +697,11 @@ static int write_checkpoint(solve_ctx *c, uint64_t done, uint64_t total)
     ck.units_total = total;
     const double start = ns_cli_now();
     ck.seconds = c->prior + (start - c->t0);
+    /* the chunks the other ranks write, on disk before the record names them */
+    if (c->placed && ns_dist_tiles_settle(c->placed, &c->err)) {
+        c->failed = 1;
+        return -1;
+    }
     if (c->seq ? ns_h5_seq_checkpoint(c->seq, c->t, seq_done(c->t, done), c->ckpt_path, c->meta, &ck, &c->err)
         : c->stream ? ns_h5_stream_checkpoint(c->stream, c->ckpt_path, c->meta, &ck, &c->err)
                     : ns_h5_ckpt_write(c->ckpt_path, c->t, c->meta, &ck, &c->err)) {
@@ -902,6 +919,130 @@ static int on_tile_source(void *user, int64_t x0, int64_t y0, int64_t nx, int64_
     return sink_failed(k, &e);
 }
 
+/* ---- placed chunks: across ranks, each rank writes its own tiles ----
+ * (store/ns_h5.h, "placed chunks"; dist/ns_dist_tiles.h) */
+typedef struct place_sink {
+    stream_sink *k;         /* failures go there; borrowed */
+    ns_h5_packer *pk;       /* the ranks but 0; owned */
+    ns_dist_tiles *dt;      /* borrowed */
+    int fd;                 /* the ranks but 0: rank 0's file, for writing; -1 */
+    char file[4096];        /* its name */
+} place_sink;
+
+/* a rank but 0: its tile (and mirror) into chunks, the placing to rank 0 */
+static int on_tile_place(void *user, int64_t x0, int64_t y0, int64_t nx, int64_t ny, const uint32_t *vals)
+{
+    place_sink *p = user;
+    ns_error e = {0};
+    ns_h5_placing pl;
+    const int r = ns_h5_packer_tile(p->pk, x0, y0, nx, ny, vals, &pl, &e);
+    if (r < 0)
+        return sink_failed(p->k, &e);
+    if (r > 0 && ns_dist_tiles_place(p->dt, pl.x0, pl.y0, pl.req, pl.req_bytes, pl.data, pl.data_bytes)) {
+        ns_error_set(&e, NS_EIO, "rank %d: cannot hand the chunks of the tile at %" PRId64 ",%" PRId64 " to rank 0",
+                     ns_dist_rank(), pl.x0, pl.y0);
+        return sink_failed(p->k, &e);
+    }
+    return 0;
+}
+
+/* rank 0: a request's chunks placed in the file */
+static int on_place(void *user, const void *req, size_t req_bytes, void **reply, size_t *reply_bytes)
+{
+    stream_sink *k = user;
+    ns_error e = {0};
+    if (!ns_h5_stream_place(k->s, req, req_bytes, reply, reply_bytes, &e))
+        return 0;
+    return sink_failed(k, &e);
+}
+
+/* a rank but 0 (its exchange's service thread): a placing's bytes written */
+static int on_place_write(void *user, const void *data, size_t data_bytes, const void *reply, size_t reply_bytes)
+{
+    place_sink *p = user;
+    ns_error e = {0};
+    if (!ns_h5_place_write(p->fd, data, data_bytes, reply, reply_bytes, p->file, &e))
+        return 0;
+    return sink_failed(p->k, &e);
+}
+
+static int on_place_sync(void *user)
+{
+    place_sink *p = user;
+    if (fdatasync(p->fd) == 0)
+        return 0;
+    ns_error e = {0};
+    ns_error_set(&e, NS_EIO, "rank %d: %s: cannot sync its chunks: %s", ns_dist_rank(), p->file, strerror(errno));
+    return sink_failed(p->k, &e);
+}
+
+static void place_end(place_sink *p)
+{
+    if (p->fd >= 0)
+        close(p->fd);
+    p->fd = -1;
+    ns_h5_packer_free(p->pk);
+    p->pk = NULL;
+}
+
+/* Every rank (collective, after dist_start): can every rank write into
+ * rank 0's file (s, rank 0's stream; the others open it by the name rank 0
+ * gives and check it is the same file)? Then each rank writes its own
+ * tiles' chunks: 1. 0: rank 0 writes the file alone (a rank cannot reach
+ * it; said on stderr). -1: failed (printed; the job ends). */
+static int place_start(const char *out, ns_h5_stream *s, ns_dist_tiles *dt, const int64_t *bounds, int elem,
+                       int64_t tile, int threads, stream_sink *k, place_sink *p)
+{
+    ns_error err = {0};
+    const int zero = ns_dist_rank() == 0;
+    memset(p, 0, sizeof *p);
+    p->k = k;
+    p->dt = dt;
+    p->fd = -1;
+    uint64_t ino = 0;
+    if (zero) {
+        struct stat st;
+        snprintf(p->file, sizeof p->file, "%s", ns_h5_stream_file(s));
+        ino = stat(p->file, &st) == 0 ? (uint64_t)st.st_ino : 0;
+    }
+    if (ns_dist_bcast_bytes(p->file, sizeof p->file, &err)) {
+        ns_cli_error(CMD, "rank %d: %s", ns_dist_rank(), err.msg);
+        ns_dist_abort(NS_EXIT_ERROR);
+    }
+    ino = ns_dist_bcast_u64(ino);
+    int ok = 1;
+    if (!zero) {
+        struct stat st;
+        /* test hook: NS_TEST_PLACE_REFUSE=R, rank R finds no such file */
+        const char *refuse = getenv("NS_TEST_PLACE_REFUSE");
+        p->fd = refuse && atoi(refuse) == ns_dist_rank() ? (errno = ENOENT, -1) : open(p->file, O_WRONLY | O_CLOEXEC);
+        if (p->fd < 0 || fstat(p->fd, &st) != 0 || (uint64_t)st.st_ino != ino) {
+            fprintf(stderr, "nimsieve solve: rank %d: %s: %s; rank 0 writes the file alone (each rank writes its own "
+                    "chunks only where every rank sees the output's file system)\n", ns_dist_rank(), p->file,
+                    p->fd < 0 ? strerror(errno) : "not the file rank 0 writes");
+            ok = 0;
+        } else if (!(p->pk = ns_h5_packer_new(out, bounds, elem, tile, threads, &err))) {
+            ns_cli_error(CMD, "rank %d: %s", ns_dist_rank(), err.msg);
+            ok = 0;
+        }
+    }
+    /* then rank 0's file takes the others' chunks (not before: when a rank
+     * cannot reach it, rank 0 writes it alone as usual) */
+    if (ns_dist_max_code(ok ? 0 : 1) || ns_dist_max_code(zero && ns_h5_stream_share(s, &err) ? 1 : 0)) {
+        if (err.code)
+            ns_cli_error(CMD, "%s", err.msg);
+        place_end(p);
+        return 0;
+    }
+    const ns_dist_place_hooks h = {.place = zero ? on_place : NULL, .write = zero ? NULL : on_place_write,
+                                   .sync = zero ? NULL : on_place_sync, .user = zero ? (void *)k : (void *)p};
+    if (ns_dist_tiles_placing(dt, &h, &err)) {
+        ns_cli_error(CMD, "%s", err.msg);
+        ns_dist_abort(NS_EXIT_ERROR);
+    }
+    return 1;
+}
+
 /* A streamed solve; ci: the checkpoint record it resumes (NULL: from the
  * start). */
 static int solve_streaming(const solve_args *a, const ns_game *g, ns_meta *meta, const ns_engine_plan *plan,
@@ -911,19 +1052,26 @@ static int solve_streaming(const solve_args *a, const ns_game *g, ns_meta *meta,
     ns_error err = {0};
     const int elem = a->pn_only ? 1 : plan->max_value <= 0xFFFFu ? 2 : 4;
     stream_sink sink = {0};
-    /* across MPI ranks: rank 0 alone writes the file, whatever --mpi-write
-     * asked (the streamed writer's direct chunk writes have no parallel
-     * form in HDF5 1.10; src/store/README.md) */
+    /* across MPI ranks: rank 0's file. With owned line sets (a Grundy
+     * table) every rank writes the chunks of its own tiles into it, at the
+     * places rank 0 gives them (place_start), unless --mpi-write rank0;
+     * else rank 0 writes it alone (the streamed writer's direct chunk
+     * writes have no parallel form in HDF5 1.10; src/store/README.md) */
     const int writer = !ctx->dist || ns_dist_rank() == 0;
+    const int want_place = ctx->dist && ctx->owned && !a->pn_only && ns_dist_size() > 1 &&
+                           !(a->mpi_write_given && a->mpi_write == MPI_WRITE_RANK0);
+    place_sink place = {.fd = -1};
     if (ctx->dist) {
         snprintf(meta->mpi_write, sizeof meta->mpi_write, "rank0");
     } else {
         meta->mpi_ranks = 0;
         meta->mpi_write[0] = '\0';
     }
-    if (a->mpi_write_given && a->mpi_write == MPI_WRITE_PARALLEL && ns_dist_is_mpi_build() && ns_dist_rank() == 0)
-        fprintf(stderr, "nimsieve solve: --mpi-write parallel: a streamed solve's file is written by rank 0 alone "
-                "(the parallel write takes tables in memory only)\n");
+    if (a->mpi_write_given && a->mpi_write == MPI_WRITE_PARALLEL && ns_dist_is_mpi_build() && ns_dist_rank() == 0 &&
+        !want_place)
+        fprintf(stderr, "nimsieve solve: --mpi-write parallel: this streamed solve's file is written by rank 0 alone "
+                "(each rank writes its own chunks with owned line sets only; the parallel write takes tables in "
+                "memory)\n");
     ns_dist_tiles *dt = NULL;
     ns_tile_exchange xch;
     int64_t *shared_p = NULL;   /* across ranks: a resume's P-positions from rank 0 */
@@ -1003,6 +1151,16 @@ static int solve_streaming(const solve_args *a, const ns_game *g, ns_meta *meta,
     const uint64_t resume_units = ci ? ci->ckpt.units_done : 0;
     if (dt)
         ns_dist_tiles_resume(dt, resume_units);
+    if (dt && want_place && place_start(a->out, sink.s, dt, g->bounds, elem, tile, sink_threads, &sink, &place) > 0) {
+        snprintf(meta->mpi_write, sizeof meta->mpi_write, "parallel");
+        if (writer) {
+            ctx->placed = dt;
+        } else {
+            opts.tile_sink = on_tile_place;
+            opts.tile_source = NULL;   /* owned sets: the finished tiles are rank 0's */
+            opts.tile_user = &place;
+        }
+    }
     if (ci) {
         ctx->resume_total = ci->ckpt.units_total;
         ctx->units_saved = ci->ckpt.units_done;
@@ -1039,16 +1197,21 @@ static int solve_streaming(const solve_args *a, const ns_game *g, ns_meta *meta,
     /* across ranks, rank 0 stopped (a checkpoint) or failed: it says so as a
      * single process does, below, then ends every rank */
     const int dist_stop = dt && src && writer;
+    uint64_t placings = 0;
     if (dt && !dist_stop) {
         if (src)
             ns_cli_error(CMD, "%s", sink.failed ? sink.err.msg : err.msg);
         const int drc = dist_end(dt, src ? NS_EXIT_ERROR : NS_EXIT_OK, a->quiet, a->pn_only);
+        placings = ns_dist_tiles_placed(dt);
         ns_dist_tiles_free(dt);
+        ctx->placed = NULL;
+        place_end(&place);
         if (drc || !writer) {
             ns_h5_stream_abort(sink.s);
             return drc;
         }
     }
+    ctx->placed = NULL;
     if (src) {
         /* with a checkpoint (written now or resumed from), the .part stays */
         const int keep = ctx->units_saved > 0;
@@ -1109,10 +1272,15 @@ static int solve_streaming(const solve_args *a, const ns_game *g, ns_meta *meta,
         print_summary(g, meta, bt, kt, &ts, !a->pn_only);
         print_times(ctx, wall, threads);
         printf("output:        %s%s\n", a->out,
-               io == 2   ? " (written with O_DIRECT, in 8 MiB blocks, by the file driver's own thread)"
+               io == 3   ? " (shared: every rank wrote its own tiles' chunks into it, through the page cache)"
+               : io == 2 ? " (written with O_DIRECT, in 8 MiB blocks, by the file driver's own thread)"
                : io == 1 ? " (written in 8 MiB blocks through the page cache, by the file driver's own thread: "
                            "O_DIRECT refused or NS_H5_DIRECT=0)"
                          : "");
+        if (strcmp(meta->mpi_write, "parallel") == 0)
+            printf("mpi write:     each of %d ranks wrote the chunks of its own tiles into the file; rank 0 placed "
+                   "them (%" PRIu64 " requests from the other ranks: sizes and P-positions, no values)\n",
+                   ns_dist_size(), placings);
     }
     return NS_EXIT_OK;
 }

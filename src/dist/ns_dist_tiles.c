@@ -23,7 +23,18 @@ typedef struct msg {
     struct msg *next;
 } msg;
 
-enum { TAG_PUT = 1, TAG_GET = 2, TAG_REPLY = 3, TAG_DONE = 4, HEAD = 3 };
+enum { TAG_PUT = 1, TAG_GET = 2, TAG_REPLY = 3, TAG_DONE = 4, TAG_ADDR = 5, TAG_WRITTEN = 6, HEAD = 3 };
+
+/* placed chunks: a placing of this rank waiting for its reply, or (with
+ * the reply) for its write */
+typedef struct placing {
+    int64_t x0, y0;
+    void *data;             /* owned */
+    size_t data_bytes;
+    void *reply;            /* rank 0's reply, header (x0, y0) cut; owned */
+    size_t reply_bytes;
+    struct placing *next;
+} placing;
 
 /* owned line sets: a block's packed lines (HEAD header words, its key:
  * kind, block, version; then the window), resting at its home or received */
@@ -63,6 +74,13 @@ struct ns_dist_tiles {
     uint64_t held, stored, peak; /* bytes of sets held by the kernel, of windows stored here; peak of the sum */
     uint64_t wsent, wreceived;   /* bytes of line windows sent and received (headers included) */
     uint64_t peak_max, wsent_all; /* after finish: the largest peak, the windows sent by all ranks */
+    /* placed chunks (ns_dist_tiles_placing) */
+    int placing;
+    ns_dist_place_hooks ph;
+    placing *waiting;       /* ranks but 0: placings without their reply */
+    placing *jobs;          /* ranks but 0: replies in, to write (the service) */
+    uint64_t nplaced;       /* rank 0: placings answered; the others: made */
+    uint64_t nwritten;      /* rank 0: placings written (TAG_WRITTEN); the others: written */
 };
 
 static void msg_free(msg *m)
@@ -155,6 +173,14 @@ static int send_tile(void *user, int64_t x0, int64_t y0, int64_t nx, int64_t ny,
     /* owned line sets: only the holder (rank 0) takes the tiles */
     if (d->size == 1 || (d->owned && d->rank == 0))
         return 0;
+    if (d->placing) {
+        /* the tile's placing went to rank 0 from the sink */
+        pthread_mutex_lock(&d->lock);
+        if (++d->nsent == d->die_after)
+            raise(SIGKILL);
+        pthread_mutex_unlock(&d->lock);
+        return 0;
+    }
     msg *m = calloc(1, sizeof *m);
     if (!m)
         return 1;
@@ -186,6 +212,8 @@ static int send_tile(void *user, int64_t x0, int64_t y0, int64_t nx, int64_t ny,
     return rc;
 }
 
+static int osend(ns_dist_tiles *d, void *buf, size_t bytes, int to, int tag);
+
 /* blocking: the tile (x0, y0) from the rank of its row; the messages of
  * a row come in column order (one sender thread a row, MPI's order) */
 static int recv_tile(void *user, int64_t x0, int64_t y0, int64_t nx, int64_t ny, uint32_t *vals)
@@ -194,10 +222,9 @@ static int recv_tile(void *user, int64_t x0, int64_t y0, int64_t nx, int64_t ny,
     const int64_t row = x0 / d->tile;
     /* a resume's finished tiles come from rank 0, which holds them */
     const int src = row + y0 / d->tile < d->resumed ? 0 : (int)(row % d->size), tag = (int)row;
-    const size_t most = 2 * sizeof(int64_t) + (size_t)nx * (size_t)ny * sizeof *vals;
-    unsigned char *buf = malloc(most);
-    if (!buf)
-        return 1;
+    /* a tile's values (encode), or with placing its request */
+    const size_t most = d->placing ? (size_t)INT32_MAX : 2 * sizeof(int64_t) + (size_t)nx * (size_t)ny * sizeof *vals;
+    unsigned char *buf = NULL;
     int rc = 0, count = 0;
     for (int polls = 0;; polls++) {
         int flag = 0;
@@ -207,7 +234,7 @@ static int recv_tile(void *user, int64_t x0, int64_t y0, int64_t nx, int64_t ny,
             rc = 1;
         else if (flag) {
             MPI_Get_count(&st, MPI_BYTE, &count);
-            rc = count < (int)(2 * sizeof(int64_t)) || (size_t)count > most ||
+            rc = count < (int)(2 * sizeof(int64_t)) || (size_t)count > most || !(buf = malloc((size_t)count)) ||
                  MPI_Recv(buf, count, MPI_BYTE, src, tag, d->comm, MPI_STATUS_IGNORE) != MPI_SUCCESS;
             if (!rc)
                 d->received += (uint64_t)count;
@@ -220,10 +247,31 @@ static int recv_tile(void *user, int64_t x0, int64_t y0, int64_t nx, int64_t ny,
         if (polls > 16)
             nanosleep(&(struct timespec){0, 20000}, NULL);
     }
-    int64_t head[2];
-    memcpy(head, buf, sizeof head);
+    int64_t head[2] = {-1, -1};
+    if (!rc)
+        memcpy(head, buf, sizeof head);
     if (!rc && (head[0] != x0 || head[1] != y0))
         rc = 1; /* out of order: cannot happen with one sender thread a row */
+    if (!rc && d->placing && src != 0) {
+        /* a placing: rank 0 places its chunks and tells the rank where */
+        void *reply = NULL;
+        size_t rbytes = 0;
+        rc = d->ph.place(d->ph.user, buf + sizeof head, (size_t)count - sizeof head, &reply, &rbytes);
+        unsigned char *out = rc ? NULL : malloc(sizeof head + rbytes);
+        if (!rc && out) {
+            memcpy(out, head, sizeof head);
+            memcpy(out + sizeof head, reply, rbytes);
+            pthread_mutex_lock(&d->lock);
+            rc = osend(d, out, sizeof head + rbytes, src, TAG_ADDR);
+            d->nplaced += !rc;
+            pthread_mutex_unlock(&d->lock);
+        } else {
+            rc = 1;
+        }
+        free(reply);
+        free(buf);
+        return rc ? 1 : NS_TILE_PLACED;
+    }
     if (!rc)
         rc = decode(buf, (size_t)count, vals, (size_t)nx * (size_t)ny);
     free(buf);
@@ -344,6 +392,33 @@ static int serve_one(ns_dist_tiles *d)
         d->ndone++;
         return 1;
     }
+    if (st.MPI_TAG == TAG_WRITTEN) {
+        free(buf);
+        d->nwritten++;
+        return 1;
+    }
+    if (st.MPI_TAG == TAG_ADDR) {
+        /* the reply to a placing of this rank: its data to write */
+        int64_t head[2];
+        if ((size_t)count < sizeof head) {
+            free(buf);
+            return -1;
+        }
+        memcpy(head, buf, sizeof head);
+        for (placing **p = &d->waiting; *p; p = &(*p)->next)
+            if ((*p)->x0 == head[0] && (*p)->y0 == head[1]) {
+                placing *q = *p;
+                *p = q->next;
+                q->reply_bytes = (size_t)count - sizeof head;
+                memmove(buf, (unsigned char *)buf + sizeof head, q->reply_bytes);
+                q->reply = buf;
+                q->next = d->jobs;
+                d->jobs = q;
+                return 1;
+            }
+        free(buf);
+        return -1;
+    }
     if ((size_t)count < HEAD * sizeof *buf || count % sizeof *buf) {
         free(buf);
         return -1;
@@ -389,7 +464,27 @@ static void *service(void *arg)
         if (idle % 64 == 0)
             reap(d);
         const int end = d->ndone == d->size || d->stop;
+        placing *jobs = d->jobs;
+        d->jobs = NULL;
         pthread_mutex_unlock(&d->lock);
+        /* placings answered: their bytes into the file, off the lock */
+        while (jobs) {
+            placing *q = jobs;
+            jobs = q->next;
+            const int bad = d->ph.write(d->ph.user, q->data, q->data_bytes, q->reply, q->reply_bytes);
+            pthread_mutex_lock(&d->lock);
+            unsigned char *one = bad ? NULL : malloc(1);
+            if (bad || !one || osend(d, one, 1, 0, TAG_WRITTEN))
+                d->ofailed = 1;
+            else
+                d->nwritten++;
+            pthread_mutex_unlock(&d->lock);
+            free(q->data);
+            free(q->reply);
+            free(q);
+            if (!bad)
+                idle = -1;
+        }
         if (end)
             break;
         idle = r > 0 ? 0 : idle + 1;
@@ -497,6 +592,29 @@ ns_err ns_dist_tiles_own(ns_dist_tiles *d, ns_tile_exchange *x, ns_error *err)
 static ns_err own_finish(ns_dist_tiles *d, ns_error *err)
 {
     int bad = 0;
+    if (d->placing && d->rank != 0) {
+        /* every placing written (the service writes them) and on disk
+         * before rank 0 hears that this rank is done: its TAG_WRITTENs go
+         * before the TAG_DONE, in order */
+        for (int polls = 0;; polls++) {
+            pthread_mutex_lock(&d->lock);
+            const int left = d->nwritten < d->nplaced && !d->ofailed;
+            bad = d->ofailed;
+            pthread_mutex_unlock(&d->lock);
+            if (!left)
+                break;
+            if (polls > 16)
+                nanosleep(&(struct timespec){0, 20000}, NULL);
+        }
+        if (!bad && d->ph.sync && d->ph.sync(d->ph.user))
+            bad = 1;
+        if (bad) {
+            d->stop = 1;
+            pthread_join(d->service, NULL);
+            d->running = 0;
+            return ns_error_set(err, NS_EIO, "rank %d: writing the chunks of its tiles failed", d->rank);
+        }
+    }
     pthread_mutex_lock(&d->lock);
     d->ndone++;
     for (int r = 0; r < d->size && !bad; r++)
@@ -511,6 +629,9 @@ static ns_err own_finish(ns_dist_tiles *d, ns_error *err)
     d->running = 0;
     if (bad || d->ofailed)
         return ns_error_set(err, NS_EINTERNAL, "rank %d: the exchange of line sets failed", d->rank);
+    if (d->placing && d->rank == 0 && d->nwritten != d->nplaced)
+        return ns_error_set(err, NS_EINTERNAL, "rank 0: %llu chunks placed, %llu written by their ranks",
+                            (unsigned long long)d->nplaced, (unsigned long long)d->nwritten);
     size_t left = 0;
     for (entry *e = d->store; e; e = e->next)
         left++;
@@ -524,6 +645,94 @@ static ns_err own_finish(ns_dist_tiles *d, ns_error *err)
     d->peak_max = all[0];
     d->wsent_all = all[1];
     return NS_OK;
+}
+
+ns_err ns_dist_tiles_placing(ns_dist_tiles *d, const ns_dist_place_hooks *h, ns_error *err)
+{
+    if (!d->owned || d->size < 2 || (d->rank == 0 && !h->place) || (d->rank != 0 && !h->write))
+        return ns_error_set(err, NS_EINTERNAL, "rank %d: placed chunks need owned line sets on several ranks",
+                            d->rank);
+    d->ph = *h;
+    d->placing = 1;
+    return NS_OK;
+}
+
+int ns_dist_tiles_place(ns_dist_tiles *d, int64_t x0, int64_t y0, void *req, size_t req_bytes, void *data,
+                        size_t data_bytes)
+{
+    placing *q = calloc(1, sizeof *q);
+    unsigned char *buf = malloc(2 * sizeof(int64_t) + req_bytes);
+    if (!q || !buf || !d->placing || d->rank == 0 || req_bytes > (size_t)INT32_MAX - 16) {
+        free(q);
+        free(buf);
+        free(req);
+        free(data);
+        return 1;
+    }
+    const int64_t head[2] = {x0, y0};
+    memcpy(buf, head, sizeof head);
+    memcpy(buf + sizeof head, req, req_bytes);
+    free(req);
+    q->x0 = x0;
+    q->y0 = y0;
+    q->data = data;
+    q->data_bytes = data_bytes;
+    msg *m = calloc(1, sizeof *m);
+    MPI_Request *r = malloc(sizeof *r);
+    int rc = !m || !r, added = 0;
+    pthread_mutex_lock(&d->lock);
+    if (!rc) {
+        /* waiting before the request leaves: the reply may come at once
+         * (on a failure it stays there, freed with d) */
+        added = 1;
+        q->next = d->waiting;
+        d->waiting = q;
+        d->nplaced++;
+        rc = MPI_Isend(buf, (int)(sizeof head + req_bytes), MPI_BYTE, 0, (int)(x0 / d->tile), d->comm, r) !=
+             MPI_SUCCESS;
+    }
+    if (!rc) {
+        m->buf = buf;
+        m->req = r;
+        m->nreq = 1;
+        m->next = d->pending;
+        d->pending = m;
+        d->sent += sizeof head + req_bytes;
+        reap(d);
+    }
+    pthread_mutex_unlock(&d->lock);
+    if (rc) {
+        free(m);
+        free(r);
+        free(buf);
+        if (!added) {
+            free(q->data);
+            free(q);
+        }
+    }
+    return rc;
+}
+
+ns_err ns_dist_tiles_settle(ns_dist_tiles *d, ns_error *err)
+{
+    if (!d || !d->placing || d->rank != 0)
+        return NS_OK;
+    for (int polls = 0;; polls++) {
+        pthread_mutex_lock(&d->lock);
+        const int left = d->nwritten < d->nplaced, bad = d->ofailed;
+        pthread_mutex_unlock(&d->lock);
+        if (bad)
+            return ns_error_set(err, NS_EINTERNAL, "rank 0: the exchange failed while the ranks wrote their chunks");
+        if (!left)
+            return NS_OK;
+        if (polls > 16)
+            nanosleep(&(struct timespec){0, 50000}, NULL);
+    }
+}
+
+uint64_t ns_dist_tiles_placed(const ns_dist_tiles *d)
+{
+    return d ? d->nplaced : 0;
 }
 
 void ns_dist_tiles_sets(const ns_dist_tiles *d, ns_dist_sets *s)
@@ -623,6 +832,13 @@ void ns_dist_tiles_free(ns_dist_tiles *d)
         d->gets = q->next;
         free(q);
     }
+    for (int k = 0; k < 2; k++)
+        for (placing *q = k ? d->jobs : d->waiting, *nx; q; q = nx) {
+            nx = q->next;
+            free(q->data);
+            free(q->reply);
+            free(q);
+        }
     while (d->pending) {
         msg *m = d->pending;
         d->pending = m->next;
@@ -684,6 +900,39 @@ void ns_dist_tiles_sets(const ns_dist_tiles *d, ns_dist_sets *s)
 {
     (void)d;
     memset(s, 0, sizeof *s);
+}
+
+ns_err ns_dist_tiles_placing(ns_dist_tiles *d, const ns_dist_place_hooks *h, ns_error *err)
+{
+    (void)d;
+    (void)h;
+    return ns_error_set(err, NS_EINVAL, "placed chunks need an MPI build (-DNS_MPI=ON)");
+}
+
+int ns_dist_tiles_place(ns_dist_tiles *d, int64_t x0, int64_t y0, void *req, size_t req_bytes, void *data,
+                        size_t data_bytes)
+{
+    (void)d;
+    (void)x0;
+    (void)y0;
+    (void)req_bytes;
+    (void)data_bytes;
+    free(req);
+    free(data);
+    return 1;
+}
+
+ns_err ns_dist_tiles_settle(ns_dist_tiles *d, ns_error *err)
+{
+    (void)d;
+    (void)err;
+    return NS_OK;
+}
+
+uint64_t ns_dist_tiles_placed(const ns_dist_tiles *d)
+{
+    (void)d;
+    return 0;
 }
 
 void ns_dist_tiles_free(ns_dist_tiles *d)

@@ -23,7 +23,9 @@
  * sets. Owned line sets (ns_dist_tiles_own, symmetric games) keep on each
  * rank only the blocks of lines its tiles use; between uses a block rests
  * at its home rank, packed, and a service thread per rank answers the
- * others' gets and takes their puts; computed tiles go to rank 0 only. */
+ * others' gets and takes their puts; computed tiles go to rank 0 only, or
+ * with placed chunks (ns_dist_tiles_placing, streamed) only their placing
+ * requests: each rank writes its own chunks into rank 0's file. */
 #ifndef NS_DIST_TILES_H
 #define NS_DIST_TILES_H
 
@@ -81,6 +83,45 @@ typedef struct ns_dist_sets {
     uint64_t sent_all;      /* bytes of line windows all ranks sent */
 } ns_dist_sets;
 void ns_dist_tiles_sets(const ns_dist_tiles *d, ns_dist_sets *s);
+
+/* Placed chunks (owned line sets, a streamed table, more than one rank;
+ * store/ns_h5.h, "placed chunks"): the ranks but 0 write the chunks of
+ * their own tiles into rank 0's file. A rank but 0 hands each placing to
+ * ns_dist_tiles_place (its tile sink, before the engine's send, which then
+ * sends nothing); the request goes to rank 0 like a tile (tag = the tile
+ * row); rank 0's recv gives it to place, sends the reply back and tells
+ * the engine the tile is placed (NS_TILE_PLACED: nothing to sink); the
+ * rank's service thread takes the reply, calls write with the data it
+ * kept, and tells rank 0 it is written. Before a rank says it is done
+ * (ns_dist_tiles_finish) every placing of it is written and sync has run;
+ * rank 0's finish so returns after every chunk is written. */
+typedef struct ns_dist_place_hooks {
+    /* rank 0: the reply (malloc'ed, the exchange frees it) to a request */
+    int (*place)(void *user, const void *req, size_t req_bytes, void **reply, size_t *reply_bytes);
+    /* the ranks but 0: the data of a placing where its reply says */
+    int (*write)(void *user, const void *data, size_t data_bytes, const void *reply, size_t reply_bytes);
+    /* the ranks but 0: their writes on disk (before they are done) */
+    int (*sync)(void *user);
+    void *user;
+} ns_dist_place_hooks;
+
+/* Turn placing on (every rank, after ns_dist_tiles_own, before the engine
+ * runs; h copied). */
+ns_err ns_dist_tiles_placing(ns_dist_tiles *d, const ns_dist_place_hooks *h, ns_error *err);
+
+/* A rank but 0: a placing of the computed tile (x0, y0); req and data
+ * (malloc'ed) are the exchange's from the call on. Worker threads, tiles of
+ * a row in order (the engine's sink order). Non-zero on failure. */
+int ns_dist_tiles_place(ns_dist_tiles *d, int64_t x0, int64_t y0, void *req, size_t req_bytes, void *data,
+                        size_t data_bytes);
+
+/* Rank 0: wait until every chunk placed so far is written by its rank
+ * (before a checkpoint records them). NS_EINTERNAL when the exchange
+ * failed. */
+ns_err ns_dist_tiles_settle(ns_dist_tiles *d, ns_error *err);
+
+/* Placings this rank made (rank 0: placed; the others: written). */
+uint64_t ns_dist_tiles_placed(const ns_dist_tiles *d);
 
 /* Free d (sends not finished are cancelled). NULL: nothing. */
 void ns_dist_tiles_free(ns_dist_tiles *d);

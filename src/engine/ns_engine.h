@@ -144,6 +144,10 @@ typedef int (*ns_tile_src_fn)(void *user, int64_t x0, int64_t y0, int64_t nx, in
  * hands the two blocks it carries (its index block i, its last diagonal
  * block) to the row's process under version tile rows + 1 + i. */
 enum { NS_LINES_INDEX = 0, NS_LINES_DIAG = 1 };
+/* recv's answer, with owned line sets and a sink, at the holder: the tile
+ * (and its mirror) went to the sink's file by other means (its process
+ * wrote it there): neither the sink nor a table takes it. */
+enum { NS_TILE_PLACED = 2 };
 typedef struct ns_tile_exchange {
     int (*mine)(void *user, int64_t tile_row);  /* REQUIRED */
     int (*send)(void *user, int64_t x0, int64_t y0, int64_t nx, int64_t ny, const uint32_t *vals); /* REQUIRED */

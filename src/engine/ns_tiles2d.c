@@ -740,7 +740,10 @@ static void take_tile_sym(tiles *T, int64_t x0, int64_t x1, int64_t y0, int64_t 
     uint32_t *mb = x0 != y0 ? tb + TILE * TILE : tb;
     const int64_t nx = x1 - x0, ny = y1 - y0;
     const uint64_t n = (uint64_t)T->n1;
-    if (T->x->recv(T->x->user, x0, y0, nx, ny, tb)) {
+    const int got = T->x->recv(T->x->user, x0, y0, nx, ny, tb);
+    if (got == NS_TILE_PLACED && !T->t)
+        return;   /* its process wrote it to the sink's file */
+    if (got) {
         T->xfailed = 1;
         return;
     }

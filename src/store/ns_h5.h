@@ -277,6 +277,69 @@ const int64_t *ns_h5_stream_p_positions(const ns_h5_stream *s, uint64_t *n);
 ns_err ns_h5_stream_read_tile(ns_h5_stream *s, int64_t x0, int64_t y0, int64_t nx, int64_t ny, uint32_t *vals,
                               ns_error *err);
 
+/* ---- placed chunks (ns_h5_place.c): a streamed table's chunks written
+ * by the processes that computed them ----
+ * The stream's file is one process's (rank 0 of an MPI job); another
+ * process filters its tiles into chunks (a packer), sends the request (the
+ * chunks' sizes, largest values and P-positions, no values) to the
+ * stream's process, which places the chunks in the file without writing
+ * them (ns_h5_stream_place) and replies with their addresses; the process
+ * then writes its bytes there (ns_h5_place_write) into the same file
+ * (ns_h5_stream_file, opened for writing). The file is the stream's own
+ * file, byte for byte, but for where the chunks lie. */
+
+/* A tile's placing: the request for the stream's process, and the data
+ * the computing process keeps until the reply; both malloc'ed (the caller
+ * frees them). (x0, y0): the computed tile (i <= j) the request covers,
+ * with its mirror. */
+typedef struct ns_h5_placing {
+    int64_t x0, y0;
+    void *req;
+    size_t req_bytes;
+    void *data;
+    size_t data_bytes;
+} ns_h5_placing;
+
+typedef struct ns_h5_packer ns_h5_packer;
+
+/* The packer of a bounds[0] x bounds[1] table of elem-byte values (2 or 4)
+ * streamed in tiles of `tile` (the chunk shape of ns_h5_stream_open), for
+ * OpenMP threads 0..threads-1; path names the table in messages. */
+ns_h5_packer *ns_h5_packer_new(const char *path, const int64_t *bounds, int elem, int64_t tile, int threads,
+                               ns_error *err);
+void ns_h5_packer_free(ns_h5_packer *p);
+
+/* Filter the tile (a tile sink's arguments, engine/ns_engine.h) into its
+ * chunks. A symmetric table's tile (i, j), i < j, comes first and its
+ * mirror (j, i) next on the same thread: the pair makes one placing.
+ * Returns 1 when *out holds a placing (a tile on the diagonal, or a
+ * mirror), 0 when the tile waits for its mirror, -1 on failure (err). */
+int ns_h5_packer_tile(ns_h5_packer *p, int64_t x0, int64_t y0, int64_t nx, int64_t ny, const uint32_t *vals,
+                      ns_h5_placing *out, ns_error *err);
+
+/* Write a placing's data where the reply puts it, into the open file fd
+ * (file names it in messages). */
+ns_err ns_h5_place_write(int fd, const void *data, size_t data_bytes, const void *reply, size_t reply_bytes,
+                         const char *file, ns_error *err);
+
+/* The stream's process: from now on the file takes other processes'
+ * chunks (its own writes go out at once, buffered: they must not cover
+ * another's chunk). Call before any tile. */
+ns_err ns_h5_stream_share(ns_h5_stream *s, ns_error *err);
+
+/* The file the stream writes now ("<path>.part", or a resume's
+ * "<path>.part.new"; borrowed): the other processes open it. */
+const char *ns_h5_stream_file(const ns_h5_stream *s);
+
+/* Place the chunks of a request (req_bytes bytes) in the shared stream's
+ * file, as ns_h5_stream_tile stores them but without their bytes, and
+ * take its P-positions and values into the stream's summary; *reply
+ * (malloc'ed, the caller frees it) gets the addresses. Several threads at
+ * once. The chunks count as stored: a checkpoint must wait until their
+ * process has written them. */
+ns_err ns_h5_stream_place(ns_h5_stream *s, const void *req, size_t req_bytes, void **reply, size_t *reply_bytes,
+                          ns_error *err);
+
 /* HDF5 library version "1.10.8". */
 const char *ns_h5_library_version(void);
 

@@ -81,6 +81,9 @@ typedef struct dfile {
     int stop;
     int frozen;            /* ns_h5_direct_freeze: nothing more reaches the file
                               (set under mu) */
+    int skip;              /* ns_h5_direct_skip: raw data is not written */
+    haddr_t skip_addr;     /* where the last raw data skipped lies */
+    size_t skip_len;
 } dfile;
 
 static hid_t driver_id = H5I_INVALID_HID;
@@ -443,7 +446,6 @@ static herr_t d_read(H5FD_t *file, H5FD_mem_t type, hid_t dxpl, haddr_t addr, si
 
 static herr_t d_write(H5FD_t *file, H5FD_mem_t type, hid_t dxpl, haddr_t addr, size_t size, const void *buffer)
 {
-    (void)type;
     (void)dxpl;
     dfile *f = (dfile *)file;
     const uint8_t *in = buffer;
@@ -452,6 +454,12 @@ static herr_t d_write(H5FD_t *file, H5FD_mem_t type, hid_t dxpl, haddr_t addr, s
         return -1;
     }
     const haddr_t end = addr + size;
+    if (f->skip && type == H5FD_MEM_DRAW) {
+        /* another process writes these bytes (ns_h5_direct_skip) */
+        f->skip_addr = addr;
+        f->skip_len = size;
+        size = 0;
+    }
     while (size) {
         int e = 0;
         size_t n;
@@ -627,5 +635,41 @@ int ns_h5_direct_freeze(hid_t file)
 int ns_h5_direct_active(hid_t file)
 {
     dfile *f = ours(file);
-    return f && f->writer ? (f->dfd >= 0 ? 2 : 1) : 0;
+    if (!f || !f->writer)
+        return 0;
+    return f->base == (haddr_t)1 << 62 ? 3 : f->dfd >= 0 ? 2 : 1;
+}
+
+ns_err ns_h5_direct_share(hid_t file, const char *path, ns_error *err)
+{
+    dfile *f = ours(file);
+    if (!f || !f->writer)
+        return ns_error_set(err, NS_EINTERNAL, "%s: not written through the direct-I/O driver", path);
+    const int e = f->frozen ? EBADF : write_window(f);
+    if (e)
+        return ns_error_set(err, NS_EIO, "%s: cannot write: %s", path, strerror(e));
+    /* every later write is below the window: written at once, buffered */
+    f->base = (haddr_t)1 << 62;
+    f->hi = 0;
+    f->dirty = 0;
+    return NS_OK;
+}
+
+ns_err ns_h5_direct_skip(hid_t file, int on, uint64_t *addr, uint64_t *len)
+{
+    dfile *f = ours(file);
+    if (!f || !f->writer || f->base != (haddr_t)1 << 62)
+        return NS_EINTERNAL;
+    if (on) {
+        f->skip = 1;
+        f->skip_addr = HADDR_UNDEF;
+        f->skip_len = 0;
+        return NS_OK;
+    }
+    f->skip = 0;
+    if (addr)
+        *addr = f->skip_addr == HADDR_UNDEF ? UINT64_MAX : (uint64_t)f->skip_addr;
+    if (len)
+        *len = f->skip_len;
+    return f->skip_addr == HADDR_UNDEF ? NS_EINTERNAL : NS_OK;
 }

@@ -97,10 +97,22 @@ ns_err ns_h5_direct_sync(hid_t file, const char *path, ns_error *err);
  * last checkpoint knows it); 1. For any other file: 0, nothing done. */
 int ns_h5_direct_freeze(hid_t file);
 
-/* 2: the file is written with O_DIRECT; 1: by the driver's writer
- * thread through the page cache (the file system refused O_DIRECT, or
- * NS_H5_DIRECT=0); 0: not by this driver. */
+/* 3: shared (ns_h5_direct_share); 2: the file is written with O_DIRECT;
+ * 1: by the driver's writer thread through the page cache (the file
+ * system refused O_DIRECT, or NS_H5_DIRECT=0); 0: not by this driver. */
 int ns_h5_direct_active(hid_t file);
+
+/* A file of the driver shared with other processes that write chunks
+ * into it at addresses this one places (ns_h5_stream_place): the window
+ * is written out and from now on every write goes at once to the file
+ * through the page cache (a window would cover, and overwrite, the other
+ * processes' chunks). */
+ns_err ns_h5_direct_share(hid_t file, const char *path, ns_error *err);
+
+/* Shared files only: on = 1, raw data written from now on is not written
+ * (another process writes it); on = 0 ends that and gives where the last
+ * raw data skipped lies (*addr, *len): NS_EINTERNAL when none was. */
+ns_err ns_h5_direct_skip(hid_t file, int on, uint64_t *addr, uint64_t *len);
 
 /* ---- a file written by every rank of an MPI job (ns_h5_par.c) ---- */
 typedef struct ns_h5_par {
@@ -303,5 +315,37 @@ ns_err ns_h5_ckpt_write_seq(const char *path, int64_t n, const ns_meta *m, const
 
 /* Read the record back (rec->tail malloc'ed: the caller frees it). */
 ns_err ns_h5_ckpt_read_seq(const char *path, ns_h5_seq_rec *rec, ns_error *err);
+
+/* ---- placed chunks (ns_h5_place.c) ---- */
+
+struct ns_chunkfilter;
+
+/* A tile's stored chunks, as ns_h5_stream_tile stores them. */
+typedef struct ns_h5_tile_chunks {
+    size_t glen, plen;      /* filtered bytes of /grundy's chunk and /pn's
+                               (plen 0: no P-position, /pn's not stored) */
+    uint32_t max_value;
+    uint64_t zeros;         /* P-positions */
+} ns_h5_tile_chunks;
+
+/* Filter the nx x ny tile vals into its c0 x c1 chunks of elem-byte
+ * values: /grundy's into gout (gcap bytes), /pn's (through pnraw, c0 x c1
+ * bytes) into pout (pcap) when it has a P-position. A value over 16 bits
+ * with elem 2 is an error (path names it). */
+ns_err ns_h5_tile_pack(struct ns_chunkfilter *f, uint8_t *pnraw, uint8_t *gout, size_t gcap, uint8_t *pout,
+                       size_t pcap, int64_t c0, int64_t c1, int elem, int64_t nx, int64_t ny, const uint32_t *vals,
+                       ns_h5_tile_chunks *out, const char *path, ns_error *err);
+
+/* A tile of a placing request (ns_h5_place.c's format). */
+typedef struct ns_h5_place_tile {
+    int64_t x0, y0, nx, ny;
+    uint64_t glen, plen, zeros, max_value;
+    const int64_t *pp;      /* zeros P-positions (x, y); borrowed from the request */
+} ns_h5_place_tile;
+
+/* The tiles (1 or 2) of a request of `bytes` bytes, each checked against
+ * the table's bounds and the tile; NS_EINTERNAL when malformed. */
+ns_err ns_h5_place_parse(const void *req, size_t bytes, int64_t bounds0, int64_t bounds1, int64_t tile,
+                         ns_h5_place_tile *tiles, int *n, const char *path, ns_error *err);
 
 #endif

@@ -72,6 +72,9 @@ struct ns_h5_stream {
     off_t cdrop;             /* dropped from the cache up to here */
     off_t cstep;             /* CACHE_STEP, or NS_STREAM_CACHE_STEP */
     uint64_t cdropped;       /* bytes advised out */
+    uint8_t *dummy;          /* shared (ns_h5_stream_share): the bytes handed
+                                to HDF5 for another process's chunk (never
+                                written); owned */
 };
 
 /* ---- the page cache: written ranges leave it ----
@@ -141,6 +144,7 @@ static void free_stream(ns_h5_stream *s)
         }
     free(s->workers);
     free(s->pp);
+    free(s->dummy);
     free(s->path);
     free(s->part);
     free(s->pend);
@@ -346,30 +350,13 @@ ns_err ns_h5_stream_tile(ns_h5_stream *s, int64_t x0, int64_t y0, int64_t nx, in
         return ns_error_set(err, NS_EINTERNAL, "%s: bad tile %lld,%lld of %lld x %lld on thread %d", s->path,
                             (long long)x0, (long long)y0, (long long)nx, (long long)ny, tid);
     stream_worker *w = &s->workers[tid];
-    const int64_t T = s->c1;  /* row length of a chunk */
-    /* the stored /grundy chunk: c0 x c1, cells beyond the table 0, filtered
-     * straight from the 32-bit values (no raw chunk, no shuffle pass) */
-    size_t glen = 0, plen = 0;
-    ns_chunk_cells st;
-    ns_err rc = ns_chunkfilter_run_cells(w->filter, vals, (size_t)nx, (size_t)ny, (size_t)s->c0, (size_t)s->c1,
-                                         (size_t)s->elem, w->out, s->bound, &glen, &st, err);
-    if (rc)
-        return rc;
-    const uint32_t mx = st.max_value;
-    const uint64_t np = st.zeros;
-    if (s->elem == 2 && mx > 0xFFFFu)
-        return ns_error_set(err, NS_EINTERNAL, "%s: value %u does not fit the stored 16 bits", s->path, mx);
-    /* /pn of the tile, only when it has a P-position (else it is all N,
-     * the fill value) */
+    ns_h5_tile_chunks ch;
     const size_t pn_bytes = (size_t)s->c0 * (size_t)s->c1;
-    if (np) {
-        memset(w->pnraw, 0, pn_bytes);
-        for (int64_t i = 0; i < nx; i++)
-            for (int64_t j = 0; j < ny; j++)
-                w->pnraw[i * T + j] = vals[i * ny + j] == 0 ? NS_PN_P : NS_PN_N;
-        rc = ns_chunkfilter_run(w->filter, w->pnraw, pn_bytes, 1, w->pnout, ns_chunkfilter_bound(pn_bytes), &plen,
-                                err);
-    }
+    ns_err rc = ns_h5_tile_pack(w->filter, w->pnraw, w->out, s->bound, w->pnout, ns_chunkfilter_bound(pn_bytes), s->c0,
+                                s->c1, s->elem, nx, ny, vals, &ch, s->path, err);
+    const size_t glen = ch.glen, plen = ch.plen;
+    const uint32_t mx = ch.max_value;
+    const uint64_t np = ch.zeros;
     if (!rc) {
         const hsize_t off[2] = {(hsize_t)x0, (hsize_t)y0};
         NS_PRAGMA(omp critical(ns_h5_stream))
@@ -398,6 +385,112 @@ ns_err ns_h5_stream_tile(ns_h5_stream *s, int64_t x0, int64_t y0, int64_t nx, in
         }
     }
     return rc;
+}
+
+/* ---- chunks that other processes write (ns_h5_place.c) ---- */
+
+ns_err ns_h5_stream_share(ns_h5_stream *s, ns_error *err)
+{
+    if (s->elem == 1 || s->dummy)
+        return ns_error_set(err, NS_EINTERNAL, "%s: this stream cannot take other processes' chunks", s->path);
+    const size_t pn_bytes = (size_t)s->c0 * (size_t)s->c1, pb = ns_chunkfilter_bound(pn_bytes);
+    if (!(s->dummy = calloc(s->bound > pb ? s->bound : pb, 1)))
+        return ns_error_set(err, NS_ENOMEM, "%s: out of memory", s->path);
+    ns_err rc;
+    NS_PRAGMA(omp critical(ns_h5_stream))
+    {
+        ns_h5_quiet();
+        rc = ns_h5_direct_share(s->file, s->path, err);
+    }
+    if (rc) {
+        free(s->dummy);
+        s->dummy = NULL;
+        return rc;
+    }
+    /* no window: nothing of it to advise out of the page cache */
+    cache_close(s);
+    return NS_OK;
+}
+
+const char *ns_h5_stream_file(const ns_h5_stream *s)
+{
+    return cur(s);
+}
+
+/* One chunk placed, not written (under the critical section): its address. */
+static ns_err place_one(ns_h5_stream *s, hid_t ds, const hsize_t *off, uint64_t len, uint64_t *addr, ns_error *err)
+{
+    uint64_t got = 0;
+    if (ns_h5_direct_skip(s->file, 1, NULL, NULL))
+        return ns_error_set(err, NS_EINTERNAL, "%s: the file does not take other processes' chunks", s->path);
+    const herr_t w = H5Dwrite_chunk(ds, H5P_DEFAULT, 0, off, (size_t)len, s->dummy);
+    const ns_err k = ns_h5_direct_skip(s->file, 0, addr, &got);
+    if (w < 0)
+        return ns_h5_fail(err, NS_EIO, "%s: cannot place the chunk at %llu,%llu", s->path, (unsigned long long)off[0],
+                          (unsigned long long)off[1]);
+    if (k || got != len)
+        return ns_error_set(err, NS_EINTERNAL, "%s: the chunk at %llu,%llu was not placed as one write", s->path,
+                            (unsigned long long)off[0], (unsigned long long)off[1]);
+    return NS_OK;
+}
+
+ns_err ns_h5_stream_place(ns_h5_stream *s, const void *req, size_t req_bytes, void **reply, size_t *reply_bytes,
+                          ns_error *err)
+{
+    *reply = NULL;
+    *reply_bytes = 0;
+    ns_h5_place_tile tl[2];
+    int n = 0;
+    if (!s->dummy)
+        return ns_error_set(err, NS_EINTERNAL, "%s: the stream is not shared", s->path);
+    ns_err rc = ns_h5_place_parse(req, req_bytes, s->bounds[0], s->bounds[1], s->tile, tl, &n, s->path, err);
+    if (rc)
+        return rc;
+    const size_t bound = s->bound, pbound = ns_chunkfilter_bound((size_t)s->c0 * (size_t)s->c1);
+    for (int i = 0; i < n; i++)
+        if (tl[i].glen > bound || tl[i].plen > pbound || (s->elem == 2 && tl[i].max_value > 0xFFFFu))
+            return ns_error_set(err, NS_EINTERNAL, "%s: the tile at %lld,%lld does not fit the stream's chunks",
+                                s->path, (long long)tl[i].x0, (long long)tl[i].y0);
+    uint64_t *a = malloc((1 + 2 * (size_t)n) * sizeof *a);
+    if (!a)
+        return ns_error_set(err, NS_ENOMEM, "%s: out of memory", s->path);
+    a[0] = (uint64_t)n;
+    NS_PRAGMA(omp critical(ns_h5_stream))
+    {
+        ns_h5_quiet();   /* HDF5 keeps its error settings per thread */
+        if (s->failed)
+            rc = ns_error_set(err, NS_EIO, "%s: an earlier tile failed", s->path);
+        for (int i = 0; i < n && !rc; i++) {
+            const ns_h5_place_tile *t = &tl[i];
+            const hsize_t off[2] = {(hsize_t)t->x0, (hsize_t)t->y0};
+            a[2 + 2 * i] = UINT64_MAX;
+            rc = place_one(s, s->dg, off, t->glen, &a[1 + 2 * i], err);
+            if (!rc && t->plen)
+                rc = place_one(s, s->dpn, off, t->plen, &a[2 + 2 * i], err);
+            for (uint64_t k = 0; !rc && k < t->zeros; k++)
+                if (add_p(s, t->pp[2 * k], t->pp[2 * k + 1]))
+                    rc = ns_error_set(err, NS_ENOMEM, "%s: out of memory for the P-positions", s->path);
+            if (!rc && (ns_h5_ledger_add(&s->ledger, 0, (uint64_t)t->x0, (uint64_t)t->y0) ||
+                        (t->plen && ns_h5_ledger_add(&s->ledger, 1, (uint64_t)t->x0, (uint64_t)t->y0))))
+                rc = ns_error_set(err, NS_ENOMEM, "%s: out of memory", s->path);
+            if (!rc) {
+                s->chunks += 1 + (t->plen != 0);
+                s->cells += (uint64_t)(t->nx * t->ny);
+                s->st.n_valid += (uint64_t)(t->nx * t->ny);
+                s->st.n_p += t->zeros;
+                s->st.max_value = t->max_value > s->st.max_value ? (uint32_t)t->max_value : s->st.max_value;
+            }
+        }
+        if (rc)
+            s->failed = 1;
+    }
+    if (rc) {
+        free(a);
+        return rc;
+    }
+    *reply = a;
+    *reply_bytes = (1 + 2 * (size_t)n) * sizeof *a;
+    return NS_OK;
 }
 
 /* The /pn chunk of columns [y0, y0 + s->c1) of the rows at p (nrows of

@@ -58,6 +58,36 @@ SKIP="mpi_ranks,mpi_write,mpi_sets,build_flags,hdf5_version,git_revision"
 REF_NS=$NS
 [ -x "$SRC/build/nimsieve" ] && REF_NS="$SRC/build/nimsieve"
 
+text_attr_is() { # FILE NAME VALUE: the root attribute NAME, as text, is VALUE
+    $PY - "$@" <<'PY'
+import sys, h5py
+v = h5py.File(sys.argv[1], "r").attrs.get(sys.argv[2])
+v = v.decode() if isinstance(v, bytes) else v
+sys.exit(0 if v == sys.argv[3] else 1)
+PY
+}
+
+# closed_form GAME FILE: the file's /grundy is two-pile Nim's x XOR y
+# (Bouton 1901; GAME nim), or its zeros are Wythoff's pairs (a_k, a_k + k),
+# a_k = floor(k phi), and their mirrors (Wythoff 1907; GAME wythoff), in
+# exact integers
+closed_form() {
+    $PY - "$@" <<'PY'
+import sys, math, h5py, numpy as np
+g = h5py.File(sys.argv[2], "r")["grundy"][...].astype(np.int64)
+n = g.shape[0]
+x, y = np.indices((n, n))
+if sys.argv[1] == "nim":
+    sys.exit(0 if np.array_equal(g, x ^ y) else 1)
+want = np.zeros((n, n), bool)
+for k in range(n):
+    a = (k + math.isqrt(5 * k * k)) // 2  # floor(k phi), Wythoff 1907
+    if a + k < n:
+        want[a, a + k] = want[a + k, a] = True
+sys.exit(0 if np.array_equal(g == 0, want) else 1)
+PY
+}
+
 attr_is() { # FILE NAME VALUE: the root attribute NAME is VALUE
     $PY - "$@" <<'PY'
 import sys, h5py

@@ -20,32 +20,6 @@ NS=$1 SRC=$2 WORK=$3
 . "$SRC/tests/mpi/mpi_lib.sh"
 MPI_TIMEOUT=60
 
-sets_is() { # FILE VALUE: the root attribute mpi_sets is VALUE
-    $PY - "$@" <<'PY'
-import sys, h5py
-v = h5py.File(sys.argv[1], "r").attrs.get("mpi_sets")
-v = v.decode() if isinstance(v, bytes) else v
-sys.exit(0 if v == sys.argv[2] else 1)
-PY
-}
-
-closed_form() { # GAME FILE: Nim's G = x ^ y, or Wythoff's P-positions
-    $PY - "$@" <<'PY'
-import sys, math, h5py, numpy as np
-g = h5py.File(sys.argv[2], "r")["grundy"][...].astype(np.int64)
-n = g.shape[0]
-x, y = np.indices((n, n))
-if sys.argv[1] == "nim":
-    sys.exit(0 if np.array_equal(g, x ^ y) else 1)
-want = np.zeros((n, n), bool)
-for k in range(n):
-    a = (k + math.isqrt(5 * k * k)) // 2  # floor(k phi), Wythoff 1907
-    if a + k < n:
-        want[a, a + k] = want[a + k, a] = True
-sys.exit(0 if np.array_equal(g == 0, want) else 1)
-PY
-}
-
 games=("wythoff --size 1000" "nim -D piles=2 --size 1500")
 names=(wythoff nim)
 for gi in 0 1; do
@@ -74,7 +48,7 @@ for gi in 0 1; do
             $PY "$SAME" "$ref" "$f" --skip "$SKIP" >"$WORK/diff" 2>&1 ||
                 fail "$nm $mode owned at $r ranks x $t threads: not the single-process file: $(head -3 "$WORK/diff")"
             CHECKS=$((CHECKS + 2))
-            sets_is "$f" owned || fail "$nm $mode at $r ranks: expected the root attribute mpi_sets = owned"
+            text_attr_is "$f" mpi_sets owned || fail "$nm $mode at $r ranks: expected the root attribute mpi_sets = owned"
             grep -q "^mpi sets: *owned" "$OUT" || { fail "$nm $mode at $r ranks: expected the 'mpi sets: owned' line"; show; }
             [ "$(grep -c '^output:' "$OUT")" -eq 1 ] || { fail "$nm $mode at $r ranks: expected one report"; show; }
         done
@@ -107,7 +81,7 @@ mpi 3 "$NS" solve wythoff --size 1000 --mpi-sets replicated -o "$f"
 CHECKS=$((CHECKS + 3))
 [ "$RC" -eq 0 ] || { fail "--mpi-sets replicated: exit $RC"; show; }
 $PY "$SAME" "$WORK/wythoff.memory.ref.h5" "$f" --skip "$SKIP" >/dev/null 2>&1 || fail "--mpi-sets replicated: not the single-process file"
-sets_is "$f" replicated || fail "--mpi-sets replicated: expected mpi_sets = replicated"
+text_attr_is "$f" mpi_sets replicated || fail "--mpi-sets replicated: expected mpi_sets = replicated"
 
 # set memory per rank: 4 ranks hold less than half of what one holds
 peak() { sed -n 's/^mpi sets: *owned.* at most \([0-9]*\) bytes of line sets on a rank.*/\1/p' "$OUT"; }
@@ -146,7 +120,7 @@ for mode in memory stream; do
     fi
     resume_all "owned resume, $mode" "$f" "$WORK/wythoff.$mode.ref.h5" "1 2 3" -- wythoff --size 1000 "${extra[@]}"
     CHECKS=$((CHECKS + 2))
-    sets_is "$f" owned || fail "owned resume, $mode: resumed under 3 ranks, expected mpi_sets = owned"
+    text_attr_is "$f" mpi_sets owned || fail "owned resume, $mode: resumed under 3 ranks, expected mpi_sets = owned"
     grep -q "^mpi sets: *owned" "$OUT" || { fail "owned resume, $mode: expected the 'mpi sets: owned' line"; show; }
 done
 

@@ -1,0 +1,322 @@
+/* ns_h5_place.c - the chunks of a streamed two-pile table written by the
+ * processes that computed them (see ns_h5.h, "placed chunks"): part of the
+ * HDF5 layer (it shares the streamed writer's chunk shapes and filters),
+ * though this file needs no HDF5 call.
+ *
+ * Across MPI ranks a streamed table's file is rank 0's (ns_h5_stream):
+ * its chunk index and metadata are written by rank 0 alone. Another rank
+ * filters each tile it computed into the stored chunks (/grundy, and /pn
+ * when the tile has a P-position) here, exactly as the stream would
+ * (ns_h5_tile_pack, which ns_h5_stream_tile uses too), and sends rank 0
+ * only their sizes, the largest value and the P-positions (the request);
+ * rank 0 gives the chunks their places in the file without writing them
+ * (ns_h5_stream_place) and answers with the addresses (the reply); the
+ * rank writes its bytes there (ns_h5_place_write). A tile i < j and its
+ * mirror make one request, as they leave the engine one after the other.
+ *
+ * The messages (the same binary on every rank: native 64-bit words):
+ *   request: n (1 or 2), then per tile x0, y0, nx, ny, glen, plen, zeros,
+ *            max_value, then the tile's zeros P-positions (x, y);
+ *   data:    n, then per tile glen, plen; then the tiles' bytes, /grundy's
+ *            chunk then /pn's, tile after tile (kept by the rank);
+ *   reply:   n, then per tile the address of its /grundy chunk and of its
+ *            /pn chunk (UINT64_MAX: none). */
+#include "store/ns_h5_internal.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/ns_omp.h"
+#include "store/ns_chunkfilter.h"
+
+ns_err ns_h5_tile_pack(ns_chunkfilter *f, uint8_t *pnraw, uint8_t *gout, size_t gcap, uint8_t *pout, size_t pcap,
+                       int64_t c0, int64_t c1, int elem, int64_t nx, int64_t ny, const uint32_t *vals,
+                       ns_h5_tile_chunks *out, const char *path, ns_error *err)
+{
+    /* the stored /grundy chunk: c0 x c1, cells beyond the table 0, filtered
+     * straight from the 32-bit values (no raw chunk, no shuffle pass) */
+    ns_chunk_cells st;
+    memset(out, 0, sizeof *out);
+    ns_err rc = ns_chunkfilter_run_cells(f, vals, (size_t)nx, (size_t)ny, (size_t)c0, (size_t)c1, (size_t)elem, gout,
+                                         gcap, &out->glen, &st, err);
+    if (rc)
+        return rc;
+    out->max_value = st.max_value;
+    out->zeros = st.zeros;
+    if (elem == 2 && st.max_value > 0xFFFFu)
+        return ns_error_set(err, NS_EINTERNAL, "%s: value %u does not fit the stored 16 bits", path, st.max_value);
+    /* /pn of the tile, only when it has a P-position (else it is all N,
+     * the fill value) */
+    if (!st.zeros)
+        return NS_OK;
+    const size_t pn_bytes = (size_t)c0 * (size_t)c1;
+    memset(pnraw, 0, pn_bytes);
+    for (int64_t i = 0; i < nx; i++)
+        for (int64_t j = 0; j < ny; j++)
+            pnraw[i * c1 + j] = vals[i * ny + j] == 0 ? NS_PN_P : NS_PN_N;
+    return ns_chunkfilter_run(f, pnraw, pn_bytes, 1, pout, pcap, &out->plen, err);
+}
+
+/* ---- the packer: another rank's tiles into requests ---- */
+
+enum { REQ_HEAD = 8 };   /* words of a tile in a request, before its P-positions */
+
+typedef struct pack_slot {
+    ns_chunkfilter *filter;
+    uint8_t *pnraw;             /* owned */
+    uint8_t *g[2], *p[2];       /* a tile's filtered chunks; owned */
+    ns_h5_tile_chunks c[2];
+    int64_t at[2][4];           /* x0, y0, nx, ny */
+    int64_t *pp[2];             /* P-positions (x, y); owned */
+    uint64_t cappp[2];
+    int have;                   /* 1: a tile i < j waits for its mirror */
+} pack_slot;
+
+struct ns_h5_packer {
+    char *path;                 /* for messages; owned */
+    int64_t bounds[2], c0, c1;
+    int elem, threads;
+    size_t gcap, pcap;
+    pack_slot *slots;           /* threads; owned */
+};
+
+void ns_h5_packer_free(ns_h5_packer *p)
+{
+    if (!p)
+        return;
+    for (int t = 0; p->slots && t < p->threads; t++) {
+        pack_slot *s = &p->slots[t];
+        ns_chunkfilter_free(s->filter);
+        free(s->pnraw);
+        for (int k = 0; k < 2; k++) {
+            free(s->g[k]);
+            free(s->p[k]);
+            free(s->pp[k]);
+        }
+    }
+    free(p->slots);
+    free(p->path);
+    free(p);
+}
+
+ns_h5_packer *ns_h5_packer_new(const char *path, const int64_t *bounds, int elem, int64_t tile, int threads,
+                               ns_error *err)
+{
+    if ((elem != 2 && elem != 4) || tile < 1 || threads < 1 || bounds[0] < 1 || bounds[1] < 1) {
+        ns_error_set(err, NS_EINTERNAL, "%s: cannot pack tiles of %lld of %d-byte values", path, (long long)tile,
+                     elem);
+        return NULL;
+    }
+    ns_h5_packer *p = calloc(1, sizeof *p);
+    if (!p || !(p->path = ns_h5_path_plus(path, "")) || !(p->slots = calloc((size_t)threads, sizeof *p->slots)))
+        goto nomem;
+    p->bounds[0] = bounds[0];
+    p->bounds[1] = bounds[1];
+    /* the stream's chunk shape (ns_h5_stream.c): the tile, cut to the bounds */
+    p->c0 = tile < bounds[0] ? tile : bounds[0];
+    p->c1 = tile < bounds[1] ? tile : bounds[1];
+    p->elem = elem;
+    p->threads = threads;
+    const size_t raw = (size_t)p->c0 * (size_t)p->c1 * (size_t)elem, pn = (size_t)p->c0 * (size_t)p->c1;
+    p->gcap = ns_chunkfilter_bound(raw);
+    p->pcap = ns_chunkfilter_bound(pn);
+    for (int t = 0; t < threads; t++) {
+        pack_slot *s = &p->slots[t];
+        if (!(s->filter = ns_chunkfilter_new(raw, NS_H5_DEFLATE_LEVEL, NS_DEFLATE_PLANES, err))) {
+            ns_h5_packer_free(p);
+            return NULL;
+        }
+        if (!(s->pnraw = malloc(pn)))
+            goto nomem;
+        for (int k = 0; k < 2; k++)
+            if (!(s->g[k] = malloc(p->gcap)) || !(s->p[k] = malloc(p->pcap)))
+                goto nomem;
+    }
+    return p;
+nomem:
+    ns_h5_packer_free(p);
+    ns_error_set(err, NS_ENOMEM, "%s: out of memory for the tile packer", path);
+    return NULL;
+}
+
+/* the tile's P-positions into slot k */
+static int keep_pp(pack_slot *s, int k, const int64_t *at, const uint32_t *vals)
+{
+    const uint64_t need = s->c[k].zeros;
+    if (need > s->cappp[k]) {
+        int64_t *q = realloc(s->pp[k], (size_t)need * 2 * sizeof *q);
+        if (!q)
+            return -1;
+        s->pp[k] = q;
+        s->cappp[k] = need;
+    }
+    uint64_t n = 0;
+    for (int64_t i = 0; i < at[2]; i++)
+        for (int64_t j = 0; j < at[3]; j++)
+            if (vals[i * at[3] + j] == 0 && n < need) {
+                s->pp[k][2 * n] = at[0] + i;
+                s->pp[k][2 * n + 1] = at[1] + j;
+                n++;
+            }
+    return n == need ? 0 : -1;
+}
+
+int ns_h5_packer_tile(ns_h5_packer *p, int64_t x0, int64_t y0, int64_t nx, int64_t ny, const uint32_t *vals,
+                      ns_h5_placing *out, ns_error *err)
+{
+    const int tid = ns_omp_thread_num();
+    memset(out, 0, sizeof *out);
+    if (tid >= p->threads || x0 % p->c0 || y0 % p->c1 || nx < 1 || ny < 1 || nx > p->c0 || ny > p->c1 ||
+        x0 + nx > p->bounds[0] || y0 + ny > p->bounds[1]) {
+        ns_error_set(err, NS_EINTERNAL, "%s: bad tile %lld,%lld of %lld x %lld on thread %d", p->path, (long long)x0,
+                     (long long)y0, (long long)nx, (long long)ny, tid);
+        return -1;
+    }
+    pack_slot *s = &p->slots[tid];
+    /* a mirror (x0 > y0) follows its tile (y0, x0) on the same thread */
+    const int k = x0 > y0 ? 1 : 0;
+    if (k != s->have || (k && (s->at[0][0] != y0 || s->at[0][1] != x0))) {
+        s->have = 0;
+        ns_error_set(err, NS_EINTERNAL, "%s: the tile %lld,%lld came out of its pair", p->path, (long long)x0,
+                     (long long)y0);
+        return -1;
+    }
+    const int64_t at[4] = {x0, y0, nx, ny};
+    memcpy(s->at[k], at, sizeof at);
+    if (ns_h5_tile_pack(s->filter, s->pnraw, s->g[k], p->gcap, s->p[k], p->pcap, p->c0, p->c1, p->elem, nx, ny, vals,
+                        &s->c[k], p->path, err))
+        return -1;
+    if (keep_pp(s, k, at, vals)) {
+        ns_error_set(err, NS_ENOMEM, "%s: out of memory for the P-positions of a tile", p->path);
+        return -1;
+    }
+    if (x0 < y0) {
+        s->have = 1;   /* its mirror comes next */
+        return 0;
+    }
+    s->have = 0;
+    const int n = k + 1;
+    size_t rw = 1, dbytes = (1 + 2 * (size_t)n) * sizeof(int64_t);
+    for (int i = 0; i < n; i++) {
+        rw += REQ_HEAD + 2 * s->c[i].zeros;
+        dbytes += s->c[i].glen + s->c[i].plen;
+    }
+    int64_t *req = malloc(rw * sizeof *req);
+    uint8_t *data = malloc(dbytes);
+    if (!req || !data) {
+        free(req);
+        free(data);
+        ns_error_set(err, NS_ENOMEM, "%s: out of memory for a tile's placing", p->path);
+        return -1;
+    }
+    int64_t *r = req, *dh = (int64_t *)(void *)data;
+    uint8_t *db = data + (1 + 2 * (size_t)n) * sizeof(int64_t);
+    *r++ = n;
+    *dh++ = n;
+    for (int i = 0; i < n; i++) {
+        const ns_h5_tile_chunks *c = &s->c[i];
+        memcpy(r, s->at[i], sizeof s->at[i]);
+        r += 4;
+        *r++ = (int64_t)c->glen;
+        *r++ = (int64_t)c->plen;
+        *r++ = (int64_t)c->zeros;
+        *r++ = (int64_t)c->max_value;
+        memcpy(r, s->pp[i], (size_t)c->zeros * 2 * sizeof *r);
+        r += 2 * c->zeros;
+        *dh++ = (int64_t)c->glen;
+        *dh++ = (int64_t)c->plen;
+        memcpy(db, s->g[i], c->glen);
+        db += c->glen;
+        memcpy(db, s->p[i], c->plen);
+        db += c->plen;
+    }
+    out->x0 = s->at[0][0];
+    out->y0 = s->at[0][1];
+    out->req = req;
+    out->req_bytes = rw * sizeof *req;
+    out->data = data;
+    out->data_bytes = dbytes;
+    return 1;
+}
+
+/* ---- rank 0 gives a request its places (ns_h5_stream_place) ---- */
+
+ns_err ns_h5_place_parse(const void *req, size_t bytes, int64_t bounds0, int64_t bounds1, int64_t tile,
+                         ns_h5_place_tile *tiles, int *n, const char *path, ns_error *err)
+{
+    const int64_t *r = req, *end = r + bytes / sizeof *r;
+    if (bytes % sizeof *r || bytes < sizeof *r || r[0] < 1 || r[0] > 2)
+        goto bad;
+    *n = (int)*r++;
+    for (int i = 0; i < *n; i++) {
+        ns_h5_place_tile *t = &tiles[i];
+        if (end - r < REQ_HEAD)
+            goto bad;
+        t->x0 = r[0];
+        t->y0 = r[1];
+        t->nx = r[2];
+        t->ny = r[3];
+        t->glen = (uint64_t)r[4];
+        t->plen = (uint64_t)r[5];
+        t->zeros = (uint64_t)r[6];
+        t->max_value = (uint64_t)r[7];
+        r += REQ_HEAD;
+        if (t->x0 < 0 || t->y0 < 0 || t->x0 % tile || t->y0 % tile || t->nx < 1 || t->ny < 1 || t->nx > tile ||
+            t->ny > tile || t->x0 + t->nx > bounds0 || t->y0 + t->ny > bounds1 || t->glen < 4 ||
+            (t->plen != 0) != (t->zeros != 0) || (t->plen && t->plen < 4) ||
+            t->zeros > (uint64_t)(t->nx * t->ny) || t->max_value > UINT32_MAX ||
+            (uint64_t)(end - r) < 2 * t->zeros)
+            goto bad;
+        t->pp = r;
+        r += 2 * t->zeros;
+        for (uint64_t k = 0; k < t->zeros; k++)
+            if (t->pp[2 * k] < t->x0 || t->pp[2 * k] >= t->x0 + t->nx || t->pp[2 * k + 1] < t->y0 ||
+                t->pp[2 * k + 1] >= t->y0 + t->ny)
+                goto bad;
+    }
+    if (r != end)
+        goto bad;
+    return NS_OK;
+bad:
+    return ns_error_set(err, NS_EINTERNAL, "%s: a rank's request to place a tile's chunks is malformed (%zu bytes)",
+                        path, bytes);
+}
+
+/* ---- the rank writes its bytes where rank 0 placed them ---- */
+
+ns_err ns_h5_place_write(int fd, const void *data, size_t data_bytes, const void *reply, size_t reply_bytes,
+                         const char *file, ns_error *err)
+{
+    const int64_t *d = data;
+    const uint64_t *a = reply;
+    if (data_bytes < sizeof *d || reply_bytes < sizeof *a || d[0] < 1 || d[0] > 2 || (int64_t)a[0] != d[0] ||
+        reply_bytes != (1 + 2 * (size_t)d[0]) * sizeof *a ||
+        data_bytes < (1 + 2 * (size_t)d[0]) * sizeof *d)
+        return ns_error_set(err, NS_EINTERNAL, "%s: a placing's reply does not match its tiles", file);
+    const int n = (int)d[0];
+    const uint8_t *b = (const uint8_t *)data + (1 + 2 * (size_t)n) * sizeof *d, *bend = (const uint8_t *)data + data_bytes;
+    for (int i = 0; i < n; i++) {
+        for (int k = 0; k < 2; k++) {
+            const uint64_t len = (uint64_t)d[1 + 2 * i + k], addr = a[1 + 2 * i + k];
+            if (!len)
+                continue;
+            if (addr == UINT64_MAX || (uint64_t)(bend - b) < len)
+                return ns_error_set(err, NS_EINTERNAL, "%s: a placing's reply does not match its tiles", file);
+            size_t done = 0;
+            while (done < len) {
+                const ssize_t w = pwrite(fd, b + done, (size_t)len - done, (off_t)(addr + done));
+                if (w < 0 && errno == EINTR)
+                    continue;
+                if (w <= 0)
+                    return ns_error_set(err, NS_EIO, "%s: cannot write a chunk of %llu bytes at %llu: %s", file,
+                                        (unsigned long long)len, (unsigned long long)addr,
+                                        w < 0 ? strerror(errno) : "nothing written");
+                done += (size_t)w;
+            }
+            b += len;
+        }
+    }
+    return NS_OK;
+}

@@ -1,0 +1,233 @@
+/* test_h5_place.c - placed chunks (store/ns_h5_place.c, ns_h5.h): a
+ * streamed table whose chunks another process writes, here in one
+ * process, no MPI. Wythoff's Grundy table (a naive mex over the row, the
+ * column and the diagonal, written here) is streamed twice in tiles of
+ * 128 (tiles i <= j and their mirrors, as the tile kernel hands them on):
+ *  - the plain way (ns_h5_stream_tile);
+ *  - into a shared stream (ns_h5_stream_share), where some tiles are
+ *    stored by the stream itself (rank 0's own) and the others packed
+ *    (ns_h5_packer_tile, the pair a tile and its mirror make), placed
+ *    (ns_h5_stream_place: no bytes written) and written through a
+ *    descriptor of their own (ns_h5_place_write): half of them at once,
+ *    the rest only at the end, in reverse order, after the stream wrote
+ *    more of its own.
+ * Both files read back (ns_h5_read) to the naive table, with the same
+ * summary, and their P-positions are Wythoff's pairs (exact integers).
+ * (Their sizes differ by a few bytes: HDF5's chunk index takes the chunks
+ * in another order.)
+ * Bad input: a request cut short, a tile out of the table, a mirror
+ * without its tile, a place on a stream not shared: each refused. */
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "store/ns_h5.h"
+
+#include "naive.h"
+#include "testutil.h"
+#include "wythoff_check.h"
+
+enum { N = 300, T = 128 };
+
+static uint32_t *G;   /* the naive table, row-major N x N; owned */
+
+static void tile_of(int64_t x0, int64_t y0, int64_t *nx, int64_t *ny, uint32_t *vals)
+{
+    *nx = x0 + T <= N ? T : N - x0;
+    *ny = y0 + T <= N ? T : N - y0;
+    for (int64_t i = 0; i < *nx; i++)
+        for (int64_t j = 0; j < *ny; j++)
+            vals[i * *ny + j] = G[(x0 + i) * N + y0 + j];
+}
+
+static ns_meta meta(void)
+{
+    ns_meta m;
+    memset(&m, 0, sizeof m);
+    snprintf(m.game, sizeof m.game, "wythoff");
+    m.threads = 1;
+    m.complete = 1;
+    return m;
+}
+
+typedef struct later {
+    ns_h5_placing pl;
+    void *reply;
+    size_t reply_bytes;
+} later;
+
+static void check_file(const char *path, const char *what)
+{
+    ns_table *t = NULL;
+    ns_meta m;
+    memset(&m, 0, sizeof m);
+    ns_error err = {0};
+    CHECKF(ns_h5_read(path, &t, &m, &err) == NS_OK, "%s: read: %s", what, err.msg);
+    if (!t)
+        return;
+    CHECKF(ns_ref_compare(what, t, G) == 0, "%s: the table is not the naive one", what);
+    uint64_t np = 0;
+    CHECKF(ns_wy_check_table(t, &np) == 0 && np > 100, "%s: the P-positions are not Wythoff's pairs", what);
+    ns_table_free(t);
+    ns_meta_free(&m);
+}
+
+int main(void)
+{
+    G = ns_ref_wythoff_grid(N, N);
+    if (!G)
+        return 2;
+    uint64_t np = 0;
+    for (int64_t i = 0; i < (int64_t)N * N; i++)
+        np += G[i] == 0;
+    char dir[] = "/tmp/ns_place_XXXXXX";
+    if (!mkdtemp(dir))
+        return 2;
+    char pa[512], pb[512];
+    snprintf(pa, sizeof pa, "%s/a.h5", dir);
+    snprintf(pb, sizeof pb, "%s/b.h5", dir);
+    const int64_t bounds[2] = {N, N};
+    ns_error err = {0};
+    static uint32_t vals[T * T], mir[T * T];
+    int64_t nx, ny;
+
+    /* the plain stream */
+    ns_h5_stream *a = ns_h5_stream_open(pa, bounds, 2, T, 1, 0, &err);
+    CHECKF(a != NULL, "open a: %s", err.msg);
+    for (int64_t i = 0; a && i * T < N; i++)
+        for (int64_t j = i; j * T < N; j++) {
+            tile_of(i * T, j * T, &nx, &ny, vals);
+            CHECKF(ns_h5_stream_tile(a, i * T, j * T, nx, ny, vals, &err) == NS_OK, "a: %s", err.msg);
+            if (i != j) {
+                tile_of(j * T, i * T, &nx, &ny, mir);
+                CHECKF(ns_h5_stream_tile(a, j * T, i * T, nx, ny, mir, &err) == NS_OK, "a: %s", err.msg);
+            }
+        }
+    ns_meta m = meta();
+    ns_table_stats sa, sb;
+    CHECKF(a && ns_h5_stream_close(a, &m, &sa, &err) == NS_OK, "close a: %s", err.msg);
+
+    /* the shared stream */
+    ns_h5_stream *b = ns_h5_stream_open(pb, bounds, 2, T, 1, 0, &err);
+    CHECKF(b != NULL, "open b: %s", err.msg);
+    if (!b)
+        return 1;
+    {
+        /* a place on a stream not shared is refused */
+        void *r = NULL;
+        size_t rb = 0;
+        int64_t req[1] = {1};
+        ns_error e = {0};
+        CHECKF(ns_h5_stream_place(b, req, sizeof req, &r, &rb, &e) != NS_OK && !r, "a place on a stream not shared");
+    }
+    CHECKF(ns_h5_stream_share(b, &err) == NS_OK, "share: %s", err.msg);
+    ns_h5_packer *pk = ns_h5_packer_new(pb, bounds, 2, T, 1, &err);
+    CHECKF(pk != NULL, "packer: %s", err.msg);
+    const int fd = open(ns_h5_stream_file(b), O_WRONLY);
+    CHECKF(fd >= 0, "open %s for writing", ns_h5_stream_file(b));
+    if (!pk || fd < 0)
+        return 1;
+    {
+        /* a mirror without its tile is refused */
+        ns_h5_placing pl;
+        ns_error e = {0};
+        tile_of(T, 0, &nx, &ny, mir);
+        CHECKF(ns_h5_packer_tile(pk, T, 0, nx, ny, mir, &pl, &e) < 0 && strstr(e.msg, "out of its pair"),
+              "a mirror alone: %s", e.msg);
+    }
+    later held[16];
+    int nheld = 0, placed = 0, own = 0;
+    for (int64_t i = 0; i * T < N; i++)
+        for (int64_t j = i; j * T < N; j++) {
+            tile_of(i * T, j * T, &nx, &ny, vals);
+            if ((i + j) % 2 == 0 && !(i == 0 && j == 0)) {
+                /* rank 0's own tile */
+                own++;
+                CHECKF(ns_h5_stream_tile(b, i * T, j * T, nx, ny, vals, &err) == NS_OK, "b: %s", err.msg);
+                if (i != j) {
+                    tile_of(j * T, i * T, &nx, &ny, mir);
+                    CHECKF(ns_h5_stream_tile(b, j * T, i * T, nx, ny, mir, &err) == NS_OK, "b: %s", err.msg);
+                }
+                continue;
+            }
+            ns_h5_placing pl;
+            int r = ns_h5_packer_tile(pk, i * T, j * T, nx, ny, vals, &pl, &err);
+            CHECKF(r == (i == j ? 1 : 0), "pack (%lld,%lld): %d %s", (long long)i, (long long)j, r, err.msg);
+            if (i != j) {
+                tile_of(j * T, i * T, &nx, &ny, mir);
+                r = ns_h5_packer_tile(pk, j * T, i * T, nx, ny, mir, &pl, &err);
+                CHECKF(r == 1, "pack the mirror of (%lld,%lld): %d %s", (long long)i, (long long)j, r, err.msg);
+            }
+            if (r != 1)
+                continue;
+            CHECKF(pl.x0 == i * T && pl.y0 == j * T, "the placing names %lld,%lld", (long long)pl.x0,
+                  (long long)pl.y0);
+            if (placed == 0) {
+                /* malformed requests are refused: cut short, a tile moved out of the table */
+                void *r2 = NULL;
+                size_t rb2 = 0;
+                ns_error e = {0};
+                CHECKF(ns_h5_stream_place(b, pl.req, pl.req_bytes - 8, &r2, &rb2, &e) != NS_OK && !r2,
+                      "a request cut short");
+                int64_t *bad = malloc(pl.req_bytes);
+                memcpy(bad, pl.req, pl.req_bytes);
+                bad[1] = N + T;  /* x0 past the table */
+                CHECKF(ns_h5_stream_place(b, bad, pl.req_bytes, &r2, &rb2, &e) != NS_OK && !r2,
+                      "a tile out of the table");
+                free(bad);
+            }
+            later *h = &held[nheld];
+            CHECKF(ns_h5_stream_place(b, pl.req, pl.req_bytes, &h->reply, &h->reply_bytes, &err) == NS_OK,
+                  "place: %s", err.msg);
+            free(pl.req);
+            pl.req = NULL;
+            h->pl = pl;
+            placed++;
+            if (placed % 2) {
+                /* written at once */
+                CHECKF(ns_h5_place_write(fd, pl.data, pl.data_bytes, h->reply, h->reply_bytes, pb, &err) == NS_OK,
+                      "write: %s", err.msg);
+                free(pl.data);
+                free(h->reply);
+            } else {
+                nheld++;
+            }
+        }
+    CHECKF(own >= 2 && placed >= 3 && nheld >= 1, "the shares: %d own, %d placed, %d held", own, placed, nheld);
+    /* a reply that is not the data's: refused */
+    if (nheld) {
+        uint64_t wrong[3] = {2, 0, 0};
+        ns_error e = {0};
+        CHECKF(ns_h5_place_write(fd, held[0].pl.data, held[0].pl.data_bytes, wrong, sizeof wrong, pb, &e) != NS_OK,
+              "a reply for another placing");
+    }
+    /* the rest written last, the latest first */
+    for (int k = nheld - 1; k >= 0; k--) {
+        CHECKF(ns_h5_place_write(fd, held[k].pl.data, held[k].pl.data_bytes, held[k].reply, held[k].reply_bytes, pb,
+                                &err) == NS_OK,
+              "write: %s", err.msg);
+        free(held[k].pl.data);
+        free(held[k].reply);
+    }
+    close(fd);
+    CHECKF(ns_h5_stream_io(b) == 3, "the shared stream's io: %d", ns_h5_stream_io(b));
+    CHECKF(ns_h5_stream_flush(b, &err) == NS_OK, "flush b: %s", err.msg);
+    CHECKF(ns_h5_stream_close(b, &m, &sb, &err) == NS_OK, "close b: %s", err.msg);
+    ns_h5_packer_free(pk);
+
+    check_file(pa, "the plain stream");
+    check_file(pb, "the shared stream");
+    CHECKF(sa.n_valid == (uint64_t)N * N && sb.n_valid == sa.n_valid && sb.n_p == sa.n_p && sa.n_p == np &&
+              sb.max_value == sa.max_value,
+          "summaries: %llu/%llu cells, %llu/%llu P, max %u/%u", (unsigned long long)sa.n_valid,
+          (unsigned long long)sb.n_valid, (unsigned long long)sa.n_p, (unsigned long long)sb.n_p, sa.max_value,
+          sb.max_value);
+    remove(pa);
+    remove(pb);
+    rmdir(dir);
+    free(G);
+    return TEST_REPORT();
+}
