@@ -35,7 +35,7 @@ static void usage(void)
            "                      [--pn-only] [--misere] [--threads T] [--memory LIMIT]\n"
            "                      [--checkpoint-every SECONDS] [--resume] [--stream] [--until-periodic]\n"
            "                      [--no-stream] [--loose-bound] [--mpi-write rank0|parallel]\n"
-           "                      [--mpi-sets replicated|owned]\n"
+           "                      [--mpi-sets replicated|owned] [--mpi-rows K]\n"
            "                      [--force] [--quiet] -o OUT.h5\n"
            "\n"
            "Compute the Grundy values (or only P/N with --pn-only) of every position of GAME\n"
@@ -95,6 +95,10 @@ static void usage(void)
            "      --mpi-sets KIND      across MPI ranks, the tile kernel's line sets: owned\n"
            "                           (each rank its share; the default of symmetric\n"
            "                           games) or replicated (every rank all; see below)\n"
+           "      --mpi-rows K         across MPI ranks, the tile kernel's rows of tiles\n"
+           "                           dealt to a rank K at a time (default: with owned\n"
+           "                           sets the threads a rank, else 1); owned sets pass\n"
+           "                           between a rank's consecutive rows without messages\n"
            "  -U, --until-periodic     heap games (octal codes): stop as soon as the octal\n"
            "                           periodicity theorem proves a period (looked for after\n"
            "                           every 4096 heap sizes up to 2^20, then each time n grew\n"
@@ -203,6 +207,7 @@ typedef struct solve_args {
     int mpi_write;         /* --mpi-write: MPI_WRITE_RANK0 or MPI_WRITE_PARALLEL */
     int mpi_write_given;   /* --mpi-write was on the command line */
     int mpi_sets;          /* --mpi-sets: MPI_SETS_AUTO, _REPLICATED, _OWNED */
+    int64_t mpi_rows;      /* --mpi-rows: tile rows dealt to a rank at a time; 0: the default */
     const char *out;
 } solve_args;
 
@@ -250,7 +255,7 @@ static int parse_args(int argc, char **argv, solve_args *a)
         {"resume", no_argument, NULL, 'r'},       {"stream", no_argument, NULL, 's'},
         {"until-periodic", no_argument, NULL, 'U'}, {"loose-bound", no_argument, NULL, 'L'},
         {"no-stream", no_argument, NULL, 'S'},    {"mpi-write", required_argument, NULL, 'W'},
-        {"mpi-sets", required_argument, NULL, 'E'},
+        {"mpi-sets", required_argument, NULL, 'E'},  {"mpi-rows", required_argument, NULL, 'K'},
         {NULL, 0, NULL, 0},
     };
     ns_error err = {0};
@@ -296,6 +301,15 @@ static int parse_args(int argc, char **argv, solve_args *a)
             if (!ns_dist_is_mpi_build())
                 a->mpi_sets = MPI_SETS_AUTO;
             break;
+        case 'K': {
+            char *end;
+            errno = 0;
+            const long long v = strtoll(optarg, &end, 10);
+            if (errno || end == optarg || *end || v < 1 || v > 1000000)
+                return ns_cli_error(CMD, "--mpi-rows '%s': expected a number of tile rows from 1 to 1000000", optarg);
+            a->mpi_rows = (int64_t)v;
+            break;
+        }
         case 'M':
             if (parse_memory(optarg, &a->memory))
                 return ns_cli_error(CMD, "--memory '%s': expected a size such as 4G, 512M, 1.5GiB or a number of bytes",
@@ -415,7 +429,7 @@ typedef struct solve_ctx {
  * every finished block too; a resume's finished rows reach the others as
  * P-positions, dist_resume_share). NULL after printing the error. */
 static ns_dist_tiles *dist_start(const ns_game *g, const ns_engine_plan *plan, ns_engine_opts *opts,
-                                 ns_tile_exchange *x, ns_meta *meta, int owned)
+                                 ns_tile_exchange *x, ns_meta *meta, int owned, int64_t rows)
 {
     ns_error err = {0};
     /* every rank has checked the paths and allocated its table before rank 0
@@ -437,8 +451,12 @@ static ns_dist_tiles *dist_start(const ns_game *g, const ns_engine_plan *plan, n
         ns_dist_abort(NS_EXIT_ERROR);
         return NULL;
     }
-    if (strcmp(plan->engine->name, "tiles2d") == 0)
+    if (strcmp(plan->engine->name, "tiles2d") == 0) {
         snprintf(meta->mpi_sets, sizeof meta->mpi_sets, "%s", owned ? "owned" : "replicated");
+        /* tile rows a rank at a time: by default, with owned sets, as many
+         * as its threads (consecutive rows pass their lines on in place) */
+        ns_dist_tiles_deal(d, rows > 0 ? rows : owned ? opts->threads : 1);
+    }
     opts->tile_exchange = x;
     if (ns_dist_rank() != 0) {
         opts->progress = NULL;
@@ -470,8 +488,8 @@ static int dist_end(ns_dist_tiles *d, int rc, int quiet, int pn)
         printf("mpi:           %d ranks, blocks of rows dealt cyclically; rank 0 sent %.1f MB and received %.1f MB of "
                "P bitmaps\n", ns_dist_size(), (double)sent / 1e6, (double)got / 1e6);
     else if (!quiet)
-        printf("mpi:           %d ranks, tile rows dealt cyclically; rank 0 sent %.1f MB and received %.1f MB of %s\n",
-               ns_dist_size(), (double)sent / 1e6, (double)got / 1e6,
+        printf("mpi:           %d ranks, tile rows dealt cyclically, %" PRId64 " at a time; rank 0 sent %.1f MB and "
+               "received %.1f MB of %s\n", ns_dist_size(), ns_dist_tiles_dealt(d), (double)sent / 1e6, (double)got / 1e6,
                ns_dist_tiles_placed(d) ? "placing requests (the ranks wrote their tiles themselves)" : "tiles");
     ns_dist_sets s;
     ns_dist_tiles_sets(d, &s);
@@ -1143,7 +1161,7 @@ static int solve_streaming(const solve_args *a, const ns_game *g, ns_meta *meta,
         opts.tile_source = on_tile_source;
         opts.tile_user = &sink;
     }
-    if (ctx->dist && !(dt = dist_start(g, plan, &opts, &xch, meta, ctx->owned))) {
+    if (ctx->dist && !(dt = dist_start(g, plan, &opts, &xch, meta, ctx->owned, a->mpi_rows))) {
         ns_h5_stream_abort(sink.s);
         free(shared_p);
         return NS_EXIT_ERROR;
@@ -1634,7 +1652,7 @@ int ns_cmd_solve(int argc, char **argv)
             rc = NS_EXIT_ERROR;
             goto fail;
         }
-    } else if (ctx.dist && !(dt = dist_start(g, &plan, &opts, &xch, &meta, ctx.owned))) {
+    } else if (ctx.dist && !(dt = dist_start(g, &plan, &opts, &xch, &meta, ctx.owned, a.mpi_rows))) {
         rc = NS_EXIT_ERROR;
         goto fail;
     }

@@ -55,6 +55,7 @@ struct ns_dist_tiles {
     MPI_Comm comm;          /* a duplicate of MPI_COMM_WORLD: our tags only */
     int rank, size;
     int64_t rows, tile;
+    int64_t deal;           /* tile rows dealt to a rank at a time (>= 1) */
     pthread_mutex_t lock;   /* every MPI call of the hooks */
     msg *pending;           /* sends not known to be done */
     uint64_t sent, received;
@@ -106,10 +107,16 @@ static void reap(ns_dist_tiles *d)
     }
 }
 
+/* the rank of a tile row: rows dealt cyclically, deal at a time */
+static int owner(const ns_dist_tiles *d, int64_t row)
+{
+    return (int)((row / d->deal) % d->size);
+}
+
 static int mine(void *user, int64_t row)
 {
     const ns_dist_tiles *d = user;
-    return row % d->size == d->rank;
+    return owner(d, row) == d->rank;
 }
 
 /* A tile's (or a block of P bitmaps') message: the header (x0, y0), then
@@ -221,7 +228,7 @@ static int recv_tile(void *user, int64_t x0, int64_t y0, int64_t nx, int64_t ny,
     ns_dist_tiles *d = user;
     const int64_t row = x0 / d->tile;
     /* a resume's finished tiles come from rank 0, which holds them */
-    const int src = row + y0 / d->tile < d->resumed ? 0 : (int)(row % d->size), tag = (int)row;
+    const int src = row + y0 / d->tile < d->resumed ? 0 : owner(d, row), tag = (int)row;
     /* a tile's values (encode), or with placing its request */
     const size_t most = d->placing ? (size_t)INT32_MAX : 2 * sizeof(int64_t) + (size_t)nx * (size_t)ny * sizeof *vals;
     unsigned char *buf = NULL;
@@ -289,6 +296,19 @@ static void count_peak(ns_dist_tiles *d)
 static int home_of(const ns_dist_tiles *d, int64_t block)
 {
     return (int)(block % d->size);
+}
+
+/* Version v of a block is used next by tile row v (engine/ns_engine.h):
+ * it stays on this rank, with no message, when this rank computed row
+ * v - 1 (which released it) and computes row v, neither of them replayed
+ * by a resume (a tile (i, j), j >= i, of a row with 2i >= the finished
+ * anti-diagonals is computed); a resume's hand-overs (versions past the
+ * rows) go home. Releaser and acquirer are then this rank, and both ask
+ * this with the same v. */
+static int keep_here(const ns_dist_tiles *d, int64_t v)
+{
+    return v >= 1 && v < d->rows && owner(d, v) == d->rank && owner(d, v - 1) == d->rank &&
+           2 * (v - 1) >= d->resumed;
 }
 
 /* the key (kind, block, version) of a message's or entry's header */
@@ -505,7 +525,7 @@ static int acquire(void *user, int kind, int64_t block, int64_t version, uint64_
     count_peak(d);
     int rc = 0;
     const int64_t key[HEAD] = {kind, block, version};
-    if (version > 0 && home_of(d, block) != d->rank) {
+    if (version > 0 && home_of(d, block) != d->rank && !keep_here(d, version)) {
         uint64_t *q = malloc(sizeof key);
         rc = !q;
         if (q) {
@@ -558,7 +578,7 @@ static int release(void *user, int kind, int64_t block, int64_t version, uint64_
     const int home = home_of(d, block);
     int rc;
     pthread_mutex_lock(&d->lock);
-    if (home == d->rank) {
+    if (home == d->rank || keep_here(d, version)) {
         rc = store_add(d, e);
     } else {
         const size_t bytes_out = e->nbuf * sizeof *buf;
@@ -772,6 +792,7 @@ ns_dist_tiles *ns_dist_tiles_new(int64_t tile_rows, int64_t tile, ns_tile_exchan
     }
     d->rows = tile_rows;
     d->tile = tile;
+    d->deal = 1;
     pthread_mutex_init(&d->lock, NULL);
     memset(x, 0, sizeof *x);
     x->mine = mine;
@@ -789,6 +810,16 @@ ns_dist_tiles *ns_dist_tiles_new(int64_t tile_rows, int64_t tile, ns_tile_exchan
 void ns_dist_tiles_resume(ns_dist_tiles *d, uint64_t units_done)
 {
     d->resumed = (int64_t)units_done;
+}
+
+void ns_dist_tiles_deal(ns_dist_tiles *d, int64_t rows)
+{
+    d->deal = rows > 0 ? rows : 1;
+}
+
+int64_t ns_dist_tiles_dealt(const ns_dist_tiles *d)
+{
+    return d->deal;
 }
 
 ns_err ns_dist_tiles_finish(ns_dist_tiles *d, ns_error *err)
@@ -874,6 +905,18 @@ void ns_dist_tiles_resume(ns_dist_tiles *d, uint64_t units_done)
 {
     (void)d;
     (void)units_done;
+}
+
+void ns_dist_tiles_deal(ns_dist_tiles *d, int64_t rows)
+{
+    (void)d;
+    (void)rows;
+}
+
+int64_t ns_dist_tiles_dealt(const ns_dist_tiles *d)
+{
+    (void)d;
+    return 1;
 }
 
 ns_err ns_dist_tiles_finish(ns_dist_tiles *d, ns_error *err)

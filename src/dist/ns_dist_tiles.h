@@ -50,6 +50,15 @@ ns_dist_tiles *ns_dist_tiles_new(int64_t tile_rows, int64_t tile, ns_tile_exchan
  * them from rank 0. */
 void ns_dist_tiles_resume(ns_dist_tiles *d, uint64_t units_done);
 
+/* Deal the tile rows to the ranks `rows` at a time (cyclically: rank r
+ * computes the rows i with (i / rows) mod ranks = r; default 1), before
+ * the engine runs, the same on every rank. With owned line sets a block
+ * of lines passes between two consecutive rows of one rank without a
+ * message (it stays on the rank), so their traffic falls about rows-fold;
+ * the row kernel keeps 1. */
+void ns_dist_tiles_deal(ns_dist_tiles *d, int64_t rows);
+int64_t ns_dist_tiles_dealt(const ns_dist_tiles *d);
+
 /* Wait until every send of this rank is done (after the engine returned
  * with success; every rank received what it needed by then). */
 ns_err ns_dist_tiles_finish(ns_dist_tiles *d, ns_error *err);

@@ -13,8 +13,11 @@
 # the figure of one rank (Wythoff 4096 x 4096, streamed). --mpi-sets
 # replicated still gives the same file (mpi_sets = replicated); a job
 # stopped at a known anti-diagonal resumes with owned sets under 1, 2 and
-# 3 ranks to the same file; --mpi-sets owned on a game that is not
-# symmetric is refused with one line.
+# 3 ranks to the same file (also stopped with tile rows dealt 3 at a time
+# and resumed 2 at a time); rows dealt 1 to 4 at a time (--mpi-rows, and
+# its default at 2 threads a rank) give the same file, and 4 at a time
+# move less than 0.6 of the line windows 1 at a time moves; --mpi-sets
+# owned on a game that is not symmetric is refused with one line.
 NS=$1 SRC=$2 WORK=$3
 . "$SRC/tests/cli/cli_lib.sh"
 . "$SRC/tests/mpi/mpi_lib.sh"
@@ -100,6 +103,41 @@ fi
 CHECKS=$((CHECKS + 1))
 $PY "$SAME" "$WORK/big1.h5" "$WORK/big4.h5" --skip "$SKIP" >/dev/null 2>&1 || fail "4096 at 4 ranks: not the file of 1 rank"
 
+# tile rows dealt K at a time (--mpi-rows; the default with owned sets:
+# the threads a rank): the same file, and the line windows exchanged fall
+# (a block passes between a rank's consecutive rows in place): at 2 ranks,
+# 4 rows at a time move less than 0.6 of what 1 row at a time moves
+windows() { sed -n 's/^mpi sets: .*line windows exchanged: \([0-9]*\) bytes by all ranks.*/\1/p' "$OUT"; }
+ref="$WORK/deal.ref.h5"
+rm -f "$ref"
+run "$REF_NS" solve wythoff --size 2048 --stream -q -o "$ref"
+declare -A moved
+for case in "2 1 1" "2 4 1" "3 2 1" "4 3 1" "3 0 2"; do
+    read -r r k t <<<"$case"
+    rows=()
+    [ "$k" -gt 0 ] && rows=(--mpi-rows "$k")
+    f="$WORK/deal.$r.$k.h5"
+    rm -f "$f"
+    OMP_NUM_THREADS=$t mpi "$r" "$NS" solve wythoff --size 2048 --stream "${rows[@]}" -o "$f"
+    CHECKS=$((CHECKS + 3))
+    [ "$RC" -eq 0 ] || { fail "$r ranks, rows $k at a time: exit $RC"; show; continue; }
+    $PY "$SAME" "$ref" "$f" --skip "$SKIP" >/dev/null 2>&1 || fail "$r ranks, rows $k at a time: not the single-process file"
+    want=$k
+    [ "$k" -eq 0 ] && want=$t   # the default: the threads a rank
+    grep -q "^mpi: .*$r ranks, tile rows dealt cyclically, $want at a time" "$OUT" ||
+        { fail "$r ranks, --mpi-rows $k, $t threads: expected $want rows at a time"; show; }
+    moved[$r.$k]=$(windows)
+done
+CHECKS=$((CHECKS + 1))
+if [ -z "${moved[2.1]}" ] || [ -z "${moved[2.4]}" ] || [ $((10 * ${moved[2.4]})) -ge $((6 * ${moved[2.1]})) ]; then
+    fail "line windows at 2 ranks: ${moved[2.4]:-?} bytes 4 rows at a time, ${moved[2.1]:-?} one at a time"
+fi
+echo "line windows exchanged at 2 ranks: ${moved[2.1]} bytes one row at a time, ${moved[2.4]} four at a time"
+mpi 2 "$NS" solve wythoff --size 100 --mpi-rows 0 -o "$WORK/rows0.h5"
+CHECKS=$((CHECKS + 1))
+[ "$RC" -eq 2 ] && grep -q "mpi-rows '0': expected a number of tile rows from 1 to 1000000" "$ERR" ||
+    { fail "--mpi-rows 0: expected exit 2 and one line"; show; }
+
 # a resume with owned line sets: stopped at anti-diagonal 5 of 15 (test
 # hook NS_SOLVE_TEST_TERM_AT) under 3 ranks, resumed under 1, 2 and 3:
 # rank 0 replays the finished tiles into the sets at their homes, the
@@ -119,6 +157,18 @@ for mode in memory stream; do
         continue
     fi
     resume_all "owned resume, $mode" "$f" "$WORK/wythoff.$mode.ref.h5" "1 2 3" -- wythoff --size 1000 "${extra[@]}"
+    # stopped with rows dealt 3 at a time, resumed 2 at a time
+    rm -f "$f" "$f.ckpt" "$f.part" "$f.part.new"
+    NS_SOLVE_TEST_TERM_AT=5 mpi 3 "$NS" solve wythoff --size 1000 "${extra[@]}" --mpi-rows 3 -q -o "$f" \
+        --checkpoint-every 0.000001
+    CHECKS=$((CHECKS + 1))
+    if [ "$RC" -ne 143 ] || [ ! -e "$f.ckpt" ]; then
+        fail "owned resume, $mode, 3 rows at a time: exit $RC, expected 143 and a checkpoint"
+        show
+    else
+        resume_all "owned resume, $mode, 3 rows at a time then 2" "$f" "$WORK/wythoff.$mode.ref.h5" "2 3" -- \
+            wythoff --size 1000 "${extra[@]}" --mpi-rows 2
+    fi
     CHECKS=$((CHECKS + 2))
     text_attr_is "$f" mpi_sets owned || fail "owned resume, $mode: resumed under 3 ranks, expected mpi_sets = owned"
     grep -q "^mpi sets: *owned" "$OUT" || { fail "owned resume, $mode: expected the 'mpi sets: owned' line"; show; }
