@@ -416,9 +416,6 @@ typedef struct solve_ctx {
                                MPI ranks (more than one) */
     int owned;              /* the tile kernel across ranks with owned line
                                sets (ns_dist_tiles_own) */
-    ns_dist_tiles *placed;  /* a streamed solve whose ranks write their own
-                               chunks: rank 0 waits for them before a
-                               checkpoint; borrowed */
 } solve_ctx;
 
 /* Under MPI: the tile exchange of a solve across the ranks into *x and
@@ -715,11 +712,6 @@ static int write_checkpoint(solve_ctx *c, uint64_t done, uint64_t total)
     ck.units_total = total;
     const double start = ns_cli_now();
     ck.seconds = c->prior + (start - c->t0);
-    /* the chunks the other ranks write, on disk before the record names them */
-    if (c->placed && ns_dist_tiles_settle(c->placed, &c->err)) {
-        c->failed = 1;
-        return -1;
-    }
     if (c->seq ? ns_h5_seq_checkpoint(c->seq, c->t, seq_done(c->t, done), c->ckpt_path, c->meta, &ck, &c->err)
         : c->stream ? ns_h5_stream_checkpoint(c->stream, c->ckpt_path, c->meta, &ck, &c->err)
                     : ns_h5_ckpt_write(c->ckpt_path, c->t, c->meta, &ck, &c->err)) {
@@ -937,6 +929,22 @@ static int on_tile_source(void *user, int64_t x0, int64_t y0, int64_t nx, int64_
     return sink_failed(k, &e);
 }
 
+/* Rank 0, owned line sets in memory: another rank's tile (i <= j) and its
+ * mirror into the table (on the exchange's service thread; distinct
+ * cells from the engine's) */
+static int on_take(void *user, int64_t x0, int64_t y0, int64_t nx, int64_t ny, const uint32_t *vals)
+{
+    ns_table *t = user;
+    const uint64_t n = (uint64_t)t->bounds[1];
+    for (int64_t x = x0; x < x0 + nx; x++)
+        for (int64_t y = y0 > x ? y0 : x; y < y0 + ny; y++) {
+            const uint32_t v = vals[(x - x0) * ny + (y - y0)];
+            ns_table_set(t, (uint64_t)x * n + (uint64_t)y, v);
+            ns_table_set(t, (uint64_t)y * n + (uint64_t)x, v);
+        }
+    return 0;
+}
+
 /* ---- placed chunks: across ranks, each rank writes its own tiles ----
  * (store/ns_h5.h, "placed chunks"; dist/ns_dist_tiles.h) */
 typedef struct place_sink {
@@ -1008,8 +1016,8 @@ static void place_end(place_sink *p)
  * gives and check it is the same file)? Then each rank writes its own
  * tiles' chunks: 1. 0: rank 0 writes the file alone (a rank cannot reach
  * it; said on stderr). -1: failed (printed; the job ends). */
-static int place_start(const char *out, ns_h5_stream *s, ns_dist_tiles *dt, const int64_t *bounds, int elem,
-                       int64_t tile, int threads, stream_sink *k, place_sink *p)
+static int place_start(const char *out, ns_h5_stream *s, ns_dist_tiles *dt, ns_tile_exchange *x,
+                       const int64_t *bounds, int elem, int64_t tile, int threads, stream_sink *k, place_sink *p)
 {
     ns_error err = {0};
     const int zero = ns_dist_rank() == 0;
@@ -1054,7 +1062,7 @@ static int place_start(const char *out, ns_h5_stream *s, ns_dist_tiles *dt, cons
     }
     const ns_dist_place_hooks h = {.place = zero ? on_place : NULL, .write = zero ? NULL : on_place_write,
                                    .sync = zero ? NULL : on_place_sync, .user = zero ? (void *)k : (void *)p};
-    if (ns_dist_tiles_placing(dt, &h, &err)) {
+    if (ns_dist_tiles_placing(dt, x, &h, &err)) {
         ns_cli_error(CMD, "%s", err.msg);
         ns_dist_abort(NS_EXIT_ERROR);
     }
@@ -1169,11 +1177,10 @@ static int solve_streaming(const solve_args *a, const ns_game *g, ns_meta *meta,
     const uint64_t resume_units = ci ? ci->ckpt.units_done : 0;
     if (dt)
         ns_dist_tiles_resume(dt, resume_units);
-    if (dt && want_place && place_start(a->out, sink.s, dt, g->bounds, elem, tile, sink_threads, &sink, &place) > 0) {
+    if (dt && want_place &&
+        place_start(a->out, sink.s, dt, &xch, g->bounds, elem, tile, sink_threads, &sink, &place) > 0) {
         snprintf(meta->mpi_write, sizeof meta->mpi_write, "parallel");
-        if (writer) {
-            ctx->placed = dt;
-        } else {
+        if (!writer) {
             opts.tile_sink = on_tile_place;
             opts.tile_source = NULL;   /* owned sets: the finished tiles are rank 0's */
             opts.tile_user = &place;
@@ -1222,14 +1229,12 @@ static int solve_streaming(const solve_args *a, const ns_game *g, ns_meta *meta,
         const int drc = dist_end(dt, src ? NS_EXIT_ERROR : NS_EXIT_OK, a->quiet, a->pn_only);
         placings = ns_dist_tiles_placed(dt);
         ns_dist_tiles_free(dt);
-        ctx->placed = NULL;
         place_end(&place);
         if (drc || !writer) {
             ns_h5_stream_abort(sink.s);
             return drc;
         }
     }
-    ctx->placed = NULL;
     if (src) {
         /* with a checkpoint (written now or resumed from), the .part stays */
         const int keep = ctx->units_saved > 0;
@@ -1655,6 +1660,11 @@ int ns_cmd_solve(int argc, char **argv)
     } else if (ctx.dist && !(dt = dist_start(g, &plan, &opts, &xch, &meta, ctx.owned, a.mpi_rows))) {
         rc = NS_EXIT_ERROR;
         goto fail;
+    } else if (dt && ctx.owned && ns_dist_size() > 1 &&
+               ns_dist_tiles_gather_tiles(dt, &xch, g->bounds[0], on_take, t, &err)) {
+        /* rank 0 takes the others' tiles on its exchange's thread */
+        ns_cli_error(CMD, "%s", err.msg);
+        ns_dist_abort(NS_EXIT_ERROR);
     }
     if (a.until_periodic) {
         ctx.until.octal = g->octal;

@@ -29,6 +29,7 @@ enum { TAG_PUT = 1, TAG_GET = 2, TAG_REPLY = 3, TAG_DONE = 4, TAG_ADDR = 5, TAG_
  * the reply) for its write */
 typedef struct placing {
     int64_t x0, y0;
+    int from;               /* rank 0: the rank that asks */
     void *data;             /* owned */
     size_t data_bytes;
     void *reply;            /* rank 0's reply, header (x0, y0) cut; owned */
@@ -80,8 +81,20 @@ struct ns_dist_tiles {
     ns_dist_place_hooks ph;
     placing *waiting;       /* ranks but 0: placings without their reply */
     placing *jobs;          /* ranks but 0: replies in, to write (the service) */
+    placing *ready;         /* rank 0: requests to place (data: the request,
+                               from its header (x0, y0) on) */
+    placing *later;         /* rank 0: requests of anti-diagonals not yet allowed */
+    int64_t allowed;        /* rank 0: requests of anti-diagonals below are placed */
+    /* rank 0, owned sets in memory (ns_dist_tiles_gather_tiles): its
+     * service takes the others' tiles (ready, later) into its table */
+    int taking;
+    int (*take)(void *user, int64_t x0, int64_t y0, int64_t nx, int64_t ny, const uint32_t *vals);
+    void *take_user;
+    int64_t n;              /* the table's side */
+    uint32_t *tbuf;         /* a tile's values; owned */
     uint64_t nplaced;       /* rank 0: placings answered; the others: made */
-    uint64_t nwritten;      /* rank 0: placings written (TAG_WRITTEN); the others: written */
+    uint64_t nwritten;      /* rank 0: placings written (TAG_WRITTEN) or tiles
+                               taken; the others: placings written */
 };
 
 static void msg_free(msg *m)
@@ -219,8 +232,6 @@ static int send_tile(void *user, int64_t x0, int64_t y0, int64_t nx, int64_t ny,
     return rc;
 }
 
-static int osend(ns_dist_tiles *d, void *buf, size_t bytes, int to, int tag);
-
 /* blocking: the tile (x0, y0) from the rank of its row; the messages of
  * a row come in column order (one sender thread a row, MPI's order) */
 static int recv_tile(void *user, int64_t x0, int64_t y0, int64_t nx, int64_t ny, uint32_t *vals)
@@ -229,8 +240,7 @@ static int recv_tile(void *user, int64_t x0, int64_t y0, int64_t nx, int64_t ny,
     const int64_t row = x0 / d->tile;
     /* a resume's finished tiles come from rank 0, which holds them */
     const int src = row + y0 / d->tile < d->resumed ? 0 : owner(d, row), tag = (int)row;
-    /* a tile's values (encode), or with placing its request */
-    const size_t most = d->placing ? (size_t)INT32_MAX : 2 * sizeof(int64_t) + (size_t)nx * (size_t)ny * sizeof *vals;
+    const size_t most = 2 * sizeof(int64_t) + (size_t)nx * (size_t)ny * sizeof *vals;
     unsigned char *buf = NULL;
     int rc = 0, count = 0;
     for (int polls = 0;; polls++) {
@@ -259,26 +269,6 @@ static int recv_tile(void *user, int64_t x0, int64_t y0, int64_t nx, int64_t ny,
         memcpy(head, buf, sizeof head);
     if (!rc && (head[0] != x0 || head[1] != y0))
         rc = 1; /* out of order: cannot happen with one sender thread a row */
-    if (!rc && d->placing && src != 0) {
-        /* a placing: rank 0 places its chunks and tells the rank where */
-        void *reply = NULL;
-        size_t rbytes = 0;
-        rc = d->ph.place(d->ph.user, buf + sizeof head, (size_t)count - sizeof head, &reply, &rbytes);
-        unsigned char *out = rc ? NULL : malloc(sizeof head + rbytes);
-        if (!rc && out) {
-            memcpy(out, head, sizeof head);
-            memcpy(out + sizeof head, reply, rbytes);
-            pthread_mutex_lock(&d->lock);
-            rc = osend(d, out, sizeof head + rbytes, src, TAG_ADDR);
-            d->nplaced += !rc;
-            pthread_mutex_unlock(&d->lock);
-        } else {
-            rc = 1;
-        }
-        free(reply);
-        free(buf);
-        return rc ? 1 : NS_TILE_PLACED;
-    }
     if (!rc)
         rc = decode(buf, (size_t)count, vals, (size_t)nx * (size_t)ny);
     free(buf);
@@ -471,6 +461,158 @@ static int serve_one(ns_dist_tiles *d)
     return store_add(d, e) ? -1 : 1;
 }
 
+/* Rank 0, placed chunks: a placing request, if one is there, taken into
+ * d->ready, or d->later when its anti-diagonal is not allowed yet (under
+ * the lock): 1 when one was, 0 when none, -1 on failure. The requests
+ * come on the tiles' communicator (tag = the tile row), where nothing else
+ * comes to rank 0 when the ranks place. */
+static int take_request(ns_dist_tiles *d)
+{
+    int flag = 0, count = 0;
+    MPI_Status st;
+    if (MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, d->comm, &flag, &st) != MPI_SUCCESS)
+        return -1;
+    if (!flag)
+        return 0;
+    MPI_Get_count(&st, MPI_BYTE, &count);
+    placing *q = calloc(1, sizeof *q);
+    void *buf = count >= (int)(2 * sizeof(int64_t)) ? malloc((size_t)count) : NULL;
+    if (!q || !buf || MPI_Recv(buf, count, MPI_BYTE, st.MPI_SOURCE, st.MPI_TAG, d->comm, MPI_STATUS_IGNORE) !=
+                          MPI_SUCCESS) {
+        free(q);
+        free(buf);
+        return -1;
+    }
+    d->received += (uint64_t)count;
+    int64_t head[2];
+    memcpy(head, buf, sizeof head);
+    q->x0 = head[0];
+    q->y0 = head[1];
+    q->from = st.MPI_SOURCE;
+    q->data = buf;
+    q->data_bytes = (size_t)count;
+    placing **list = q->x0 / d->tile + q->y0 / d->tile < d->allowed ? &d->ready : &d->later;
+    q->next = *list;
+    *list = q;
+    return 1;
+}
+
+/* Rank 0: requests of anti-diagonals below upto allowed (under the lock) */
+static void allow(ns_dist_tiles *d, int64_t upto)
+{
+    d->allowed = upto;
+    for (placing **p = &d->later; *p;) {
+        placing *q = *p;
+        if (q->x0 / d->tile + q->y0 / d->tile < upto) {
+            *p = q->next;
+            q->next = d->ready;
+            d->ready = q;
+        } else {
+            p = &q->next;
+        }
+    }
+}
+
+/* Rank 0, owned sets in memory: a tile's message (encode) into the table
+ * through the take hook; 0, or 1 when it is not a tile of the table. */
+static int take_one(ns_dist_tiles *d, const placing *q)
+{
+    const int64_t t = d->tile;
+    if (q->x0 < 0 || q->y0 < q->x0 || q->x0 % t || q->y0 % t || q->y0 >= d->n)
+        return 1;
+    const int64_t nx = q->x0 + t < d->n ? t : d->n - q->x0, ny = q->y0 + t < d->n ? t : d->n - q->y0;
+    return decode(q->data, q->data_bytes, d->tbuf, (size_t)(nx * ny)) ||
+           d->take(d->take_user, q->x0, q->y0, nx, ny, d->tbuf);
+}
+
+/* Rank 0: the requests allowed placed (the place hook) and answered, or
+ * the tiles allowed taken (the take hook), off the lock; 1 when one was,
+ * 0 when none, -1 on failure. */
+static int place_ready(ns_dist_tiles *d)
+{
+    pthread_mutex_lock(&d->lock);
+    placing *ready = d->ready;
+    d->ready = NULL;
+    pthread_mutex_unlock(&d->lock);
+    int r = ready ? 1 : 0;
+    while (ready && d->taking) {
+        placing *q = ready;
+        ready = q->next;
+        const int bad = r < 0 || take_one(d, q);
+        pthread_mutex_lock(&d->lock);
+        if (bad)
+            r = -1;
+        else
+            d->nwritten++;
+        pthread_mutex_unlock(&d->lock);
+        free(q->data);
+        free(q);
+    }
+    while (ready) {
+        placing *q = ready;
+        ready = q->next;
+        const size_t head = 2 * sizeof(int64_t);
+        void *reply = NULL;
+        size_t rb = 0;
+        unsigned char *out = NULL;
+        int bad = r < 0 || d->ph.place(d->ph.user, (unsigned char *)q->data + head, q->data_bytes - head, &reply, &rb);
+        if (!bad && (out = malloc(head + rb))) {
+            memcpy(out, q->data, head);
+            memcpy(out + head, reply, rb);
+        }
+        pthread_mutex_lock(&d->lock);
+        if (bad || !out || osend(d, out, head + rb, q->from, TAG_ADDR))
+            r = -1;
+        else
+            d->nplaced++;
+        pthread_mutex_unlock(&d->lock);
+        free(reply);
+        free(q->data);
+        free(q);
+    }
+    return r;
+}
+
+/* Rank 0: the others' tiles (i <= j) of anti-diagonals below upto, past a
+ * resume's finished ones (those the holder replayed): their placings. */
+static uint64_t others_tiles(const ns_dist_tiles *d, int64_t upto)
+{
+    uint64_t n = 0;
+    for (int64_t i = 0; i < d->rows; i++) {
+        if (owner(d, i) == 0)
+            continue;
+        const int64_t j0 = i > d->resumed - i ? i : d->resumed - i, j1 = upto - 1 - i < d->rows - 1 ? upto - 1 - i
+                                                                                                  : d->rows - 1;
+        n += j1 >= j0 ? (uint64_t)(j1 - j0 + 1) : 0;
+    }
+    return n;
+}
+
+/* the engine's gather (ns_tile_exchange; rank 0 with placed chunks) */
+static int gather(void *user, int64_t upto, int wait)
+{
+    ns_dist_tiles *d = user;
+    if (!wait) {
+        pthread_mutex_lock(&d->lock);
+        allow(d, upto);
+        pthread_mutex_unlock(&d->lock);
+        return 0;
+    }
+    const uint64_t need = others_tiles(d, upto);
+    for (int polls = 0;; polls++) {
+        pthread_mutex_lock(&d->lock);
+        const uint64_t got = d->nwritten;
+        const int bad = d->ofailed;
+        pthread_mutex_unlock(&d->lock);
+        if (bad || got > need)
+            return 1;
+        if (got == need)
+            return 0;
+        if (polls > 16)
+            nanosleep(&(struct timespec){0, 20000}, NULL);
+    }
+}
+
 /* Each rank's service: takes the puts, gets and replies of ocomm while the
  * kernel computes, until every rank's engine is done (or stop). */
 static void *service(void *arg)
@@ -478,7 +620,12 @@ static void *service(void *arg)
     ns_dist_tiles *d = arg;
     for (int idle = 0;;) {
         pthread_mutex_lock(&d->lock);
-        const int r = d->ofailed ? 0 : serve_one(d);
+        int r = d->ofailed ? 0 : serve_one(d);
+        const int places = (d->placing || d->taking) && d->rank == 0;
+        if (r >= 0 && !d->ofailed && places) {
+            const int q = take_request(d);
+            r = q < 0 ? -1 : r + q;
+        }
         if (r < 0)
             d->ofailed = 1;
         if (idle % 64 == 0)
@@ -487,6 +634,17 @@ static void *service(void *arg)
         placing *jobs = d->jobs;
         d->jobs = NULL;
         pthread_mutex_unlock(&d->lock);
+        /* rank 0: requests whose turn has come, placed off the lock */
+        if (places) {
+            const int q = place_ready(d);
+            if (q < 0) {
+                pthread_mutex_lock(&d->lock);
+                d->ofailed = 1;
+                pthread_mutex_unlock(&d->lock);
+            } else if (q > 0) {
+                idle = -1;
+            }
+        }
         /* placings answered: their bytes into the file, off the lock */
         while (jobs) {
             placing *q = jobs;
@@ -649,9 +807,10 @@ static ns_err own_finish(ns_dist_tiles *d, ns_error *err)
     d->running = 0;
     if (bad || d->ofailed)
         return ns_error_set(err, NS_EINTERNAL, "rank %d: the exchange of line sets failed", d->rank);
-    if (d->placing && d->rank == 0 && d->nwritten != d->nplaced)
-        return ns_error_set(err, NS_EINTERNAL, "rank 0: %llu chunks placed, %llu written by their ranks",
-                            (unsigned long long)d->nplaced, (unsigned long long)d->nwritten);
+    if (d->placing && d->rank == 0 && (d->nwritten != d->nplaced || d->ready || d->later))
+        return ns_error_set(err, NS_EINTERNAL, "rank 0: %llu tiles placed, %llu written by their ranks%s",
+                            (unsigned long long)d->nplaced, (unsigned long long)d->nwritten,
+                            d->ready || d->later ? ", requests left" : "");
     size_t left = 0;
     for (entry *e = d->store; e; e = e->next)
         left++;
@@ -667,13 +826,18 @@ static ns_err own_finish(ns_dist_tiles *d, ns_error *err)
     return NS_OK;
 }
 
-ns_err ns_dist_tiles_placing(ns_dist_tiles *d, const ns_dist_place_hooks *h, ns_error *err)
+ns_err ns_dist_tiles_placing(ns_dist_tiles *d, ns_tile_exchange *x, const ns_dist_place_hooks *h, ns_error *err)
 {
     if (!d->owned || d->size < 2 || (d->rank == 0 && !h->place) || (d->rank != 0 && !h->write))
         return ns_error_set(err, NS_EINTERNAL, "rank %d: placed chunks need owned line sets on several ranks",
                             d->rank);
+    pthread_mutex_lock(&d->lock);
     d->ph = *h;
     d->placing = 1;
+    pthread_mutex_unlock(&d->lock);
+    /* rank 0's threads compute its own rows only: the others' tiles
+     * arrive as requests, which its service places */
+    x->gather = gather;
     return NS_OK;
 }
 
@@ -733,26 +897,31 @@ int ns_dist_tiles_place(ns_dist_tiles *d, int64_t x0, int64_t y0, void *req, siz
     return rc;
 }
 
-ns_err ns_dist_tiles_settle(ns_dist_tiles *d, ns_error *err)
-{
-    if (!d || !d->placing || d->rank != 0)
-        return NS_OK;
-    for (int polls = 0;; polls++) {
-        pthread_mutex_lock(&d->lock);
-        const int left = d->nwritten < d->nplaced, bad = d->ofailed;
-        pthread_mutex_unlock(&d->lock);
-        if (bad)
-            return ns_error_set(err, NS_EINTERNAL, "rank 0: the exchange failed while the ranks wrote their chunks");
-        if (!left)
-            return NS_OK;
-        if (polls > 16)
-            nanosleep(&(struct timespec){0, 50000}, NULL);
-    }
-}
-
 uint64_t ns_dist_tiles_placed(const ns_dist_tiles *d)
 {
     return d ? d->nplaced : 0;
+}
+
+ns_err ns_dist_tiles_gather_tiles(ns_dist_tiles *d, ns_tile_exchange *x, int64_t n,
+                                  int (*take)(void *user, int64_t x0, int64_t y0, int64_t nx, int64_t ny,
+                                              const uint32_t *vals),
+                                  void *user, ns_error *err)
+{
+    if (!d->owned || d->size < 2 || d->placing || !take || n < 1)
+        return ns_error_set(err, NS_EINTERNAL, "rank %d: gathering tiles needs owned line sets on several ranks",
+                            d->rank);
+    if (d->rank != 0)
+        return NS_OK;   /* their tiles go to rank 0 as before */
+    if (!(d->tbuf = malloc((size_t)d->tile * (size_t)d->tile * sizeof *d->tbuf)))
+        return ns_error_set(err, NS_ENOMEM, "rank 0: out of memory");
+    pthread_mutex_lock(&d->lock);
+    d->take = take;
+    d->take_user = user;
+    d->n = n;
+    d->taking = 1;
+    pthread_mutex_unlock(&d->lock);
+    x->gather = gather;
+    return NS_OK;
 }
 
 void ns_dist_tiles_sets(const ns_dist_tiles *d, ns_dist_sets *s)
@@ -863,8 +1032,8 @@ void ns_dist_tiles_free(ns_dist_tiles *d)
         d->gets = q->next;
         free(q);
     }
-    for (int k = 0; k < 2; k++)
-        for (placing *q = k ? d->jobs : d->waiting, *nx; q; q = nx) {
+    for (int k = 0; k < 4; k++)
+        for (placing *q = k == 3 ? d->later : k == 2 ? d->ready : k ? d->jobs : d->waiting, *nx; q; q = nx) {
             nx = q->next;
             free(q->data);
             free(q->reply);
@@ -880,6 +1049,7 @@ void ns_dist_tiles_free(ns_dist_tiles *d)
         msg_free(m);
     }
     pthread_mutex_destroy(&d->lock);
+    free(d->tbuf);
     if (d->owned)
         MPI_Comm_free(&d->ocomm);
     MPI_Comm_free(&d->comm);
@@ -945,9 +1115,10 @@ void ns_dist_tiles_sets(const ns_dist_tiles *d, ns_dist_sets *s)
     memset(s, 0, sizeof *s);
 }
 
-ns_err ns_dist_tiles_placing(ns_dist_tiles *d, const ns_dist_place_hooks *h, ns_error *err)
+ns_err ns_dist_tiles_placing(ns_dist_tiles *d, ns_tile_exchange *x, const ns_dist_place_hooks *h, ns_error *err)
 {
     (void)d;
+    (void)x;
     (void)h;
     return ns_error_set(err, NS_EINVAL, "placed chunks need an MPI build (-DNS_MPI=ON)");
 }
@@ -965,17 +1136,24 @@ int ns_dist_tiles_place(ns_dist_tiles *d, int64_t x0, int64_t y0, void *req, siz
     return 1;
 }
 
-ns_err ns_dist_tiles_settle(ns_dist_tiles *d, ns_error *err)
-{
-    (void)d;
-    (void)err;
-    return NS_OK;
-}
 
 uint64_t ns_dist_tiles_placed(const ns_dist_tiles *d)
 {
     (void)d;
     return 0;
+}
+
+ns_err ns_dist_tiles_gather_tiles(ns_dist_tiles *d, ns_tile_exchange *x, int64_t n,
+                                  int (*take)(void *user, int64_t x0, int64_t y0, int64_t nx, int64_t ny,
+                                              const uint32_t *vals),
+                                  void *user, ns_error *err)
+{
+    (void)d;
+    (void)x;
+    (void)n;
+    (void)take;
+    (void)user;
+    return ns_error_set(err, NS_EINVAL, "gathering tiles needs an MPI build (-DNS_MPI=ON)");
 }
 
 void ns_dist_tiles_free(ns_dist_tiles *d)

@@ -97,17 +97,23 @@ void ns_dist_tiles_sets(const ns_dist_tiles *d, ns_dist_sets *s);
  * store/ns_h5.h, "placed chunks"): the ranks but 0 write the chunks of
  * their own tiles into rank 0's file. A rank but 0 hands each placing to
  * ns_dist_tiles_place (its tile sink, before the engine's send, which then
- * sends nothing); the request goes to rank 0 like a tile (tag = the tile
- * row); rank 0's recv gives it to place, sends the reply back and tells
- * the engine the tile is placed (NS_TILE_PLACED: nothing to sink); the
- * rank's service thread takes the reply, calls write with the data it
- * kept, and tells rank 0 it is written. Before a rank says it is done
+ * sends nothing); the request goes to rank 0 (tag = the tile row). Rank 0
+ * takes no tile with its threads: ns_dist_tiles_placing sets the
+ * exchange's gather (engine/ns_engine.h), so its engine computes its own
+ * rows only, and its service thread takes the requests, places those of
+ * the anti-diagonals the engine allows (the place hook) and sends the
+ * replies back; the rank's service thread takes the reply, calls write
+ * with the data it kept and tells rank 0 it is written; the engine's
+ * gather waits after each range until every other rank's tile of it is
+ * written (then rank 0 checkpoints). Before a rank says it is done
  * (ns_dist_tiles_finish) every placing of it is written and sync has run;
  * rank 0's finish so returns after every chunk is written. */
 typedef struct ns_dist_place_hooks {
-    /* rank 0: the reply (malloc'ed, the exchange frees it) to a request */
+    /* rank 0 (its service thread): the reply (malloc'ed, the exchange
+     * frees it) to a request */
     int (*place)(void *user, const void *req, size_t req_bytes, void **reply, size_t *reply_bytes);
-    /* the ranks but 0: the data of a placing where its reply says */
+    /* the ranks but 0 (their service threads): the data of a placing
+     * where its reply says */
     int (*write)(void *user, const void *data, size_t data_bytes, const void *reply, size_t reply_bytes);
     /* the ranks but 0: their writes on disk (before they are done) */
     int (*sync)(void *user);
@@ -115,19 +121,27 @@ typedef struct ns_dist_place_hooks {
 } ns_dist_place_hooks;
 
 /* Turn placing on (every rank, after ns_dist_tiles_own, before the engine
- * runs; h copied). */
-ns_err ns_dist_tiles_placing(ns_dist_tiles *d, const ns_dist_place_hooks *h, ns_error *err);
+ * runs; h copied; x: the exchange's hooks, which get gather). */
+ns_err ns_dist_tiles_placing(ns_dist_tiles *d, ns_tile_exchange *x, const ns_dist_place_hooks *h, ns_error *err);
 
 /* A rank but 0: a placing of the computed tile (x0, y0); req and data
- * (malloc'ed) are the exchange's from the call on. Worker threads, tiles of
- * a row in order (the engine's sink order). Non-zero on failure. */
+ * (malloc'ed) are the exchange's from the call on. Worker threads. Non-zero
+ * on failure. */
 int ns_dist_tiles_place(ns_dist_tiles *d, int64_t x0, int64_t y0, void *req, size_t req_bytes, void *data,
                         size_t data_bytes);
 
-/* Rank 0: wait until every chunk placed so far is written by its rank
- * (before a checkpoint records them). NS_EINTERNAL when the exchange
- * failed. */
-ns_err ns_dist_tiles_settle(ns_dist_tiles *d, ns_error *err);
+/* Owned line sets in memory (every rank, after ns_dist_tiles_own, before
+ * the engine runs; n: the table's side): rank 0's threads compute its own
+ * rows only (x gets gather, engine/ns_engine.h) and its service thread
+ * takes the other ranks' tiles (i <= j, as they send them to rank 0) and
+ * hands each to take(user, x0, y0, nx, ny, vals) (the table: the tile and
+ * its mirror; called on that thread, vals borrowed), those of the
+ * anti-diagonals its engine allows; the engine's gather waits for them
+ * after each range. The other ranks: nothing changes. */
+ns_err ns_dist_tiles_gather_tiles(ns_dist_tiles *d, ns_tile_exchange *x, int64_t n,
+                                  int (*take)(void *user, int64_t x0, int64_t y0, int64_t nx, int64_t ny,
+                                              const uint32_t *vals),
+                                  void *user, ns_error *err);
 
 /* Placings this rank made (rank 0: placed; the others: written). */
 uint64_t ns_dist_tiles_placed(const ns_dist_tiles *d);

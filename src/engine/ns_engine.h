@@ -143,11 +143,19 @@ typedef int (*ns_tile_src_fn)(void *user, int64_t x0, int64_t y0, int64_t nx, in
  * others skip them (no tile source needed); a row it replayed in part
  * hands the two blocks it carries (its index block i, its last diagonal
  * block) to the row's process under version tile rows + 1 + i. */
+/* gather (OPTIONAL, owned line sets): the other processes' tiles reach
+ * the holder's output without its threads (the exchange puts them into
+ * its table, or their processes write them into the sink's file). The
+ * holder
+ * then skips their rows as the others do (threads, not threads x ranks)
+ * and, around each range [s0, s1) of anti-diagonals it computes, calls
+ * gather(user, s1, 0) before it (the other tiles of anti-diagonals < s1
+ * may be stored from now on, none later) and gather(user, s1, 1) after it
+ * (returns once every other process's tile (i <= j) of anti-diagonals
+ * < s1 and past a resume's finished ones is stored: then, and before its
+ * checkpoint, the output holds exactly the tiles of the units done);
+ * non-zero: failed. */
 enum { NS_LINES_INDEX = 0, NS_LINES_DIAG = 1 };
-/* recv's answer, with owned line sets and a sink, at the holder: the tile
- * (and its mirror) went to the sink's file by other means (its process
- * wrote it there): neither the sink nor a table takes it. */
-enum { NS_TILE_PLACED = 2 };
 typedef struct ns_tile_exchange {
     int (*mine)(void *user, int64_t tile_row);  /* REQUIRED */
     int (*send)(void *user, int64_t x0, int64_t y0, int64_t nx, int64_t ny, const uint32_t *vals); /* REQUIRED */
@@ -156,6 +164,7 @@ typedef struct ns_tile_exchange {
     int (*acquire)(void *user, int kind, int64_t block, int64_t version, uint64_t bytes, uint64_t **win,
                    size_t *nwin);
     int (*release)(void *user, int kind, int64_t block, int64_t version, uint64_t bytes, uint64_t *win, size_t nwin);
+    int (*gather)(void *user, int64_t upto, int wait);  /* OPTIONAL, owned sets: see above */
     void *user;
     int ranks;              /* the processes (>= 1) */
     int holder;             /* this process holds the finished tiles of a

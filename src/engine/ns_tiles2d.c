@@ -740,10 +740,7 @@ static void take_tile_sym(tiles *T, int64_t x0, int64_t x1, int64_t y0, int64_t 
     uint32_t *mb = x0 != y0 ? tb + TILE * TILE : tb;
     const int64_t nx = x1 - x0, ny = y1 - y0;
     const uint64_t n = (uint64_t)T->n1;
-    const int got = T->x->recv(T->x->user, x0, y0, nx, ny, tb);
-    if (got == NS_TILE_PLACED && !T->t)
-        return;   /* its process wrote it to the sink's file */
-    if (got) {
+    if (T->x->recv(T->x->user, x0, y0, nx, ny, tb)) {
         T->xfailed = 1;
         return;
     }
@@ -928,7 +925,7 @@ static void run_rows(tiles *T, lines *diag, int sym, int64_t s0, int64_t s1, int
         /* owned line sets: another process's row is taken (the holder) or
          * skipped; an own tile waits in acquire, not for the row above */
         if (T->owned && mode == REMOTE)
-            mode = T->x->holder ? TAKE : SKIP;
+            mode = T->x->holder && !T->x->gather ? TAKE : SKIP;
         if (mode == SKIP)
             continue;
         for (int64_t j = j0; j <= j1; j++) {
@@ -1013,8 +1010,8 @@ static ns_err tiles2d_resume(const ns_game *g, ns_table *t, const ns_engine_plan
     /* across processes: threads x ranks threads, of which about threads
      * compute (rows are dealt cyclically) and the others replay received
      * rows, mostly waiting; owned line sets: threads, the holder's others
-     * take the received tiles */
-    if (T.x && T.x->ranks > 1 && (!T.owned || T.x->holder))
+     * take the received tiles (unless the exchange gathers them) */
+    if (T.x && T.x->ranks > 1 && (!T.owned || (T.x->holder && !T.x->gather)))
         nthreads *= T.x->ranks;
     if (!t) {
         T.sink = o->tile_sink;
@@ -1074,7 +1071,13 @@ static ns_err tiles2d_resume(const ns_game *g, ns_table *t, const ns_engine_plan
         if (replay && (uint64_t)s1 > resume_units)
             s1 = (int64_t)resume_units;
         const double t0 = now_s();
+        /* the others' tiles of the range go to the output by the exchange */
+        const int gathered = !replay && T.owned && T.x->holder && T.x->gather;
+        if (gathered && T.x->gather(T.x->user, s1, 0))
+            T.xfailed = 1;
         run_rows(PT, diag, sym, s, s1, ti, tj, ncol, nthreads, replay);
+        if (gathered && !T.xfailed && T.x->gather(T.x->user, s1, 1))
+            T.xfailed = 1;
         /* owned line sets: the rows the holder replayed in part go on elsewhere */
         if (replay && s1 == T.resumed && T.owned && T.x->holder)
             for (int64_t i = 0; i < ti && !T.xfailed; i++) {

@@ -24,6 +24,13 @@
  *     them into the sets, the rows it replayed in part go on on their own
  *     processes (the blocks they carry handed over), the same checks (the
  *     sinks see only the tiles after the resume);
+ *   - the holder's exchange taking the others' tiles itself (gather: the
+ *     holder computes its own rows only; its gather, waiting for each
+ *     tile of the range in the mailboxes, fills its table or sink): the
+ *     same cells, in memory and streaming, resumed too; the engine allows
+ *     a range before it asks for it, asks for every range up to the last,
+ *     never takes a tile itself, and its checkpoints find every cell of
+ *     their units in the table;
  *   - refusals (NS_EINVAL): a game that is not symmetric (a rectangle); a
  *     failing acquire stops the kernel (NS_EIO). */
 #include <pthread.h>
@@ -57,6 +64,10 @@ typedef struct post {
     int held_by[2][MAXB];   /* process holding a block, or -1 */
     uint64_t held[MAXR], peak[MAXR], block_max;
     long puts, gets, bad;   /* windows released, acquired; protocol errors */
+    /* gather: the holder's exchange takes the others' tiles itself */
+    int64_t allowed, gathered_to;   /* anti-diagonals allowed, gathered */
+    uint64_t resume;
+    long gathers, late;     /* waits; checkpoints that found a cell missing */
 } post;
 
 typedef struct proc {
@@ -152,6 +163,53 @@ static int release(void *user, int kind, int64_t block, int64_t version, uint64_
 enum { WN = 520 };
 static uint32_t *W;
 
+/* ns_tile_exchange.gather of the holder (the exchange's own taking of the
+ * others' tiles, as dist/ does on a thread of its own): the tiles (i <= j)
+ * of the other processes' rows, of anti-diagonals [gathered_to, upto) and
+ * past the resume's finished ones, taken from their mailboxes (waiting for
+ * each) into the holder's table, with the mirror, or its sink. The engine
+ * must not take them itself (recv would find the mailboxes empty) and must
+ * ask for them only after allowing them. */
+static int gather(void *user, int64_t upto, int wait)
+{
+    proc *q = user;
+    post *p = q->p;
+    if (!wait) {
+        p->allowed = upto;
+        return 0;
+    }
+    if (upto != p->allowed)
+        return 1;
+    p->gathers++;
+    static uint32_t v[TILE * TILE], m[TILE * TILE];
+    const int64_t n = q->b.n1, ranks = p->x.ranks;
+    for (int64_t i = 0; i < p->ti; i++) {
+        if (i % ranks == 0)
+            continue;
+        for (int64_t j = i; j < p->tj; j++) {
+            const int64_t a = i + j;
+            if (a < p->gathered_to || a >= upto || (uint64_t)a < p->resume)
+                continue;
+            const int64_t x0 = i * TILE, y0 = j * TILE;
+            const int64_t nx = x0 + TILE < n ? TILE : n - x0, ny = y0 + TILE < n ? TILE : n - y0;
+            if (ns_xp_recv(&p->x, 0, i * p->tj + j, v, (size_t)(nx * ny) * sizeof *v))
+                return 1;
+            for (int64_t x = 0; x < nx; x++)
+                for (int64_t y = 0; y < ny; y++) {
+                    m[y * nx + x] = v[x * ny + y];
+                    if (q->b.t && x0 + x <= y0 + y) {
+                        ns_table_set(q->b.t, (uint64_t)((x0 + x) * n + y0 + y), v[x * ny + y]);
+                        ns_table_set(q->b.t, (uint64_t)((y0 + y) * n + x0 + x), v[x * ny + y]);
+                    }
+                }
+            if (!q->b.t && (ns_xp_tile_sink(q, x0, y0, nx, ny, v) || (i != j && ns_xp_tile_sink(q, y0, x0, ny, nx, m))))
+                return 1;
+        }
+    }
+    p->gathered_to = upto;
+    return 0;
+}
+
 static uint32_t expect(int nim, int64_t x, int64_t y)
 {
     return nim ? (uint32_t)(x ^ y) : W[x * WN + y];
@@ -176,8 +234,31 @@ static int source_tile(void *user, int64_t x0, int64_t y0, int64_t nx, int64_t n
     return 0;
 }
 
+/* the holder's checkpoint callback with gather: every cell of the units
+ * done is final in its table (the others' tiles were gathered first) */
+static int CK_NIM;
+
+static int on_checkpoint(void *user, uint64_t done, uint64_t total)
+{
+    (void)total;
+    proc *q = user;
+    const int64_t n = q->b.n1;
+    for (int64_t x = 0; x < n; x++)
+        for (int64_t y = 0; y < n; y++)
+            if ((uint64_t)(x / TILE + y / TILE) < done &&
+                ns_table_get(q->b.t, (uint64_t)(x * n + y)) != expect(CK_NIM, x, y)) {
+                q->p->late++;
+                return 0;
+            }
+    return 0;
+}
+
 static void check(const char *game, int64_t n, int ranks, int threads, int stream, uint64_t resume)
 {
+    const int gathered = stream >= 2;
+    stream &= 1;
+    /* gathered (stream 2 or 3): the holder's exchange takes the others'
+     * tiles (ns_tile_exchange.gather) */
     const int nim = strcmp(game, "nim") == 0;
     SRC_NIM = nim;
     ns_error err = {0};
@@ -187,7 +268,8 @@ static void check(const char *game, int64_t n, int ranks, int threads, int strea
     ns_game *g = ns_preset_build(game, &pr, 2, &err);
     int64_t b[2] = {n, n};
     CHECK(g && ns_game_set_bounds(g, b, &err) == NS_OK);
-    post p = {.ti = (n + TILE - 1) / TILE, .tj = (n + TILE - 1) / TILE};
+    post p = {.ti = (n + TILE - 1) / TILE, .tj = (n + TILE - 1) / TILE, .resume = resume};
+    CK_NIM = nim;
     memset(p.held_by, 0xFF, sizeof p.held_by);
     proc q[MAXR];
     ns_xp_proc *all[MAXR];
@@ -201,6 +283,13 @@ static void check(const char *game, int64_t n, int ranks, int threads, int strea
         b->x = (ns_tile_exchange){.mine = ns_xp_mine, .send = send_tile, .recv = recv_tile, .acquire = acquire,
                                   .release = release, .user = &q[r], .ranks = ranks, .holder = r == 0};
         b->o = (ns_engine_opts){.threads = threads, .tile_exchange = &b->x};
+        if (gathered && r == 0) {
+            b->x.gather = gather;
+            if (!stream) {
+                b->o.checkpoint = on_checkpoint;
+                b->o.checkpoint_user = &q[r];
+            }
+        }
         if (stream || r > 0) {
             b->o.tile_sink = ns_xp_tile_sink;
             b->o.tile_user = &q[r];
@@ -249,7 +338,7 @@ static void check(const char *game, int64_t n, int ranks, int threads, int strea
             own = replayed;
         /* ... on all its threads (threads x processes: those of the others'
          * tiles then replay too) */
-        const int64_t busy = r == 0 && resume ? (int64_t)threads * ranks : threads;
+        const int64_t busy = r == 0 && resume && !gathered ? (int64_t)threads * ranks : threads;
         CHECKF(p.held[r] == 0 && p.peak[r] <= (uint64_t)(2 * own + 2 * busy) * p.block_max,
                "%s %lld, process %d of %d, %d threads: held %llu bytes of sets at once, more than 2 blocks of %llu "
                "for each of its %lld rows and 2 a thread; %llu at the end", game, (long long)n, r, ranks, threads,
@@ -266,13 +355,18 @@ static void check(const char *game, int64_t n, int ranks, int threads, int strea
     CHECKF(p.bad == 0 && left == 0 && held == 0 && p.puts == p.gets && (p.ti < 2 || p.puts > 0),
            "%s %lld at %d processes: %ld protocol errors, %ld windows left, %d blocks still held, %ld puts, %ld gets",
            game, (long long)n, ranks, p.bad, left, held, p.puts, p.gets);
+    const long untaken = ns_xp_post_free(&p.x);
+    if (gathered)
+        CHECKF(p.gathers > 0 && p.late == 0 && p.gathered_to == p.ti + p.tj - 1 && untaken == 0,
+               "%s %lld at %d processes, gathered: %ld gathers, %ld checkpoints before their cells, up to %lld of "
+               "%lld, tiles left in the mailboxes", game, (long long)n, ranks, p.gathers, p.late,
+               (long long)p.gathered_to, (long long)(p.ti + p.tj - 1));
     while (p.store) {
         win *e = p.store;
         p.store = e->next;
         free(e->w);
         free(e);
     }
-    ns_xp_post_free(&p.x);
     for (int r = 0; r < ranks; r++) {
         ns_table_free(q[r].b.t);
         free(q[r].b.vals);
@@ -349,6 +443,15 @@ int main(void)
     check("nim", 700, 2, 1, 1, 0);
     check("nim", 700, 3, 2, 0, 4);
     check("nim", 700, 2, 1, 1, 6);
+    /* the holder's exchange takes the others' tiles (gather): in memory
+     * (its checkpoints find every cell of their units) and streaming, from
+     * the start and resumed */
+    for (int r = 2; r <= MAXR; r++)
+        for (int st = 2; st <= 3; st++) {
+            check("wythoff", WN, r, 2, st, 0);
+            check("wythoff", WN, r, 1, st, 5);
+        }
+    check("nim", 700, 3, 2, 2, 4);
     check_refusals();
     free(W);
     return TEST_REPORT();
