@@ -288,17 +288,21 @@ static int home_of(const ns_dist_tiles *d, int64_t block)
     return (int)(block % d->size);
 }
 
-/* Version v of a block is used next by tile row v (engine/ns_engine.h):
- * it stays on this rank, with no message, when this rank computed row
- * v - 1 (which released it) and computes row v, neither of them replayed
- * by a resume (a tile (i, j), j >= i, of a row with 2i >= the finished
- * anti-diagonals is computed); a resume's hand-overs (versions past the
- * rows) go home. Releaser and acquirer are then this rank, and both ask
- * this with the same v. */
-static int keep_here(const ns_dist_tiles *d, int64_t v)
+/* Version v of a block of lines is released by tile (v - 1, j) and
+ * acquired by tile (v, j) (engine/ns_engine.h: j = the block for the index
+ * blocks, v + the block for the diagonal ones); a tile of a resume's
+ * finished anti-diagonals is rank 0's (it replays them), any other its
+ * row's rank's. When both tiles are this rank's the block stays here, with
+ * no message: consecutive rows of one deal, and rank 0's replay of the
+ * finished tiles. A resume's hand-overs (versions past the rows) go home.
+ * Releaser and acquirer ask this with the same key. */
+static int keep_here(const ns_dist_tiles *d, int kind, int64_t block, int64_t v)
 {
-    return v >= 1 && v < d->rows && owner(d, v) == d->rank && owner(d, v - 1) == d->rank &&
-           2 * (v - 1) >= d->resumed;
+    if (v < 1 || v >= d->rows)
+        return 0;
+    const int64_t j = kind == NS_LINES_INDEX ? block : v + block;
+    const int rel = v - 1 + j < d->resumed ? 0 : owner(d, v - 1), acq = v + j < d->resumed ? 0 : owner(d, v);
+    return rel == d->rank && acq == d->rank;
 }
 
 /* the key (kind, block, version) of a message's or entry's header */
@@ -683,7 +687,7 @@ static int acquire(void *user, int kind, int64_t block, int64_t version, uint64_
     count_peak(d);
     int rc = 0;
     const int64_t key[HEAD] = {kind, block, version};
-    if (version > 0 && home_of(d, block) != d->rank && !keep_here(d, version)) {
+    if (version > 0 && home_of(d, block) != d->rank && !keep_here(d, kind, block, version)) {
         uint64_t *q = malloc(sizeof key);
         rc = !q;
         if (q) {
@@ -736,7 +740,7 @@ static int release(void *user, int kind, int64_t block, int64_t version, uint64_
     const int home = home_of(d, block);
     int rc;
     pthread_mutex_lock(&d->lock);
-    if (home == d->rank || keep_here(d, version)) {
+    if (home == d->rank || keep_here(d, kind, block, version)) {
         rc = store_add(d, e);
     } else {
         const size_t bytes_out = e->nbuf * sizeof *buf;

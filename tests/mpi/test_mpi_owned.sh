@@ -16,7 +16,8 @@
 # 3 ranks to the same file (also stopped with tile rows dealt 3 at a time
 # and resumed 2 at a time); rows dealt 1 to 4 at a time (--mpi-rows, and
 # its default at 2 threads a rank) give the same file, and 4 at a time
-# move less than 0.6 of the line windows 1 at a time moves; --mpi-sets
+# move less than 0.6 of the line windows 1 at a time moves, and a resume
+# after 25 of 31 anti-diagonals less than half a whole run's; --mpi-sets
 # owned on a game that is not symmetric is refused with one line.
 NS=$1 SRC=$2 WORK=$3
 . "$SRC/tests/cli/cli_lib.sh"
@@ -133,6 +134,28 @@ if [ -z "${moved[2.1]}" ] || [ -z "${moved[2.4]}" ] || [ $((10 * ${moved[2.4]}))
     fail "line windows at 2 ranks: ${moved[2.4]:-?} bytes 4 rows at a time, ${moved[2.1]:-?} one at a time"
 fi
 echo "line windows exchanged at 2 ranks: ${moved[2.1]} bytes one row at a time, ${moved[2.4]} four at a time"
+# a resume late in the run moves only what crosses ranks after it: rank 0
+# replays the finished tiles with their blocks kept in place (stopped at
+# anti-diagonal 25 of 31 under 2 ranks: less than half the windows of the
+# whole run above)
+f="$WORK/late.h5"
+rm -f "$f" "$f.ckpt" "$f.part" "$f.part.new"
+NS_SOLVE_TEST_TERM_AT=25 mpi 2 "$NS" solve wythoff --size 2048 --stream --mpi-rows 1 -q -o "$f" --checkpoint-every 0.000001
+CHECKS=$((CHECKS + 1))
+if [ "$RC" -ne 143 ] || [ ! -e "$f.ckpt" ]; then
+    fail "late resume: the stop at anti-diagonal 25 exited $RC, expected 143 and a checkpoint"
+    show
+else
+    mpi 2 "$NS" solve wythoff --size 2048 --stream --mpi-rows 1 -o "$f" --resume
+    late=$(windows)
+    CHECKS=$((CHECKS + 2))
+    [ "$RC" -eq 0 ] && $PY "$SAME" "$ref" "$f" --skip "$SKIP" >/dev/null 2>&1 ||
+        { fail "late resume: exit $RC or not the single-process file"; show; }
+    if [ -z "$late" ] || [ -z "${moved[2.1]}" ] || [ $((2 * late)) -ge "${moved[2.1]}" ]; then
+        fail "late resume: ${late:-?} bytes of line windows, not below half of a whole run's ${moved[2.1]:-?}"
+    fi
+    echo "line windows of a resume after 25 of 31 anti-diagonals: $late bytes (a whole run: ${moved[2.1]})"
+fi
 mpi 2 "$NS" solve wythoff --size 100 --mpi-rows 0 -o "$WORK/rows0.h5"
 CHECKS=$((CHECKS + 1))
 [ "$RC" -eq 2 ] && grep -q "mpi-rows '0': expected a number of tile rows from 1 to 1000000" "$ERR" ||
