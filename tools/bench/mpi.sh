@@ -7,7 +7,11 @@
 # the bytes rank 0 sent and received. Skips (exit 0, one line) without an
 # MPI build. Every result is checked to be the file of 1x1.
 # NS_BENCH_SETS=owned|replicated: solve's --mpi-sets (default: solve's own
-# default, owned line sets for Wythoff across ranks).
+# default, owned line sets for Wythoff across ranks). NS_BENCH_STREAM=1:
+# streamed (--stream) instead of in memory; NS_BENCH_WRITE=rank0|parallel:
+# solve's --mpi-write (streamed with owned sets: parallel, the default, has
+# every rank write its own tiles' chunks; rank0 has rank 0 take every tile
+# and write them).
 # --general SPEC (repeatable; then no tile sizes unless given): the general
 # engine (level sieve) across ranks instead, SPEC one of nim3:N (Nim on
 # N x N x N), moore3:N (Moore's Nim_2 on N x N x N), awythoff:N (a-Wythoff
@@ -40,7 +44,9 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_
 reps=${NS_BENCH_REPS:-2}
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-echo "# $("$ns" --version | head -1); $(nproc) cores; best of $reps"
+store=--no-stream
+[ "${NS_BENCH_STREAM:-0}" = 1 ] && store=--stream
+echo "# $("$ns" --version | head -1); $(nproc) cores; best of $reps; $store${NS_BENCH_SETS:+, --mpi-sets $NS_BENCH_SETS}${NS_BENCH_WRITE:+, --mpi-write $NS_BENCH_WRITE}"
 printf '%-8s %-6s %9s %8s %10s %10s  %s\n' N RxT "wall s" "x 1x1" "sent MB" "recv MB" "same file"
 for n in ${sizes[@]+"${sizes[@]}"}; do
     base=
@@ -51,7 +57,8 @@ for n in ${sizes[@]+"${sizes[@]}"}; do
             rm -f "$dir/o.h5"
             t0=$(date +%s.%N)
             OMP_NUM_THREADS=$t timeout 600 "$mpiexec" --oversubscribe -np "$r" "$ns" solve wythoff --size "$n" \
-                --no-stream ${NS_BENCH_SETS:+--mpi-sets "$NS_BENCH_SETS"} -o "$dir/o.h5" >"$dir/out" 2>"$dir/err" ||
+                "$store" ${NS_BENCH_SETS:+--mpi-sets "$NS_BENCH_SETS"} \
+                ${NS_BENCH_WRITE:+--mpi-write "$NS_BENCH_WRITE"} -o "$dir/o.h5" >"$dir/out" 2>"$dir/err" ||
                 { echo "mpi.sh: $rt failed: $(head -1 "$dir/err")"; exit 1; }
             t1=$(date +%s.%N)
             w=$(echo "$t1 - $t0" | bc -l)
