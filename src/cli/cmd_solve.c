@@ -1177,8 +1177,9 @@ static int solve_streaming(const solve_args *a, const ns_game *g, ns_meta *meta,
     const uint64_t resume_units = ci ? ci->ckpt.units_done : 0;
     if (dt)
         ns_dist_tiles_resume(dt, resume_units);
-    if (dt && want_place &&
-        place_start(a->out, sink.s, dt, &xch, g->bounds, elem, tile, sink_threads, &sink, &place) > 0) {
+    /* the packer's slots: the threads of a rank but 0, which computes its
+     * own rows only (owned sets), not the threads x ranks of the sink */
+    if (dt && want_place && place_start(a->out, sink.s, dt, &xch, g->bounds, elem, tile, threads, &sink, &place) > 0) {
         snprintf(meta->mpi_write, sizeof meta->mpi_write, "parallel");
         if (!writer) {
             opts.tile_sink = on_tile_place;

@@ -26,7 +26,8 @@ typedef struct msg {
 enum { TAG_PUT = 1, TAG_GET = 2, TAG_REPLY = 3, TAG_DONE = 4, TAG_ADDR = 5, TAG_WRITTEN = 6, HEAD = 3 };
 
 /* placed chunks: a placing of this rank waiting for its reply, or (with
- * the reply) for its write */
+ * the reply) for its write; at rank 0, a request (or, gathering tiles in
+ * memory, a tile's message) waiting to be handled */
 typedef struct placing {
     int64_t x0, y0;
     int from;               /* rank 0: the rank that asks */
