@@ -368,7 +368,8 @@ static uint64_t sample_next(uint64_t *state)
 static int runs_as_sets(const ns_game *g, int f, double *nsets)
 {
     const ns_family *fm = &g->fam[f];
-    if (fm->kind != NS_FAM_GENERAL || fm->sub_k < 1 || !fm->sub_piles || g->valid || g->loopy || g->octal)
+    const int pats = ns_family_has_patterns(fm);
+    if (fm->kind != NS_FAM_GENERAL || (fm->sub_k < 1 && !pats) || !fm->sub_piles || g->valid || g->loopy || g->octal)
         return 0;
     int np = 0;
     for (int j = 0; j < g->k; j++)
@@ -377,6 +378,14 @@ static int runs_as_sets(const ns_game *g, int f, double *nsets)
                 return 0;
             np++;
         }
+    if (pats) {
+        uint32_t need[70]; /* the engine's limit (SUB_MAX) */
+        const int nn = ns_family_pattern_sets(fm, need, 70);
+        if (nn > 70)
+            return 0;
+        *nsets = 2.0 * nn; /* two sets ORed a cell and set */
+        return 1;
+    }
     const int kk = fm->sub_k < np ? fm->sub_k : np;
     double c = 1; /* C(np, kk) */
     for (int i = 0; i < kk; i++)

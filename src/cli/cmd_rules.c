@@ -152,6 +152,33 @@ static void print_family(const ns_game *g, const ns_family *f)
                        "on these piles and no domain)\n");
             break;
         }
+        if (ns_family_has_patterns(f)) {
+            printf("      patterns lowers exactly the piles of one of");
+            int n = 0;
+            for (uint32_t T = 1; T < 256; T++) {
+                if (!(f->sub_pat[T >> 6] >> (T & 63) & 1))
+                    continue;
+                if (n++ == 16) {
+                    printf(" ...");
+                    break;
+                }
+                printf("%s{", n > 1 ? ", " : " ");
+                for (int i = 0, c = 0; i < g->k; i++)
+                    if (T >> i & 1)
+                        printf("%s%s", c++ ? "," : "", g->coord_names[i][0] ? g->coord_names[i] : "?");
+                printf("}");
+            }
+            int w1 = !g->valid && !g->rank_nlex;
+            for (int i = 0; i < g->k; i++)
+                w1 &= !(f->sub_piles >> i & 1) || g->rank_w[i] == 1;
+            if (w1)
+                printf(", each by a positive amount: the general engine keeps running sets of the strict boxes below "
+                       "each cell (no option listed)\n");
+            else
+                printf(", each by a positive amount: options enumerated per position (running sets need rank weight 1 "
+                       "on these piles and no domain)\n");
+            break;
+        }
         printf("      general  options enumerated per position");
         if (g->bounds[0] > 0 && f->max_options)
             printf(" (at most %" PRIu64 " per position in this box)", f->max_options(f->ctx, g->k, g->bounds));
@@ -409,7 +436,8 @@ int ns_cmd_rules(int argc, char **argv)
                 printf("      (no moves)\n");
             for (int j = 0; j < fi->count; j++)
                 print_family(g, &g->fam[fi->first + j]);
-            if (fi->kind == NS_FAM_GENERAL && fi->why[0] && fi->count == 1 && g->fam[fi->first].sub_k > 0)
+            if (fi->kind == NS_FAM_GENERAL && fi->why[0] && fi->count == 1 &&
+                (g->fam[fi->first].sub_k > 0 || ns_family_has_patterns(&g->fam[fi->first])))
                 printf("               %s\n", fi->why);
             else if (fi->kind == NS_FAM_GENERAL && fi->why[0])
                 printf("               why not a ray or finite set: %s\n", fi->why);

@@ -47,6 +47,14 @@
  * "dropped" one, which the rank fixes; level parity picks the buffer), each
  * a bitset of the line sets' width; a grow and its rebuild remake them from
  * the table. Per cell: |S| ORs of words per subset, no option listed.
+ * PATTERNS families (lower exactly the piles of T, for each allowed T; not
+ * down-closed, so not boxes B_S) keep strict boxes instead: V_S(s), the
+ * values of the cells s' with s'_i < s_i for i in S and s'_j = s_j
+ * elsewhere. With h the highest pile of S, V_S(s) is empty when s_h = 0,
+ * else V_S(s - e_h) U V_{S - h}(s - e_h), where V_{} (x) = {G(x)}: one OR
+ * of two sets of level r - 1 a cell and set. The sets needed are every
+ * allowed T and its chain (T less its highest piles, one by one); the
+ * options of s are the union of V_T(s) over the allowed T.
  *
  * Values. A cell's value is the mex of the union of its ray sets, prefix
  * sets and its finite/general options (enumerated). Values are capped at
@@ -118,6 +126,12 @@ enum { SUB_MAX = 70 }; /* C(8, 4): every set of k of 8 piles */
 typedef struct subsets {
     int nsub;                   /* 0: none run this way */
     uint32_t mask[SUB_MAX];     /* the sets S */
+    /* per set: a strict box (a PATTERNS family: V_S, see the top) or a
+     * box B_S; for a strict one, whether its values are options (an
+     * allowed set, not only a step of another's chain), its highest pile
+     * and the index of S less that pile (-1: one pile, the cell itself) */
+    uint8_t strict[SUB_MAX], opt[SUB_MAX];
+    int8_t hi[SUB_MAX], parent[SUB_MAX];
     int nfam;
     int fam[NS_MAX_DIM * 4];    /* the families run this way */
     int drop;                   /* coordinate left out of the slot */
@@ -433,6 +447,15 @@ static int plan_prefix(const ns_game *g, int *inc, prefset *pref, int *seq)
  * have rank weight 1 (s - e_i is then on the level below). inc[f] gets 1
  * for them. sub gets the distinct sets S of k piles, the dropped coordinate
  * (weight 1, the largest bound) and the slot layout; sub->nsub = 0: none. */
+/* The index of the strict set of piles T, or -1. */
+static int strict_find(const subsets *sub, uint32_t T)
+{
+    for (int i = 0; i < sub->nsub; i++)
+        if (sub->strict[i] && sub->mask[i] == T)
+            return i;
+    return -1;
+}
+
 static void plan_subsets(const ns_game *g, int *inc, subsets *sub)
 {
     memset(sub, 0, sizeof *sub);
@@ -479,6 +502,41 @@ static void plan_subsets(const ns_game *g, int *inc, subsets *sub)
         sub->fam[sub->nfam++] = f;
         inc[f] = 1;
     }
+    /* PATTERNS families: strict boxes, each allowed set and its chain */
+    for (int f = 0; f < g->nfam; f++) {
+        const ns_family *fm = &g->fam[f];
+        uint32_t need[SUB_MAX];
+        if (!ns_family_has_patterns(fm) || (g->k < 32 && fm->sub_piles >> g->k) ||
+            sub->nfam == (int)(sizeof sub->fam / sizeof sub->fam[0]))
+            continue;
+        const int nn = ns_family_pattern_sets(fm, need, SUB_MAX);
+        int ok = nn <= SUB_MAX;
+        for (int j = 0; j < g->k; j++)
+            ok &= !(fm->sub_piles >> j & 1) || g->rank_w[j] == 1;
+        int nadd = 0;
+        for (int a = 0; a < nn && ok; a++)
+            nadd += strict_find(sub, need[a]) < 0;
+        if (!ok || sub->nsub + nadd > SUB_MAX)
+            continue; /* too many sets: enumerated per cell */
+        for (int a = 0; a < nn; a++) {
+            const uint32_t T = need[a];
+            int i = strict_find(sub, T);
+            if (i < 0) {
+                i = sub->nsub++;
+                sub->mask[i] = T;
+                sub->strict[i] = 1;
+                sub->hi[i] = (int8_t)(31 - __builtin_clz(T));
+            }
+            sub->opt[i] |= (uint8_t)(fm->sub_pat[T >> 6] >> (T & 63) & 1);
+        }
+        sub->fam[sub->nfam++] = f;
+        inc[f] = 1;
+    }
+    for (int i = 0; i < sub->nsub; i++)
+        if (sub->strict[i]) {
+            const uint32_t rest = sub->mask[i] & ~((uint32_t)1 << sub->hi[i]);
+            sub->parent[i] = (int8_t)(rest ? strict_find(sub, rest) : -1);
+        }
     if (!sub->nsub)
         return;
     uint64_t n = 1;
@@ -775,6 +833,39 @@ static void subsets_gather(sieve *sv, int64_t r, const int64_t *s, const uint64_
     const uint64_t *prev = sub->buf[(r - 1) & 1];
     for (int i = 0; i < nsub; i++) {
         uint64_t *dst = cur + (uint64_t)i * W;
+        if (sub->strict[i]) {
+            /* V_S(s) = V_S(s - e_h) U V_{S-h}(s - e_h), h the highest pile
+             * of S (empty when s_h = 0); V_{} (x) = {G(x)} */
+            const int h = sub->hi[i];
+            if (s[h] == 0) {
+                memset(dst, 0, (size_t)W * sizeof *dst);
+            } else {
+                const uint64_t at = (slot - (uint64_t)sub->mul[h]) * (uint64_t)nsub;
+                const uint64_t *a = prev + (at + (uint64_t)i) * W;
+                if (sub->parent[i] >= 0) {
+                    const uint64_t *b = prev + (at + (uint64_t)sub->parent[i]) * W;
+                    for (uint64_t w = 0; w < W; w++)
+                        dst[w] = a[w] | b[w];
+                } else {
+                    memcpy(dst, a, (size_t)W * sizeof *dst);
+                    int64_t q[NS_MAX_DIM];
+                    memcpy(q, s, (size_t)k * sizeof *q);
+                    q[h]--;
+                    const uint32_t v = ns_table_get(sv->t, ns_table_index(sv->t, q));
+                    if (v < sv->acap)
+                        dst[v >> 6] |= (uint64_t)1 << (v & 63);
+                }
+            }
+            if (sub->opt[i]) {
+                int all = 1;
+                for (int j = 0; j < k; j++)
+                    all &= !(sub->mask[i] >> j & 1) || s[j] > 0;
+                *any |= all;
+                if (ptr)
+                    ptr[(*np)++] = dst;
+            }
+            continue;
+        }
         int first = 1;
         for (int j = 0; j < k; j++) {
             if (!(sub->mask[i] >> j & 1) || s[j] == 0)
@@ -810,7 +901,8 @@ static void subsets_insert(sieve *sv, int64_t r, const int64_t *s, uint32_t v)
         slot += (uint64_t)(sub->mul[j] * s[j]);
     uint64_t *cur = sub->buf[r & 1] + slot * (uint64_t)sub->nsub * W;
     for (int i = 0; i < sub->nsub; i++)
-        cur[(uint64_t)i * W + (v >> 6)] |= (uint64_t)1 << (v & 63);
+        if (!sub->strict[i]) /* a strict box leaves s out */
+            cur[(uint64_t)i * W + (v >> 6)] |= (uint64_t)1 << (v & 63);
 }
 
 static void compute_cell(sieve *sv, int64_t r, const int64_t *s, local_ctx *lc)

@@ -210,6 +210,35 @@ ns_err ns_game_add_subsets(ns_game *g, const char *label, uint32_t piles, int km
     return NS_OK;
 }
 
+int ns_family_has_patterns(const ns_family *f)
+{
+    return f->kind == NS_FAM_GENERAL && f->sub_k == 0 && f->sub_piles &&
+           (f->sub_pat[0] | f->sub_pat[1] | f->sub_pat[2] | f->sub_pat[3]);
+}
+
+int ns_family_pattern_sets(const ns_family *f, uint32_t *out, int cap)
+{
+    if (!ns_family_has_patterns(f))
+        return 0;
+    int n = 0;
+    for (uint32_t T = 1; T < 256; T++) {
+        if (!(f->sub_pat[T >> 6] >> (T & 63) & 1) || (T & ~f->sub_piles))
+            continue;
+        /* T, then T less its highest pile, ... down to one pile */
+        for (uint32_t u = T; u; u &= ~((uint32_t)1 << (31 - __builtin_clz(u)))) {
+            int seen = 0;
+            for (int i = 0; i < n && i < cap; i++)
+                seen |= out[i] == u;
+            if (seen)
+                break; /* and so are the smaller ones of its chain */
+            if (n < cap)
+                out[n] = u;
+            n++;
+        }
+    }
+    return n;
+}
+
 ns_err ns_game_add_prefix(ns_game *g, const char *label, int axis, ns_options_fn fn,
                           ns_maxopt_fn maxopt, const void *ctx, ns_error *err)
 {

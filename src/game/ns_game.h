@@ -22,6 +22,10 @@
  * (every reader but the sieve uses it); the general engine instead keeps,
  * per set S of sub_k piles, the values of the box below each cell in S as a
  * running set (ns_general.c). ns_game_add_subsets builds such a family.
+ * A PATTERNS marker (sub_pat) is the same promise for any list of exact
+ * pile sets ("lower exactly the piles of T", e.g. both of two piles): the
+ * engine keeps, per needed set T, the values of the strict box below each
+ * cell (every pile of T lower, the others equal).
  *
  * Every move must strictly decrease the rank w . s (unless the game is
  * loopy: see ns_game.loopy) (weights w >= 0, default
@@ -98,6 +102,12 @@ typedef struct ns_family {
      * promise about the callback's options: whoever sets it must keep it. */
     int sub_k;
     uint32_t sub_piles;
+    /* NS_FAM_GENERAL, optional PATTERNS marker (sub_k == 0, sub_piles set):
+     * the options are the cells that lower exactly the piles of T, each by
+     * >= 1, the others unchanged, for every allowed set T (bit T of
+     * sub_pat, T a mask of piles inside sub_piles, never 0): "take from
+     * exactly two piles", "lower both piles". Same promise as sub_k. */
+    uint64_t sub_pat[4];
 } ns_family;
 
 struct ns_octal; /* game/ns_octal.h */
@@ -192,6 +202,16 @@ ns_err ns_game_add_prefix(ns_game *g, const char *label, int axis, ns_options_fn
  * g->k; kmax >= 1, capped at the number of piles in the set), each by a
  * positive amount. Its callback enumerates them; its option bound is exact. */
 ns_err ns_game_add_subsets(ns_game *g, const char *label, uint32_t piles, int kmax, ns_error *err);
+
+/* Does f carry a PATTERNS marker (see ns_family.sub_pat)? */
+int ns_family_has_patterns(const ns_family *f);
+
+/* The sets of piles whose running sets a PATTERNS family needs (the
+ * general engine's strict boxes): every allowed T and what is left of it
+ * as its highest piles are dropped one by one, each set once, written to
+ * out (at most cap); returns how many there are (more than cap: only cap
+ * written). 0 when f carries no PATTERNS marker. */
+int ns_family_pattern_sets(const ns_family *f, uint32_t *out, int cap);
 
 /* Set the box. Checks 1 <= N_i, the cell count for overflow (< 2^62), and
  * that every ray and offset strictly decreases the rank. For a

@@ -891,11 +891,15 @@ settled:
          * running sets; the compiled callback still lists its options */
         uint32_t sub_piles = 0;
         int sub_k = 0;
+        uint64_t sub_pat[4] = {0};
         const int is_sub = kind == NS_FAM_GENERAL && cl->kind == NS_FAM_GENERAL && !p->ndomain && !p->nsym &&
-                           !g->loopy && g->nfam == first + 1 && ns_rules_subsets_of(p, f, k, &sub_piles, &sub_k);
+                           !g->loopy && g->nfam == first + 1 &&
+                           ns_rules_subsets_of(p, f, k, &sub_piles, &sub_k, sub_pat);
         if (is_sub) {
             g->fam[first].sub_k = sub_k;
             g->fam[first].sub_piles = sub_piles;
+            if (!sub_k)
+                memcpy(g->fam[first].sub_pat, sub_pat, sizeof sub_pat);
         }
         if (info) {
             ns_rules_fam_info *fo = &info->fam[fi];
@@ -910,8 +914,9 @@ settled:
                 snprintf(fo->why, sizeof fo->why, "its direction does not lower the order %.30s, its first option does: a general family, each option checked as made", rank);
             else if (is_sub)
                 snprintf(fo->why, sizeof fo->why,
-                         "recognised as a subsets family: ranges 0..pile, new piles pile - variable, conditions "
-                         "that read only which variables are positive");
+                         "recognised as a %s family: ranges 0..pile or 1..pile, new piles pile - variable, "
+                         "conditions that read only which variables are positive",
+                         sub_k ? "subsets" : "patterns");
             else
                 snprintf(fo->why, sizeof fo->why, "%s", cl->why);
         }

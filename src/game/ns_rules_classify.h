@@ -118,10 +118,13 @@ typedef struct ns_rprefix {
  * GENERAL. */
 int ns_rules_prefix_of(const ns_rules_prog *p, const ns_rfam *f, int k, ns_rprefix *out);
 
-/* Non-zero when family f of p (k piles) is a subsets family: it lowers
- * between 1 and *kmax of the piles *piles (bit i = pile i), each by a
- * positive amount, and nothing else (ns_rules_subsets.c says what is
- * proved). The caller must also know that no domain or symmetry applies. */
-int ns_rules_subsets_of(const ns_rules_prog *p, const ns_rfam *f, int k, uint32_t *piles, int *kmax);
+/* Non-zero when family f of p (k piles) lowers, each by a positive amount,
+ * exactly the piles of one of a list of sets, and nothing else
+ * (ns_rules_subsets.c says what is proved): pat[0..3] gets the list (bit T
+ * for the set of piles T), *piles the piles of the family (bit i = pile i)
+ * and *kmax K > 0 when the list is every set of 1..K of them (a subsets
+ * family, Moore's Nim_K), else 0 (a patterns family). The caller must also
+ * know that no domain or symmetry applies. */
+int ns_rules_subsets_of(const ns_rules_prog *p, const ns_rfam *f, int k, uint32_t *piles, int *kmax, uint64_t *pat);
 
 #endif

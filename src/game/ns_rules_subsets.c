@@ -3,19 +3,23 @@
  * Nim_k; see ns_game.h), which the general engine runs as running sets.
  *
  * A family qualifies when, after elaboration:
- *   - every bound variable v_j is a range 0..s_a(j) (constant 0, the bare
+ *   - every bound variable v_j is a range 0..s_a(j) or 1..s_a(j) (the bare
  *     pile a(j)), the piles a(j) distinct;
- *   - it changes exactly the piles a(j), pile a(j) to s_a(j) - v_j;
+ *   - it changes exactly the piles a(j), pile a(j) to s_a(j) - v_j (any
+ *     other output is its own pile, unchanged);
  *   - every 'where' condition depends on the variables only through which
  *     of them are positive: each variable occurs only inside a comparison
  *     of a sum of variables with positive coefficients against a constant
  *     that takes one value for every sum >= 1 (v > 0, v >= 1, v != 0,
  *     a + b > 0, ...), and nothing reads a pile or a size.
  * Then the conditions are functions of the pattern z (z_j = v_j > 0): they
- * are evaluated with v = z for each of the 2^m patterns, and the family is
- * a subsets family when the allowed patterns are exactly those with 1..k
- * positive entries. Anything else (a fault, another pattern set) leaves it
- * a plain general family, which is always correct. */
+ * are evaluated with v = z for each of the 2^m patterns (a pattern with
+ * z_j = 0 for a range 1..s_a(j) is refused). When the allowed patterns are
+ * exactly those with 1..k positive entries the family is a subsets family
+ * (boxes); any other nonempty list of patterns without the empty one makes
+ * it a patterns family (strict boxes: "lower both piles", "exactly two of
+ * three"). Anything else (a fault) leaves it a plain general family, which
+ * is always correct. */
 #include "game/ns_rules_classify.h"
 
 #include <string.h>
@@ -100,71 +104,82 @@ static int pattern_only(const ns_ir *n, int id, int depth)
     return pattern_only(n, x->a, depth + 1) && (unary || pattern_only(n, x->b, depth + 1));
 }
 
-int ns_rules_subsets_of(const ns_rules_prog *p, const ns_rfam *f, int k, uint32_t *piles, int *kmax)
+int ns_rules_subsets_of(const ns_rules_prog *p, const ns_rfam *f, int k, uint32_t *piles, int *kmax, uint64_t *pat)
 {
     const ns_ir *n = p->ir.n;
     const int m = f->nvars;
-    int pile_of[NS_RULES_MAX_VARS];
+    int pile_of[NS_RULES_MAX_VARS], lo1[NS_RULES_MAX_VARS];
     uint32_t mask = 0;
-    if (m < 1 || m > k || m > NS_MAX_DIM || f->nout != m)
+    if (m < 1 || m > k || m > NS_MAX_DIM || f->nout < m)
         return 0;
     for (int j = 0; j < m; j++) {
         const ns_rvar *v = &f->var[j];
-        if (v->kind != RV_RANGE || n[v->lo].op != IR_CONST || n[v->lo].v != 0 || n[v->hi].op != IR_PILE)
+        if (v->kind != RV_RANGE || n[v->lo].op != IR_CONST || (n[v->lo].v != 0 && n[v->lo].v != 1) ||
+            n[v->hi].op != IR_PILE)
             return 0;
         const int a = n[v->hi].a;
         if (a < 0 || a >= k || (mask >> a & 1))
             return 0;
         pile_of[j] = a;
+        lo1[j] = n[v->lo].v == 1;
         mask |= (uint32_t)1 << a;
     }
+    /* every variable's pile becomes pile - variable; any other output
+     * keeps its pile */
+    int used = 0;
     for (int o = 0; o < f->nout; o++) {
         const ns_ir *e = &n[f->out_expr[o]];
+        if (e->op == IR_PILE && e->a == f->out_slot[o] && !(mask >> e->a & 1))
+            continue;
         int j = -1;
         if (e->op == IR_SUB && n[e->a].op == IR_PILE && n[e->b].op == IR_VAR)
             j = n[e->b].a;
-        if (j < 0 || j >= m || pile_of[j] != f->out_slot[o] || n[e->a].a != f->out_slot[o])
+        if (j < 0 || j >= m || pile_of[j] != f->out_slot[o] || n[e->a].a != f->out_slot[o] || (used >> j & 1))
             return 0;
+        used |= 1 << j;
     }
+    if (used != (1 << m) - 1)
+        return 0;
     for (int i = 0; i < f->nconj; i++)
         if (!pattern_only(n, p->lists[f->conj + i], 0))
             return 0;
-    /* the allowed patterns: exactly those with 1..K positive entries */
-    int K = 0;
-    for (int c = 0; c <= m; c++) {
-        int all = 1, none = 1;
-        for (uint32_t z = 0; z < (1u << m); z++) {
-            if (__builtin_popcount(z) != c)
-                continue;
-            int64_t var[NS_RULES_MAX_VARS] = {0}, s[NS_MAX_DIM] = {0}, size[NS_MAX_DIM] = {0};
-            for (int j = 0; j < m; j++)
-                var[j] = z >> j & 1;
-            const ns_ir_env env = {s, size, var};
-            int ok = 1;
-            for (int i = 0; i < f->nconj && ok; i++) {
-                int64_t out;
-                ns_ir_fault ft;
-                if (ns_ir_eval(n, p->lists[f->conj + i], &env, &out, &ft) != NS_IR_OK)
-                    return 0;
-                ok = out != 0;
-            }
-            all &= ok;
-            none &= !ok;
+    /* the allowed patterns z (z_j = v_j > 0), as sets of piles */
+    uint64_t allow[4] = {0};
+    int per_count[NS_MAX_DIM + 1][2] = {{0}}; /* patterns of c positive entries: [allowed, refused] */
+    for (uint32_t z = 0; z < (1u << m); z++) {
+        int64_t var[NS_RULES_MAX_VARS] = {0}, s[NS_MAX_DIM] = {0}, size[NS_MAX_DIM] = {0};
+        uint32_t T = 0;
+        int ok = 1;
+        for (int j = 0; j < m; j++) {
+            var[j] = z >> j & 1;
+            ok &= var[j] || !lo1[j];
+            T |= (uint32_t)var[j] << pile_of[j];
         }
-        if (!all && !none)
-            return 0;
-        if (c == 0 && all)
-            return 0;
-        if (c >= 1) {
-            if (all && K != c - 1)
-                return 0; /* a gap: not 1..K */
-            if (all)
-                K = c;
+        const ns_ir_env env = {s, size, var};
+        for (int i = 0; i < f->nconj && ok; i++) {
+            int64_t out;
+            ns_ir_fault ft;
+            if (ns_ir_eval(n, p->lists[f->conj + i], &env, &out, &ft) != NS_IR_OK)
+                return 0;
+            ok = out != 0;
         }
+        if (ok && z == 0)
+            return 0; /* a move that changes nothing */
+        per_count[__builtin_popcount(z)][!ok]++;
+        if (ok)
+            allow[T >> 6] |= (uint64_t)1 << (T & 63);
     }
-    if (K < 1)
+    if (!(allow[0] | allow[1] | allow[2] | allow[3]))
         return 0;
+    /* exactly those with 1..K positive entries: the boxes' form */
+    int K = 0;
+    while (K < m && per_count[K + 1][0] && !per_count[K + 1][1])
+        K++;
+    int rest = 0;
+    for (int c = K + 1; c <= m; c++)
+        rest += per_count[c][0];
     *piles = mask;
-    *kmax = K;
+    *kmax = K >= 1 && !rest ? K : 0;
+    memcpy(pat, allow, sizeof allow);
     return 1;
 }

@@ -52,6 +52,13 @@ CHECKS=$((CHECKS + 1))
 grep -q "Grundy tables: general" "$OUT" && grep -q "not tiles2d: needs 2 piles (the game has 3)" "$OUT" &&
     grep -q "not rows-pn: needs 2 piles (the game has 3)" "$OUT" ||
     { fail "rules moore.rules: expected general, with tiles2d and rows-pn passed over for 3 piles"; show; }
+# a family that lowers exactly two of three piles: running sets of strict boxes
+printf 'game two\npiles p[1..3]\nmove p -> (p[i] - t[i] for i in 1..3) for (t[i] in 0..p[i] for i in 1..3) where count(t[i] > 0 for i in 1..3) == 2\n' > "$WORK/two.rules"
+expect_ok "$NS" rules "$WORK/two.rules"
+CHECKS=$((CHECKS + 1))
+grep -q "patterns lowers exactly the piles of one of {p\[1\],p\[2\]}, {p\[1\],p\[3\]}, {p\[2\],p\[3\]}, each by a positive amount: the general engine keeps running sets" "$OUT" &&
+    grep -q "recognised as a patterns family" "$OUT" ||
+    { fail "rules two.rules: expected a patterns family run as running sets"; show; }
 expect_ok "$NS" rules "$SRC/data/rules/a-wythoff.rules"
 CHECKS=$((CHECKS + 1))
 grep -q "Grundy tables: general" "$OUT" && grep -q "not tiles2d: .*line [0-9]*: (x, y) -> (x - k, y - k - d).* is not a plain ray" "$OUT" ||

@@ -4,8 +4,9 @@
 # of a game the general engine takes writes, at R = 1..4 ranks and 1 or 2
 # threads a rank, the file a single process writes, value for value (with
 # the attribute mpi_ranks = R when R > 1). Games: Nim on 3 piles (Grundy
-# and P/N), Moore's Nim_2 on 3 piles (the running sets of subsets), and
-# a-Wythoff a = 2 (lagged and early line sets), boxes not of equal sides.
+# and P/N), Moore's Nim_2 on 3 piles (the running sets of subsets),
+# a-Wythoff a = 2 (lagged and early line sets) and a rule file that lowers
+# exactly two of three piles (strict boxes), boxes not of equal sides.
 # The values against independent sources: Nim's a ^ b ^ c (Bouton), Moore's
 # theorem (P iff every binary column sums to 0 mod k + 1) and a naive mex
 # of a-Wythoff written here. Also --resume and --checkpoint-every taken
@@ -16,10 +17,13 @@ NS=$1 SRC=$2 WORK=$3
 . "$SRC/tests/mpi/mpi_lib.sh"
 MPI_TIMEOUT=60
 
+# lower exactly two of three piles: the running sets of strict boxes
+printf 'game two\npiles p[1..3]\nmove p -> (p[i] - t[i] for i in 1..3) for (t[i] in 0..p[i] for i in 1..3) where count(t[i] > 0 for i in 1..3) == 2\n' >"$WORK/two.rules"
 games=("nim -D piles=3 --bounds 40,36,30" "nim -D piles=3 --bounds 40,36,30 --pn-only"
-       "moore -D piles=3 -D k=2 --bounds 28,24,20" "a-wythoff -D a=2 --bounds 160,150")
-names=(nim nimpn moore awythoff)
-for gi in 0 1 2 3; do
+       "moore -D piles=3 -D k=2 --bounds 28,24,20" "a-wythoff -D a=2 --bounds 160,150"
+       "$WORK/two.rules --bounds 24,22,20")
+names=(nim nimpn moore awythoff two)
+for gi in 0 1 2 3 4; do
     read -r -a game <<<"${games[$gi]}"
     nm=${names[$gi]}
     ref="$WORK/$nm.ref.h5"
