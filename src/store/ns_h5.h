@@ -195,7 +195,10 @@ typedef struct ns_h5_stream ns_h5_stream;
 
 /* Create "<path>.part" (without NS_H5_FORCE an existing path is an error)
  * for a bounds[0] x bounds[1] table; at most `threads` OpenMP threads (ids
- * 0..threads-1) call ns_h5_stream_tile. NULL with err set on failure. */
+ * 0..threads-1) call ns_h5_stream_tile. A thread's chunk filter and
+ * buffers are made when it first stores a tile (or, P/N, a chunk of rows),
+ * so slots for threads that never write cost a pointer each. NULL with err
+ * set on failure. */
 ns_h5_stream *ns_h5_stream_open(const char *path, const int64_t *bounds, int elem, int64_t tile, int threads,
                                 int flags, ns_error *err);
 
