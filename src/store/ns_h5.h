@@ -234,6 +234,13 @@ ns_err ns_h5_stream_flush(ns_h5_stream *s, ns_error *err);
  * (the file system refused O_DIRECT, or NS_H5_DIRECT=0); 0, otherwise. */
 int ns_h5_stream_io(const ns_h5_stream *s);
 
+/* How many of the stream's thread slots have their worker (chunk filter
+ * and buffers) made: a slot's worker is made when its thread first stores
+ * a tile or a chunk of rows, not by the open, so a stream opened for more
+ * threads than write to it holds only the writing threads' buffers. For
+ * tests; call when no thread writes. */
+int ns_h5_stream_workers_made(const ns_h5_stream *s);
+
 /* Give up: close and remove "<path>.part"; frees s (NULL is a no-op). */
 void ns_h5_stream_abort(ns_h5_stream *s);
 

@@ -181,6 +181,14 @@ static ns_err worker_get(ns_h5_stream *s, int tid, stream_worker **out, ns_error
     return NS_OK;
 }
 
+int ns_h5_stream_workers_made(const ns_h5_stream *s)
+{
+    int n = 0;
+    for (int t = 0; s && s->workers && t < s->threads; t++)
+        n += s->workers[t] != NULL;
+    return n;
+}
+
 static void free_stream(ns_h5_stream *s)
 {
     if (!s)
