@@ -1111,7 +1111,10 @@ static int solve_streaming(const solve_args *a, const ns_game *g, ns_meta *meta,
                             ci->stream_tile, elem, tile);
     /* across ranks the tile kernel runs threads x ranks threads
      * (ns_tile_exchange), each of which may hand tiles to the sink (the row
-     * kernel's sink is called on one thread) */
+     * kernel's sink is called on one thread). The stream makes a thread's
+     * chunk filter and buffers when that thread first stores a tile, so
+     * the slots of threads that never do (in the usual path all but rank
+     * 0's own `threads`) cost a pointer each. */
     const int sink_threads = ctx->dist && !a->pn_only ? threads * ns_dist_size() : threads;
     /* every rank has looked at the paths (a .part left over) before rank 0
      * makes its own */

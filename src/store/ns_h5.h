@@ -195,7 +195,10 @@ typedef struct ns_h5_stream ns_h5_stream;
 
 /* Create "<path>.part" (without NS_H5_FORCE an existing path is an error)
  * for a bounds[0] x bounds[1] table; at most `threads` OpenMP threads (ids
- * 0..threads-1) call ns_h5_stream_tile. NULL with err set on failure. */
+ * 0..threads-1) call ns_h5_stream_tile. A thread's chunk filter and
+ * buffers are made when it first stores a tile (or, P/N, a chunk of rows),
+ * so slots for threads that never write cost a pointer each. NULL with err
+ * set on failure. */
 ns_h5_stream *ns_h5_stream_open(const char *path, const int64_t *bounds, int elem, int64_t tile, int threads,
                                 int flags, ns_error *err);
 
@@ -230,6 +233,13 @@ ns_err ns_h5_stream_flush(ns_h5_stream *s, ns_error *err);
  * file driver's own thread); 1, the same blocks through the page cache
  * (the file system refused O_DIRECT, or NS_H5_DIRECT=0); 0, otherwise. */
 int ns_h5_stream_io(const ns_h5_stream *s);
+
+/* How many of the stream's thread slots have their worker (chunk filter
+ * and buffers) made: a slot's worker is made when its thread first stores
+ * a tile or a chunk of rows, not by the open, so a stream opened for more
+ * threads than write to it holds only the writing threads' buffers. For
+ * tests; call when no thread writes. */
+int ns_h5_stream_workers_made(const ns_h5_stream *s);
 
 /* Give up: close and remove "<path>.part"; frees s (NULL is a no-op). */
 void ns_h5_stream_abort(ns_h5_stream *s);

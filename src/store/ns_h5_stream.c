@@ -36,6 +36,11 @@
 
 enum { PN_COLS = 1024 };   /* columns of a streamed /pn chunk: rows x 4 KiB */
 
+/* A thread's filter and buffers. Made the first time the thread stores
+ * something (worker_get), not when the stream opens: a stream may be opened
+ * for more threads than ever write to it (across MPI ranks rank 0's stream
+ * has a slot for each thread of every rank, of which the usual path uses
+ * its own threads' only), and an unused slot is a NULL pointer. */
 typedef struct stream_worker {
     ns_chunkfilter *filter;
     uint8_t *out;            /* one filtered chunk of /grundy (the larger); owned */
@@ -57,7 +62,9 @@ struct ns_h5_stream {
     int threads;
     hid_t file, dg, dpn;
     size_t raw_bytes, bound;
-    stream_worker *workers;  /* threads; owned */
+    stream_worker **workers; /* a slot a thread, NULL until the thread first
+                                stores; slot t is only ever read or made by
+                                OpenMP thread t (worker_get); owned */
     /* under the critical section */
     int failed;
     uint64_t cells;          /* cells stored */
@@ -130,18 +137,65 @@ static void cache_close(ns_h5_stream *s)
     s->cfd = -1;
 }
 
+static void free_worker(stream_worker *w)
+{
+    if (!w)
+        return;
+    ns_chunkfilter_free(w->filter);
+    free(w->out);
+    free(w->pnraw);
+    free(w->pnout);
+    free(w);
+}
+
+/* The worker of OpenMP thread tid (0 <= tid < s->threads), made on its
+ * first use: its chunk filter and buffers. No lock: slot tid is only ever
+ * read or written by thread tid (ns_h5_stream_tile and
+ * ns_h5_stream_pn_rows take the slot of the calling thread's number, which
+ * is below s->threads), so no two threads touch the same slot. Should two
+ * threads with the same number ever store at once (two OpenMP teams
+ * writing to one stream), they would share the slot's buffers too, made
+ * lazily or not: the callers must not do that. On failure nothing is kept
+ * (the next call tries again) and err names the file. */
+static ns_err worker_get(ns_h5_stream *s, int tid, stream_worker **out, ns_error *err)
+{
+    *out = NULL;
+    if (tid < 0 || tid >= s->threads)
+        return ns_error_set(err, NS_EINTERNAL, "%s: thread %d of a stream for %d threads", s->path, tid, s->threads);
+    *out = s->workers[tid];
+    if (*out)
+        return NS_OK;
+    stream_worker *w = calloc(1, sizeof *w);
+    const size_t pn_bytes = (size_t)s->c0 * (size_t)s->c1;
+    ns_error fe = {0};
+    if (w && !(w->filter = ns_chunkfilter_new(s->raw_bytes, NS_H5_DEFLATE_LEVEL, NS_DEFLATE_PLANES, &fe))) {
+        free_worker(w);
+        return ns_error_set(err, fe.code ? fe.code : NS_ENOMEM, "%s: thread %d: %s", s->path, tid, fe.msg);
+    }
+    if (!w || !(w->pnraw = malloc(pn_bytes)) || !(w->pnout = malloc(ns_chunkfilter_bound(pn_bytes))) ||
+        (s->elem > 1 && !(w->out = malloc(s->bound)))) {
+        free_worker(w);
+        return ns_error_set(err, NS_ENOMEM, "%s: out of memory for the stream buffers of thread %d", s->path, tid);
+    }
+    s->workers[tid] = *out = w;
+    return NS_OK;
+}
+
+int ns_h5_stream_workers_made(const ns_h5_stream *s)
+{
+    int n = 0;
+    for (int t = 0; s && s->workers && t < s->threads; t++)
+        n += s->workers[t] != NULL;
+    return n;
+}
+
 static void free_stream(ns_h5_stream *s)
 {
     if (!s)
         return;
     cache_close(s);
-    if (s->workers)
-        for (int t = 0; t < s->threads; t++) {
-            ns_chunkfilter_free(s->workers[t].filter);
-            free(s->workers[t].out);
-            free(s->workers[t].pnraw);
-            free(s->workers[t].pnout);
-        }
+    for (int t = 0; s->workers && t < s->threads; t++)
+        free_worker(s->workers[t]);   /* NULL: a slot never used */
     free(s->workers);
     free(s->pp);
     free(s->dummy);
@@ -241,20 +295,12 @@ static ns_h5_stream *open_as(const char *path, int pending, const int64_t *bound
     s->part = ns_h5_path_plus(path, ".part");
     s->pend = ns_h5_path_plus(path, ".part.new");
     s->pending = pending;
+    /* the slots only: each thread's worker is made when it first stores
+     * something (worker_get) */
     s->workers = calloc((size_t)threads, sizeof *s->workers);
     if (!s->path || !s->part || !s->pend || !s->workers)
         goto nomem;
     const char *create = cur(s);
-    for (int t = 0; t < threads; t++) {
-        stream_worker *w = &s->workers[t];
-        if (!(w->filter = ns_chunkfilter_new(s->raw_bytes, NS_H5_DEFLATE_LEVEL, NS_DEFLATE_PLANES, err)))
-            goto fail;
-        const size_t pn_bytes = (size_t)s->c0 * (size_t)s->c1;
-        if (!(w->pnraw = malloc(pn_bytes)) || !(w->pnout = malloc(ns_chunkfilter_bound(pn_bytes))))
-            goto nomem;
-        if (elem > 1 && !(w->out = malloc(s->bound)))
-            goto nomem;
-    }
     hid_t fapl = ns_h5_stream_fapl(path, err);
     if (fapl < 0)
         goto fail;
@@ -349,11 +395,17 @@ ns_err ns_h5_stream_tile(ns_h5_stream *s, int64_t x0, int64_t y0, int64_t nx, in
         x0 + nx > s->bounds[0] || y0 + ny > s->bounds[1])
         return ns_error_set(err, NS_EINTERNAL, "%s: bad tile %lld,%lld of %lld x %lld on thread %d", s->path,
                             (long long)x0, (long long)y0, (long long)nx, (long long)ny, tid);
-    stream_worker *w = &s->workers[tid];
+    stream_worker *w;
+    ns_err rc = worker_get(s, tid, &w, err);
+    if (rc) {
+        NS_PRAGMA(omp critical(ns_h5_stream))
+        s->failed = 1;
+        return rc;
+    }
     ns_h5_tile_chunks ch;
     const size_t pn_bytes = (size_t)s->c0 * (size_t)s->c1;
-    ns_err rc = ns_h5_tile_pack(w->filter, w->pnraw, w->out, s->bound, w->pnout, ns_chunkfilter_bound(pn_bytes), s->c0,
-                                s->c1, s->elem, nx, ny, vals, &ch, s->path, err);
+    rc = ns_h5_tile_pack(w->filter, w->pnraw, w->out, s->bound, w->pnout, ns_chunkfilter_bound(pn_bytes), s->c0,
+                         s->c1, s->elem, nx, ny, vals, &ch, s->path, err);
     const size_t glen = ch.glen, plen = ch.plen;
     const uint32_t mx = ch.max_value;
     const uint64_t np = ch.zeros;
@@ -535,7 +587,7 @@ ns_err ns_h5_stream_pn_rows(ns_h5_stream *s, int64_t x0, int64_t nrows, int64_t 
     ns_err rc = NS_OK;
     NS_PRAGMA(omp parallel for schedule(dynamic, 1) num_threads(s->threads))
     for (int64_t j = 0; j < nch; j++) {
-        stream_worker *w = &s->workers[ns_omp_thread_num()];
+        stream_worker *w = NULL;
         ns_error e = {0};
         size_t len = 0;
         int failed;
@@ -543,7 +595,10 @@ ns_err ns_h5_stream_pn_rows(ns_h5_stream *s, int64_t x0, int64_t nrows, int64_t 
         failed = s->failed;
         if (failed)
             continue;
-        ns_err r = pn_chunk(s, w, nrows, words, p, j * s->c1, &len, &e);
+        /* the team has s->threads threads at most: the number is a slot */
+        ns_err r = worker_get(s, ns_omp_thread_num(), &w, &e);
+        if (!r)
+            r = pn_chunk(s, w, nrows, words, p, j * s->c1, &len, &e);
         NS_PRAGMA(omp critical(ns_h5_stream))
         {
             ns_h5_quiet();   /* HDF5 keeps its error settings per thread */

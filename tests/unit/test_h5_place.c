@@ -16,7 +16,16 @@
  * (Their sizes differ by a few bytes: HDF5's chunk index takes the chunks
  * in another order.)
  * Bad input: a request cut short, a tile out of the table, a mirror
- * without its tile, a place on a stream not shared: each refused. */
+ * without its tile, a place on a stream not shared: each refused.
+ * Workers made on first use (ns_h5_stream_workers_made): a stream holds a
+ * thread's chunk filter and buffers only once that thread has stored
+ * something. The plain stream has 4 slots and is written on the calling
+ * thread: none made by the open, 1 at the end. A third stream of the same
+ * table has 8 slots and is written by a loop on 2 OpenMP threads: as many
+ * made as threads stored tiles (2 at most), and the file is the same table.
+ * A P/N stream of it (blocks of T rows, ns_h5_stream_pn_rows) with 8 slots:
+ * each block is one /pn chunk, filled on one thread, so at most one worker
+ * a block is made (3 of 8), and the file reads back to the table's P/N. */
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -24,6 +33,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/ns_omp.h"
 #include "store/ns_h5.h"
 
 #include "naive.h"
@@ -59,6 +69,43 @@ typedef struct later {
     size_t reply_bytes;
 } later;
 
+/* Stream the whole table (every tile, in row order) into a stream of 8
+ * slots from a loop on 2 OpenMP threads; *used gets how many of them
+ * stored a tile. */
+static void stream_on_two(ns_h5_stream *c, int *used)
+{
+    const int nt = (N + T - 1) / T;
+    int on[2] = {0, 0}, bad = 0;
+    ns_error first = {0};
+    NS_PRAGMA(omp parallel num_threads(2))
+    {
+        uint32_t *v = malloc((size_t)T * T * sizeof *v);
+        const int tid = ns_omp_thread_num();
+        NS_PRAGMA(omp for schedule(static, 1))
+        for (int k = 0; k < nt * nt; k++) {
+            int64_t nx, ny;
+            ns_error e = {0};
+            ns_err rc = NS_ENOMEM;
+            if (v) {
+                tile_of(k / nt * T, k % nt * T, &nx, &ny, v);
+                rc = ns_h5_stream_tile(c, k / nt * T, k % nt * T, nx, ny, v, &e);
+            }
+            on[tid] = 1;   /* each thread its own element */
+            if (rc) {
+                NS_PRAGMA(omp critical(test_two))
+                {
+                    if (!bad)
+                        first = e;
+                    bad = 1;
+                }
+            }
+        }
+        free(v);
+    }
+    CHECKF(!bad, "the stream on 2 threads: %s", first.msg);
+    *used = on[0] + on[1];
+}
+
 static void check_file(const char *path, const char *what)
 {
     ns_table *t = NULL;
@@ -86,17 +133,20 @@ int main(void)
     char dir[] = "/tmp/ns_place_XXXXXX";
     if (!mkdtemp(dir))
         return 2;
-    char pa[512], pb[512];
+    char pa[512], pb[512], pc[512], pd[512];
     snprintf(pa, sizeof pa, "%s/a.h5", dir);
     snprintf(pb, sizeof pb, "%s/b.h5", dir);
+    snprintf(pc, sizeof pc, "%s/c.h5", dir);
+    snprintf(pd, sizeof pd, "%s/d.h5", dir);
     const int64_t bounds[2] = {N, N};
     ns_error err = {0};
     static uint32_t vals[T * T], mir[T * T];
     int64_t nx, ny;
 
-    /* the plain stream */
-    ns_h5_stream *a = ns_h5_stream_open(pa, bounds, 2, T, 1, 0, &err);
+    /* the plain stream: 4 slots, written on this thread only */
+    ns_h5_stream *a = ns_h5_stream_open(pa, bounds, 2, T, 4, 0, &err);
     CHECKF(a != NULL, "open a: %s", err.msg);
+    CHECKF(ns_h5_stream_workers_made(a) == 0, "a: %d workers made by the open", ns_h5_stream_workers_made(a));
     for (int64_t i = 0; a && i * T < N; i++)
         for (int64_t j = i; j * T < N; j++) {
             tile_of(i * T, j * T, &nx, &ny, vals);
@@ -106,9 +156,49 @@ int main(void)
                 CHECKF(ns_h5_stream_tile(a, j * T, i * T, nx, ny, mir, &err) == NS_OK, "a: %s", err.msg);
             }
         }
+    CHECKF(ns_h5_stream_workers_made(a) == 1, "a: %d workers made for 1 thread of 4 slots",
+           ns_h5_stream_workers_made(a));
     ns_meta m = meta();
-    ns_table_stats sa, sb;
+    ns_table_stats sa, sb, sc, sd;
     CHECKF(a && ns_h5_stream_close(a, &m, &sa, &err) == NS_OK, "close a: %s", err.msg);
+
+    /* 8 slots, 2 threads write */
+    ns_h5_stream *c = ns_h5_stream_open(pc, bounds, 2, T, 8, 0, &err);
+    CHECKF(c != NULL, "open c: %s", err.msg);
+    if (c) {
+        int used = 0;
+        CHECKF(ns_h5_stream_workers_made(c) == 0, "c: %d workers made by the open", ns_h5_stream_workers_made(c));
+        stream_on_two(c, &used);
+        const int made = ns_h5_stream_workers_made(c);
+        CHECKF(used >= 1 && used <= 2 && made == used, "c: %d workers made of 8 slots, %d threads stored", made,
+               used);
+        CHECKF(ns_h5_stream_close(c, &m, &sc, &err) == NS_OK, "close c: %s", err.msg);
+    }
+
+    /* P/N in blocks of T rows, 8 slots */
+    ns_h5_stream *d = ns_h5_stream_open(pd, bounds, 1, T, 8, 0, &err);
+    CHECKF(d != NULL, "open d: %s", err.msg);
+    if (d) {
+        enum { WORDS = (N + 63) / 64 };
+        static uint64_t bits[T * WORDS];
+        int blocks = 0;
+        CHECKF(ns_h5_stream_workers_made(d) == 0, "d: %d workers made by the open", ns_h5_stream_workers_made(d));
+        for (int64_t x0 = 0; x0 < N; x0 += T, blocks++) {
+            const int64_t rows = x0 + T <= N ? T : N - x0;
+            memset(bits, 0, sizeof bits);
+            for (int64_t i = 0; i < rows; i++)
+                for (int64_t y = 0; y < N; y++)
+                    if (G[(x0 + i) * N + y] == 0)
+                        bits[i * WORDS + y / 64] |= (uint64_t)1 << (y % 64);
+            CHECKF(ns_h5_stream_pn_rows(d, x0, rows, WORDS, bits, &err) == NS_OK, "d: %s", err.msg);
+        }
+        const int made = ns_h5_stream_workers_made(d);
+        CHECKF(made >= 1 && made <= blocks && blocks < 8, "d: %d workers made of 8 slots for %d one-chunk blocks",
+               made, blocks);
+        ns_meta mp = meta();
+        mp.pn_only = 1;
+        CHECKF(ns_h5_stream_close(d, &mp, &sd, &err) == NS_OK, "close d: %s", err.msg);
+    }
 
     /* the shared stream */
     ns_h5_stream *b = ns_h5_stream_open(pb, bounds, 2, T, 1, 0, &err);
@@ -220,6 +310,13 @@ int main(void)
 
     check_file(pa, "the plain stream");
     check_file(pb, "the shared stream");
+    check_file(pc, "the stream of 8 slots on 2 threads");
+    check_file(pd, "the P/N stream of 8 slots");
+    CHECKF(sc.n_valid == sa.n_valid && sc.n_p == sa.n_p && sc.max_value == sa.max_value,
+           "the stream on 2 threads: %llu cells, %llu P, max %u", (unsigned long long)sc.n_valid,
+           (unsigned long long)sc.n_p, sc.max_value);
+    CHECKF(sd.n_valid == sa.n_valid && sd.n_p == np, "the P/N stream: %llu cells, %llu P",
+           (unsigned long long)sd.n_valid, (unsigned long long)sd.n_p);
     CHECKF(sa.n_valid == (uint64_t)N * N && sb.n_valid == sa.n_valid && sb.n_p == sa.n_p && sa.n_p == np &&
               sb.max_value == sa.max_value,
           "summaries: %llu/%llu cells, %llu/%llu P, max %u/%u", (unsigned long long)sa.n_valid,
@@ -227,6 +324,8 @@ int main(void)
           sb.max_value);
     remove(pa);
     remove(pb);
+    remove(pc);
+    remove(pd);
     rmdir(dir);
     free(G);
     return TEST_REPORT();
