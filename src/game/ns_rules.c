@@ -770,7 +770,7 @@ static ns_err compile(const char *text, const char *fname, const ns_params *ps, 
             /* options are sorted before they are looked up: per position */
             cls[fi].kind = NS_FAM_GENERAL;
             snprintf(cls[fi].why, sizeof cls[fi].why,
-                     "the game is symmetric: every option is sorted along %s before it is looked up", symtext);
+                     "the game is symmetric: every option is sorted along %.80s before it is looked up", symtext);
         } else if ((rc = ns_rules_classify(p, &p->fam[fi], k, p->nstrict > 0, dom_linear, dom, ndom, nkeep, &cls[fi],
                                            err))) {
             goto fail;

@@ -6,7 +6,9 @@
 #                               [--repeat R] [--threads LIST] [--match TEXT]
 #   --prev REF       the release to compare with: a git tag or commit
 #                    (default: the newest tag v* that is an ancestor of
-#                    HEAD's parent, i.e. the previous release). Its sources
+#                    HEAD's parent, i.e. the previous release; in a clone
+#                    without tags, the newest such entry of
+#                    tools/bench/releases, which also names a tag). Its sources
 #                    come from `git archive` into build-release/REF-src and
 #                    it is built there (Release), beside this tree's build.
 #   --prev-bin PATH  use this nimsieve binary as the previous release
@@ -19,6 +21,7 @@
 #                    --quick: 1)
 #   --threads LIST   thread counts (default 1,2)
 #   --match TEXT     only the cases whose name contains TEXT
+#   --which          print the previous release (NAME COMMIT) and exit
 #
 # Each case is one `nimsieve solve` command line, run alternately by the
 # previous and the current binary (so a load change hits both), timed end
@@ -29,7 +32,7 @@
 # seconds.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
-prev= prev_bin= cur_bin= quick=0 repeat= threads=1,2 match=
+prev= prev_bin= cur_bin= quick=0 repeat= threads=1,2 match= which=0
 while [ $# -gt 0 ]; do
     case $1 in
         --prev) prev=${2:?--prev needs a tag or commit}; shift 2 ;;
@@ -39,7 +42,8 @@ while [ $# -gt 0 ]; do
         --repeat) repeat=${2:?--repeat needs a count}; shift 2 ;;
         --threads) threads=${2:?--threads needs a list, e.g. 1,2}; shift 2 ;;
         --match) match=${2:?--match needs a text}; shift 2 ;;
-        -h|--help) sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --which) which=1; shift ;;
+        -h|--help) sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "release.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -50,6 +54,34 @@ esac
 case $threads in
     *[!0-9,]*|,*|*,|*,,*|'') echo "release.sh: --threads '$threads': expected a list like 1,2" >&2; exit 2 ;;
 esac
+
+# a release named in tools/bench/releases: NAME -> its commit ('' if none)
+listed() {
+    awk -v n="$1" '$1 == n { print $2 }' "$root/tools/bench/releases" 2>/dev/null | tail -1
+}
+# the newest release of tools/bench/releases that HEAD's parent contains
+newest_listed() {
+    local name sha found=
+    while read -r name sha; do
+        case $name in '#'*|'') continue ;; esac
+        git -C "$root" merge-base --is-ancestor "$sha" HEAD^ 2>/dev/null && found=$name
+    done <"$root/tools/bench/releases"
+    echo "$found"
+}
+if [ -z "$prev_bin" ] || [ "$which" = 1 ]; then
+    if [ -z "$prev" ]; then
+        prev=$(git -C "$root" describe --tags --abbrev=0 --match 'v*' HEAD^ 2>/dev/null || true)
+        [ -n "$prev" ] || prev=$(newest_listed)
+        [ -n "$prev" ] || { echo "release.sh: no release tag v* before HEAD: give --prev REF or --prev-bin PATH" >&2; exit 2; }
+    fi
+    sha=$(git -C "$root" rev-parse --verify --quiet "$prev^{commit}") || sha=$(listed "$prev")
+    sha=$(git -C "$root" rev-parse --verify --quiet "${sha:-none}^{commit}") ||
+        { echo "release.sh: --prev '$prev': not a tag or commit of $root, nor a release of tools/bench/releases" >&2; exit 2; }
+    if [ "$which" = 1 ]; then
+        echo "$prev $sha"
+        exit 0
+    fi
+fi
 
 # the current tree
 if [ -n "$cur_bin" ]; then
@@ -69,12 +101,6 @@ if [ -n "$prev_bin" ]; then
     [ -x "$prev_bin" ] || { echo "release.sh: --prev-bin $prev_bin: not an executable" >&2; exit 2; }
     prev_label=$("$prev_bin" --version 2>/dev/null | head -1 || true)
 else
-    if [ -z "$prev" ]; then
-        prev=$(git -C "$root" describe --tags --abbrev=0 --match 'v*' HEAD^ 2>/dev/null || true)
-        [ -n "$prev" ] || { echo "release.sh: no release tag v* before HEAD: give --prev REF or --prev-bin PATH" >&2; exit 2; }
-    fi
-    sha=$(git -C "$root" rev-parse --verify --quiet "$prev^{commit}") ||
-        { echo "release.sh: --prev '$prev': not a tag or commit of $root" >&2; exit 2; }
     rdir=$root/build-release/${prev//\//_}
     if [ ! -x "$rdir/build/nimsieve" ] || [ "$(cat "$rdir/sha" 2>/dev/null)" != "$sha" ]; then
         rm -rf "$rdir"
