@@ -311,6 +311,14 @@ typedef struct ns_engine_opts {
                                levels; 0: NS_GENERAL_SOLO_WORK, or a quarter
                                of the largest level's work if less (the
                                tests set 1 to share every level they can) */
+    int widen_rebuild;      /* general engine: a widening of the sets
+                               rebuilds them from the table (the path taken
+                               when copying them would pass memory_limit)
+                               instead of copying them wider; for tests */
+    uint64_t *widenings;    /* OPTIONAL (general engine): widenings[0] gets
+                               the widenings of the sets done by copying
+                               them, widenings[1] those rebuilt from the
+                               table (both added to) */
     struct ns_gsg **gsg;    /* OPTIONAL (retro, normal play): *gsg gets the
                                generalized Sprague-Grundy values, computed
                                after the P/N/draw table (ns_gsg_solve);

@@ -75,6 +75,7 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -182,6 +183,22 @@ typedef struct sieve {
     volatile int grow[2];       /* a mex reached acap < cap at level r: widen */
     volatile int halted;        /* thread 0 ended the run (see between_levels) */
     volatile int64_t next_level; /* the next shared level, set by thread 0 */
+    /* cells of a shared level thread 0 leaves to the others: it also lists
+     * the next level while they compute (levels_for), so an equal share
+     * would keep them waiting at the barrier for as long as that takes.
+     * Thread 0 measures the listing against its cells and sets this while
+     * it holds the barrier (lead_update); the others read it after. Which
+     * thread computes a cell changes no value. */
+    double lead;
+    /* widening ahead: a value is at most one more than the largest value
+     * of the levels before it (the mex of values <= M is <= M + 1), so
+     * when that largest value reaches acap - 1 thread 0 widens the sets
+     * between two levels (grow_at = the next level), where every set is
+     * exact, and copies them wider instead of rebuilding them from the
+     * table (widen_records). Set by thread 0 while it holds the barrier. */
+    int widen_ahead;
+    struct local_ctx *lcs;      /* every thread's, for vmax_all */
+    int nlcs;
     uint8_t *solo;              /* per level: small, run by thread 0 alone; owned */
     ns_error perr;
     /* progress: the work done, over the work of the whole table. A game with
@@ -737,6 +754,8 @@ typedef struct local_ctx {
     uint64_t *rec;          /* prefix record being extended */
     int any;
     int oom;
+    int64_t vmax;           /* the largest value this thread stored or
+                               restored (-1: none) */
     char pad[64];
 } local_ctx;
 
@@ -996,6 +1015,8 @@ static void compute_cell(sieve *sv, int64_t r, const int64_t *s, local_ctx *lc)
     if (!sv->pn_only && m >= sv->cap)
         fail_once(sv, r, NULL, NS_EINTERNAL, "a value reached the value bound; the game's option bound is wrong");
     ns_table_set(t, idx, m);
+    if ((int64_t)m > lc->vmax)
+        lc->vmax = m;
     for (int i = 0; i < sv->nself; i++)
         rec_insert(lc->selfrec[i], m, sv->acap, sv->words);
     if (sv->sub.nsub)
@@ -1009,6 +1030,45 @@ static void thread_block(uint64_t n, int me, int nt, uint64_t *c0, uint64_t *c1)
     const uint64_t q = n / (uint64_t)nt, rem = n % (uint64_t)nt, m = (uint64_t)me;
     *c0 = m * q + (m < rem ? m : rem);
     *c1 = *c0 + q + (m < rem ? 1 : 0);
+}
+
+/* Thread me's block [c0, c1) of n cells when thread 0 leaves `lead` cells
+ * (at most its equal share) to the other nt - 1 threads. */
+static void lead_block(uint64_t n, int me, int nt, double lead, uint64_t *c0, uint64_t *c1)
+{
+    if (nt < 2 || lead < 1) {
+        thread_block(n, me, nt, c0, c1);
+        return;
+    }
+    const uint64_t q = n / (uint64_t)nt;
+    const uint64_t n0 = q - (lead < (double)q ? (uint64_t)lead : q);   /* thread 0's cells */
+    if (me == 0) {
+        *c0 = 0;
+        *c1 = n0;
+        return;
+    }
+    thread_block(n - n0, me - 1, nt - 1, c0, c1);
+    *c0 += n0;
+    *c1 += n0;
+}
+
+static double mono_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Thread 0, while it holds the barrier: the listing of the next level
+ * took t_list seconds and its n0 cells t_cells; balanced, thread 0 gives
+ * up (nt - 1) / nt of the cells the listing is worth (smoothed over the
+ * levels: the next level's sizes are close to this one's). */
+static void lead_update(sieve *sv, int nt, double t_list, double t_cells, uint64_t n0)
+{
+    if (nt < 2 || n0 < 64 || t_cells <= 0)
+        return;
+    const double want = t_list / (t_cells / (double)n0) * (double)(nt - 1) / (double)nt;
+    sv->lead = 0.5 * sv->lead + 0.5 * want;
 }
 
 static int team_size(void)
@@ -1045,6 +1105,9 @@ static void restore_cell(sieve *sv, int64_t r, int64_t rr, const int64_t *s, loc
 {
     const ns_game *g = sv->g;
     const int k = sv->k;
+    const uint32_t v = ns_table_get(sv->t, ns_table_index(sv->t, s));
+    if (v != ns_table_invalid(sv->t) && (int64_t)v > lc->vmax)
+        lc->vmax = v;
     for (int i = 0; i < sv->npref; i++) {
         const prefset *ps = &sv->pref[i];
         if (g->rank_w[ps->axis] == 0)
@@ -1069,7 +1132,7 @@ static void restore_cell(sieve *sv, int64_t r, int64_t rr, const int64_t *s, loc
         /* the running sets of levels r - 1 and r (the last two) */
         int any = 0;
         subsets_gather(sv, r, s, NULL, NULL, &any);
-        subsets_insert(sv, r, s, ns_table_get(sv->t, ns_table_index(sv->t, s)));
+        subsets_insert(sv, r, s, v);
     }
 }
 
@@ -1139,6 +1202,8 @@ static void replay_cell(sieve *sv, int64_t r, const int64_t *s, uint32_t v, loca
     const ns_game *g = sv->g;
     const int k = sv->k;
     ns_table_set(sv->t, ns_table_index(sv->t, s), v);
+    if (v != ns_table_invalid(sv->t) && (int64_t)v > lc->vmax)
+        lc->vmax = v;
     for (int i = 0; i < sv->npref; i++) {
         const prefset *ps = &sv->pref[i];
         if (g->rank_w[ps->axis] == 0)
@@ -1401,6 +1466,65 @@ nomem:
                         " words a set)", nb, sv->words);
 }
 
+/* Copy n records of ow words into fresh ones of nw >= ow words (the rest
+ * zero), in parallel; frees the old ones. NULL when out of memory (the old
+ * ones kept). */
+static uint64_t *rec_widen(uint64_t *old, size_t *mapped, uint64_t n, uint64_t ow, uint64_t nw, int nthreads)
+{
+    size_t nm;
+    uint64_t *rec = rec_new(n, nw, &nm);
+    if (!rec)
+        return NULL;
+    NS_PRAGMA(omp parallel for schedule(static) num_threads(nthreads))
+    for (int64_t l = 0; l < (int64_t)n; l++)
+        memcpy(rec + (uint64_t)l * nw, old + (uint64_t)l * ow, (size_t)ow * sizeof *rec);
+    rec_free(old, *mapped);
+    *mapped = nm;
+    return rec;
+}
+
+/* Widen the line records and running sets from ow to sv->words words a set
+ * in place of alloc_records and a rebuild: when a widening is called for,
+ * every value stored so far is below the old acap (a mex at acap stops the
+ * level before it is stored), so every set is exact as it stands and only
+ * gains zero words; a record's own mex (its first word) stays right: below
+ * 64 ow it is the first value missing, at 64 ow the set is full below it
+ * and the new words are empty. Both old and new records are held at once:
+ * refused (NS_ENOMEM, nothing changed but the sets already widened, which
+ * stay consistent) when their sum is over limit (0: none); the caller then
+ * falls back to alloc_records and a rebuild, which peaks at the new size. */
+static ns_err widen_records(sieve *sv, uint64_t ow, uint64_t limit, int nthreads)
+{
+    subsets *sub = &sv->sub;
+    const uint64_t need = sat_add(sets_bytes(sv->sets, sv->nsets, sv->pref, sv->npref, sub, sv->words),
+                                  sets_bytes(sv->sets, sv->nsets, sv->pref, sv->npref, sub, ow));
+    if (limit && need > limit)
+        return NS_ENOMEM;
+    for (int i = 0; i < sv->nsets; i++) {
+        lineset *ls = &sv->sets[i];
+        uint64_t *r = rec_widen(ls->rec, &ls->rec_mapped, ls->nlines, ow + 1, sv->recw, nthreads);
+        if (!r)
+            return NS_ENOMEM;
+        ls->rec = r;
+    }
+    for (int i = 0; i < sv->npref; i++) {
+        prefset *ps = &sv->pref[i];
+        uint64_t *r = rec_widen(ps->rec, &ps->rec_mapped, ps->nlines, ow + 1, sv->recw, nthreads);
+        if (!r)
+            return NS_ENOMEM;
+        ps->rec = r;
+    }
+    for (int i = 0; i < 2 && sub->nsub; i++) {
+        /* nsub sets a slot, one after another: each set widens alone */
+        uint64_t *r = rec_widen(sub->buf[i], &sub->mapped[i], sub->nslots * (uint64_t)sub->nsub, ow, sv->words,
+                                nthreads);
+        if (!r)
+            return NS_ENOMEM;
+        sub->buf[i] = r;
+    }
+    return NS_OK;
+}
+
 /* Rebuild the line records from the final values of levels 0..upto-1; adds
  * their cell count to *cells (may be NULL). One parallel region: the
  * threads take contiguous blocks of a level (thread 0 alone on a small
@@ -1492,6 +1616,27 @@ static int level_done(sieve *sv, int64_t r, const ns_engine_opts *opts, uint64_t
     return 0;
 }
 
+/* The largest value stored or restored so far, by any thread (-1: none);
+ * thread 0, while the others wait at the barrier or outside the team. */
+static int64_t vmax_all(const sieve *sv)
+{
+    int64_t m = -1;
+    for (int i = 0; i < sv->nlcs; i++)
+        m = sv->lcs[i].vmax > m ? sv->lcs[i].vmax : m;
+    return m;
+}
+
+/* After level r (not the last), thread 0: widen ahead when the next level
+ * may hold a value at acap (see sieve.widen_ahead). */
+static void widen_check(sieve *sv, int64_t r, int64_t *grow_at)
+{
+    if (sv->halted || r >= sv->max_rank || sv->acap >= sv->cap || vmax_all(sv) + 1 < (int64_t)sv->acap)
+        return;
+    sv->widen_ahead = 1;
+    *grow_at = r + 1;
+    sv->halted = 1;
+}
+
 /* Level r on thread 0 alone (the others wait at a barrier): lagged inserts,
  * the cells, the callbacks; sets sv->halted (and *grow_at) to end the run. */
 static void solo_level(sieve *sv, int64_t r, local_ctx *lc, const ns_engine_opts *opts, uint64_t levels,
@@ -1523,6 +1668,7 @@ static void solo_level(sieve *sv, int64_t r, local_ctx *lc, const ns_engine_opts
         sv->stop = 1;
         sv->halted = 1;
     }
+    widen_check(sv, r, grow_at);
 }
 
 /* Levels r, r + 1, ... as long as they are small, on thread 0 alone (the
@@ -1553,6 +1699,7 @@ static void between_levels(sieve *sv, int64_t r, local_ctx *lc, const ns_engine_
         sv->stop = 1;
         sv->halted = 1;
     }
+    widen_check(sv, r, grow_at);
     sv->next_level = sv->halted ? r + 1 : solo_run(sv, r + 1, lc, opts, levels, done, grow_at);
 }
 
@@ -1608,8 +1755,11 @@ static ns_err general_resume(const ns_game *game, ns_table *t, const ns_engine_p
      * ncells (1 + max_rank / 2) in all */
     sv.work_total = (double)t->ncells * (sv.weigh_rank ? 1.0 + (double)sv.max_rank / 2 : 1.0);
     const size_t nptr = (size_t)(sv.nself + sv.nreaders + sv.npref + sv.sub.nsub + 1);
+    sv.lcs = lcs;
+    sv.nlcs = nthreads;
     for (int i = 0; i < nthreads; i++) {
         lcs[i].sv = &sv;
+        lcs[i].vmax = -1;
         lcs[i].bits = calloc((size_t)sv.wfull, sizeof *lcs[i].bits);
         lcs[i].ptr = calloc(nptr, sizeof *lcs[i].ptr);
         lcs[i].selfrec = calloc((size_t)sv.nself + 1, sizeof *lcs[i].selfrec);
@@ -1665,12 +1815,16 @@ static ns_err general_resume(const ns_game *game, ns_table *t, const ns_engine_p
                     ns_barrier_wait(&bar, &sense);
                 }
                 const int64_t run = psv->run;
+                double t_list = 0, t_cells = 0;   /* thread 0's, for lead_update */
+                uint64_t n0 = 0;
                 if (me == 0 && r < psv->max_rank) {
                     /* the next level's lists, while the others start on this one */
                     ns_error e;
                     ns_error_clear(&e);
+                    t_list = mono_s();
                     if (levels_for(psv, r + 1, &e))
                         fail_once(psv, r, &e, NS_ENOMEM, "out of memory");
+                    t_list = mono_s() - t_list;
                 }
                 for (int i = 0; i < psv->nlagged; i++) {
                     lineset *ls = &psv->sets[psv->lagged_idx[i]];
@@ -1689,19 +1843,25 @@ static ns_err general_resume(const ns_game *game, ns_table *t, const ns_engine_p
                  * cores at every level) */
                 uint64_t b0, b1; /* this process's block: all of it in one process */
                 rank_block(psv, L->n, psv->xch ? psv->xch->rank : 0, &b0, &b1);
+                if (me == 0)
+                    t_cells = mono_s();
                 if (run == 1) {
                     uint64_t c0, c1;
-                    thread_block(b1 - b0, me, team_size(), &c0, &c1);
+                    lead_block(b1 - b0, me, team_size(), psv->lead, &c0, &c1);
                     compute_cells(psv, r, L, b0 + c0, b0 + c1, lc);
+                    n0 = c1 - c0;
                 } else {
-                    const int64_t u0 = (int64_t)b0 / run, u1 = (int64_t)b1 / run;
-                    NS_PRAGMA(omp for schedule(static) nowait)
-                    for (int64_t u = u0; u < u1; u++) {
-                        if (psv->failed_any)
-                            continue;
-                        compute_cells(psv, r, L, (uint64_t)(u * run), (uint64_t)((u + 1) * run), lc);
-                    }
+                    /* runs of cells along the sequence axis, a thread's
+                     * block of them (lead counted in runs) */
+                    const uint64_t u0 = b0 / (uint64_t)run, u1 = b1 / (uint64_t)run;
+                    uint64_t c0, c1;
+                    lead_block(u1 - u0, me, team_size(), psv->lead / (double)run, &c0, &c1);
+                    for (uint64_t u = u0 + c0; u < u0 + c1 && !psv->failed_any; u++)
+                        compute_cells(psv, r, L, u * (uint64_t)run, (u + 1) * (uint64_t)run, lc);
+                    n0 = (c1 - c0) * (uint64_t)run;
                 }
+                if (me == 0)
+                    t_cells = mono_s() - t_cells;
                 /* across processes: thread 0 swaps the blocks while the
                  * others wait, then all replay the other processes' cells */
                 if (psv->xch) {
@@ -1719,6 +1879,7 @@ static ns_err general_resume(const ns_game *game, ns_table *t, const ns_engine_p
                  * runs the small levels that follow while the others wait */
                 if (me == 0) {
                     ns_barrier_hold(&bar);
+                    lead_update(psv, team_size(), t_list, t_cells, n0);
                     between_levels(psv, r, lc, opts, levels, &done, &grow_at);
                     ns_barrier_release(&bar, &sense);
                 } else {
@@ -1728,13 +1889,29 @@ static ns_err general_resume(const ns_game *game, ns_table *t, const ns_engine_p
         }
         if (sv.failed_any || sv.stop || grow_at < 0)
             break;
-        /* widen the line sets and redo level grow_at */
+        /* widen the line sets and redo level grow_at (a widening ahead:
+         * run level grow_at, the first not run) */
+        const uint64_t ow = sv.words;
+        const int64_t vm = vmax_all(&sv);
+        const int ahead = sv.widen_ahead && vm < (int64_t)sv.acap;
         sv.words = sv.words * 2 < sv.wfull ? sv.words * 2 : sv.wfull;
+        /* values already past the sets (a resume's table): wide enough
+         * for all of them and the next level at once, one rebuild */
+        while (sv.widen_ahead && sv.words < sv.wfull && (int64_t)(64 * sv.words) <= vm + 1)
+            sv.words = sv.words * 2 < sv.wfull ? sv.words * 2 : sv.wfull;
+        sv.widen_ahead = 0;
         sv.acap = sv.cap < 64 * sv.words ? sv.cap : (uint32_t)(64 * sv.words);
         sv.recw = sv.words + 1;
         sv.grow[0] = sv.grow[1] = 0;
         start = grow_at;
         grow_at = -1;
+        if (ahead && !opts->widen_rebuild && !widen_records(&sv, ow, opts->memory_limit, nthreads)) {
+            if (opts->widenings)
+                opts->widenings[0]++;
+            continue; /* the sets were exact: copied wider, no rebuild */
+        }
+        if (opts->widenings)
+            opts->widenings[1]++;
         if ((rc = alloc_records(&sv, opts->memory_limit, err))) {
             /* over the limit: levels 0 .. grow_at - 1 are final */
             char mb[32];

@@ -6,7 +6,9 @@
 # current tree (--prev-bin, --cur-bin: nothing is built), --quick prints a
 # row per case and thread count with a ratio, the load before and after;
 # a case the "previous" binary cannot run prints n/a with its reason (a
-# stand-in that fails the octal case); bad arguments exit 2 with one line.
+# stand-in that fails the octal case); --which names the newest release of
+# tools/bench/releases (the clone has no tags); bad arguments exit 2 with
+# one line.
 set -u
 NS=$1 SRC=$2 WORK=$3
 rm -rf "$WORK"
@@ -36,6 +38,12 @@ chmod +x "$WORK/old.sh"
 bash "$B" --quick --prev-bin "$WORK/old.sh" --cur-bin "$NS" --threads 1 --match octal >"$out" 2>&1 || fail "exited $?: $(cat "$out")"
 grep -qE "^octal 0\.1777 2\^16 +65536 +1 +n/a +[0-9]+\.[0-9]{3} +- +previous: nimsieve solve: -D: bad value" "$out" ||
     fail "no n/a row: $(cat "$out")"
+# the previous release without tags (a landing drops them): tools/bench/releases
+want=$(awk '$1 !~ /^#/ && NF == 2 { r = $0 } END { print r }' "$SRC/tools/bench/releases")
+got=$(bash "$B" --which 2>&1)
+[ -n "$want" ] && [ "$got" = "$want" ] || fail "--which: expected '$want' (the newest of tools/bench/releases), got '$got'"
+got=$(bash "$B" --which --prev "${want%% *}" 2>&1)
+[ "$got" = "$want" ] || fail "--which --prev ${want%% *}: expected '$want', got '$got'"
 for bad in "--repeat 0" "--threads 1,,2" "--prev no-such-ref-xyz" "--bogus"; do
     # shellcheck disable=SC2086
     bash "$B" $bad --cur-bin "$NS" >"$out" 2>&1

@@ -96,7 +96,7 @@ static void test_awythoff(void)
 {
     const int64_t b[2] = {2048, 2048};
     for (int64_t a = 1; a <= 5; a++) {
-        char params[16];
+        char params[32];
         snprintf(params, sizeof params, "a=%" PRId64, a);
         ns_table *t = ns_tsolve("a-wythoff", params, 2, b, 0, 1, 0);
         ns_pseq s;
