@@ -190,13 +190,16 @@ typedef struct sieve {
      * it holds the barrier (lead_update); the others read it after. Which
      * thread computes a cell changes no value. */
     double lead;
-    /* widening ahead: a value is at most one more than the largest value
-     * of the levels before it (the mex of values <= M is <= M + 1), so
-     * when that largest value reaches acap - 1 thread 0 widens the sets
-     * between two levels (grow_at = the next level), where every set is
-     * exact, and copies them wider instead of rebuilding them from the
-     * table (widen_records). Set by thread 0 while it holds the barrier. */
-    int widen_ahead;
+    /* A widening without a rebuild: a mex that reaches acap is not
+     * stored, its cell goes on its thread's redo list (local_ctx.redo) and
+     * the level goes on; then the sets are widened in place (every value
+     * stored so far is below acap, so every set is exact and only gains
+     * zero words: widen_records) and level redo_level runs again for the
+     * listed cells only (the others are final, their values already in
+     * the sets: computed again they would find themselves on their own
+     * lines). -1: none. Set outside the team, cleared by thread 0 after
+     * the level while it holds the barrier. */
+    int64_t redo_level;
     struct local_ctx *lcs;      /* every thread's, for vmax_all */
     int nlcs;
     uint8_t *solo;              /* per level: small, run by thread 0 alone; owned */
@@ -756,6 +759,10 @@ typedef struct local_ctx {
     int oom;
     int64_t vmax;           /* the largest value this thread stored or
                                restored (-1: none) */
+    uint64_t *redo;         /* cells (indices in the level's list) whose
+                               mex reached acap (see sieve.redo_level); owned */
+    size_t nredo, capredo;
+    int redo_oom;           /* a cell could not be listed: rebuild instead */
     char pad[64];
 } local_ctx;
 
@@ -924,7 +931,9 @@ static void subsets_insert(sieve *sv, int64_t r, const int64_t *s, uint32_t v)
             cur[(uint64_t)i * W + (v >> 6)] |= (uint64_t)1 << (v & 63);
 }
 
-static void compute_cell(sieve *sv, int64_t r, const int64_t *s, local_ctx *lc)
+/* Returns the value stored, -2 when the sets are too narrow for it (not
+ * stored), or -1 (none: not a position, a failure). */
+static int64_t compute_cell(sieve *sv, int64_t r, const int64_t *s, local_ctx *lc)
 {
     const ns_game *g = sv->g;
     const int k = sv->k;
@@ -939,7 +948,7 @@ static void compute_cell(sieve *sv, int64_t r, const int64_t *s, local_ctx *lc)
         prefix_step(sv, r, s, lc, valid, &np, &lo, &any);
     if (!valid) {
         ns_table_set(t, idx, ns_table_invalid(t));
-        return;
+        return -1;
     }
     if (sv->sub.nsub)
         subsets_gather(sv, r, s, ptr, &np, &any);
@@ -1008,19 +1017,18 @@ static void compute_cell(sieve *sv, int64_t r, const int64_t *s, local_ctx *lc)
     if (g->play == NS_PLAY_MISERE && !any)
         m = 1;
     if (m >= sv->acap && sv->acap < sv->cap) {
-        /* the sets are too narrow for this value: widen them and redo the level */
+        /* the sets are too narrow for this value: widen them and redo the cell */
         sv->grow[r & 1] = 1;
-        return;
+        return -2;
     }
     if (!sv->pn_only && m >= sv->cap)
         fail_once(sv, r, NULL, NS_EINTERNAL, "a value reached the value bound; the game's option bound is wrong");
     ns_table_set(t, idx, m);
-    if ((int64_t)m > lc->vmax)
-        lc->vmax = m;
     for (int i = 0; i < sv->nself; i++)
         rec_insert(lc->selfrec[i], m, sv->acap, sv->words);
     if (sv->sub.nsub)
         subsets_insert(sv, r, s, m);
+    return m;
 }
 
 /* Thread me's contiguous block [*c0, *c1) of n cells shared by nt threads:
@@ -1084,8 +1092,36 @@ static int team_size(void)
 static void compute_cells(sieve *sv, int64_t r, const level_list *L, uint64_t c0, uint64_t c1, local_ctx *lc)
 {
     const int k = sv->k;
-    for (uint64_t c = c0; c < c1 && !sv->failed_any; c++)
-        compute_cell(sv, r, L->cells + c * (uint64_t)k, lc);
+    int64_t vm = lc->vmax;
+    if (r == sv->redo_level) {
+        /* after a widening: only this thread's cells that reached the old
+         * width (the block is not needed: they are listed) */
+        for (size_t i = 0; i < lc->nredo && !sv->failed_any; i++) {
+            const int64_t v = compute_cell(sv, r, L->cells + lc->redo[i] * (uint64_t)k, lc);
+            vm = v > vm ? v : vm;
+        }
+        lc->nredo = 0;
+        lc->vmax = vm;
+        return;
+    }
+    for (uint64_t c = c0; c < c1 && !sv->failed_any; c++) {
+        const int64_t v = compute_cell(sv, r, L->cells + c * (uint64_t)k, lc);
+        vm = v > vm ? v : vm;
+        if (v == -2 && !lc->redo_oom) {
+            if (lc->nredo == lc->capredo) {
+                const size_t nc = lc->capredo ? 2 * lc->capredo : 1024;
+                uint64_t *p = realloc(lc->redo, nc * sizeof *p);
+                if (!p) {
+                    lc->redo_oom = 1;
+                    continue;
+                }
+                lc->redo = p;
+                lc->capredo = nc;
+            }
+            lc->redo[lc->nredo++] = c;
+        }
+    }
+    lc->vmax = vm;
 }
 
 /* Put the (final) value of cell s into the line of lagged set ls. */
@@ -1466,58 +1502,55 @@ nomem:
                         " words a set)", nb, sv->words);
 }
 
-/* Copy n records of ow words into fresh ones of nw >= ow words (the rest
- * zero), in parallel; frees the old ones. NULL when out of memory (the old
- * ones kept). */
-static uint64_t *rec_widen(uint64_t *old, size_t *mapped, uint64_t n, uint64_t ow, uint64_t nw, int nthreads)
+/* Widen n records of ow words to nw >= ow words in place (the rest zero):
+ * the block grows (ns_huge_grow: mremap or realloc), then each record
+ * moves to its new place, the last first (a record's new place lies at or
+ * after its old one, past the records below it). NULL when out of memory
+ * (the old block kept). */
+static uint64_t *rec_widen(uint64_t *old, size_t *mapped, uint64_t n, uint64_t ow, uint64_t nw)
 {
-    size_t nm;
-    uint64_t *rec = rec_new(n, nw, &nm);
+    uint64_t *rec = ns_huge_grow(old, (size_t)(n * ow * 8), (size_t)(n * nw * 8), REC_MAP_BYTES, mapped);
     if (!rec)
         return NULL;
-    NS_PRAGMA(omp parallel for schedule(static) num_threads(nthreads))
-    for (int64_t l = 0; l < (int64_t)n; l++)
-        memcpy(rec + (uint64_t)l * nw, old + (uint64_t)l * ow, (size_t)ow * sizeof *rec);
-    rec_free(old, *mapped);
-    *mapped = nm;
+    for (uint64_t l = n; l-- > 0;) {
+        memmove(rec + l * nw, rec + l * ow, (size_t)ow * sizeof *rec);
+        memset(rec + l * nw + ow, 0, (size_t)(nw - ow) * sizeof *rec);
+    }
     return rec;
 }
 
 /* Widen the line records and running sets from ow to sv->words words a set
- * in place of alloc_records and a rebuild: when a widening is called for,
- * every value stored so far is below the old acap (a mex at acap stops the
- * level before it is stored), so every set is exact as it stands and only
- * gains zero words; a record's own mex (its first word) stays right: below
- * 64 ow it is the first value missing, at 64 ow the set is full below it
- * and the new words are empty. Both old and new records are held at once:
- * refused (NS_ENOMEM, nothing changed but the sets already widened, which
- * stay consistent) when their sum is over limit (0: none); the caller then
- * falls back to alloc_records and a rebuild, which peaks at the new size. */
-static ns_err widen_records(sieve *sv, uint64_t ow, uint64_t limit, int nthreads)
+ * in place (rec_widen), instead of alloc_records and a rebuild: the caller
+ * knows that every value stored so far is below the old acap, so every set
+ * is exact as it stands and only gains zero words; a record's own mex (its
+ * first word) stays right: below 64 ow it is the first value missing, at
+ * 64 ow the set is full below it and the new words are empty. Refused
+ * (NS_ENOMEM) when the new sets are over limit (0: none), as alloc_records
+ * refuses them, or when memory runs out part way (some sets then wider
+ * than others): the caller falls back to alloc_records and a rebuild. */
+static ns_err widen_records(sieve *sv, uint64_t ow, uint64_t limit)
 {
     subsets *sub = &sv->sub;
-    const uint64_t need = sat_add(sets_bytes(sv->sets, sv->nsets, sv->pref, sv->npref, sub, sv->words),
-                                  sets_bytes(sv->sets, sv->nsets, sv->pref, sv->npref, sub, ow));
+    const uint64_t need = sets_bytes(sv->sets, sv->nsets, sv->pref, sv->npref, sub, sv->words);
     if (limit && need > limit)
         return NS_ENOMEM;
     for (int i = 0; i < sv->nsets; i++) {
         lineset *ls = &sv->sets[i];
-        uint64_t *r = rec_widen(ls->rec, &ls->rec_mapped, ls->nlines, ow + 1, sv->recw, nthreads);
+        uint64_t *r = rec_widen(ls->rec, &ls->rec_mapped, ls->nlines, ow + 1, sv->recw);
         if (!r)
             return NS_ENOMEM;
         ls->rec = r;
     }
     for (int i = 0; i < sv->npref; i++) {
         prefset *ps = &sv->pref[i];
-        uint64_t *r = rec_widen(ps->rec, &ps->rec_mapped, ps->nlines, ow + 1, sv->recw, nthreads);
+        uint64_t *r = rec_widen(ps->rec, &ps->rec_mapped, ps->nlines, ow + 1, sv->recw);
         if (!r)
             return NS_ENOMEM;
         ps->rec = r;
     }
     for (int i = 0; i < 2 && sub->nsub; i++) {
         /* nsub sets a slot, one after another: each set widens alone */
-        uint64_t *r = rec_widen(sub->buf[i], &sub->mapped[i], sub->nslots * (uint64_t)sub->nsub, ow, sv->words,
-                                nthreads);
+        uint64_t *r = rec_widen(sub->buf[i], &sub->mapped[i], sub->nslots * (uint64_t)sub->nsub, ow, sv->words);
         if (!r)
             return NS_ENOMEM;
         sub->buf[i] = r;
@@ -1626,17 +1659,6 @@ static int64_t vmax_all(const sieve *sv)
     return m;
 }
 
-/* After level r (not the last), thread 0: widen ahead when the next level
- * may hold a value at acap (see sieve.widen_ahead). */
-static void widen_check(sieve *sv, int64_t r, int64_t *grow_at)
-{
-    if (sv->halted || r >= sv->max_rank || sv->acap >= sv->cap || vmax_all(sv) + 1 < (int64_t)sv->acap)
-        return;
-    sv->widen_ahead = 1;
-    *grow_at = r + 1;
-    sv->halted = 1;
-}
-
 /* Level r on thread 0 alone (the others wait at a barrier): lagged inserts,
  * the cells, the callbacks; sets sv->halted (and *grow_at) to end the run. */
 static void solo_level(sieve *sv, int64_t r, local_ctx *lc, const ns_engine_opts *opts, uint64_t levels,
@@ -1668,7 +1690,8 @@ static void solo_level(sieve *sv, int64_t r, local_ctx *lc, const ns_engine_opts
         sv->stop = 1;
         sv->halted = 1;
     }
-    widen_check(sv, r, grow_at);
+    if (sv->redo_level == r && !sv->grow[r & 1])
+        sv->redo_level = -1;
 }
 
 /* Levels r, r + 1, ... as long as they are small, on thread 0 alone (the
@@ -1699,7 +1722,8 @@ static void between_levels(sieve *sv, int64_t r, local_ctx *lc, const ns_engine_
         sv->stop = 1;
         sv->halted = 1;
     }
-    widen_check(sv, r, grow_at);
+    if (sv->redo_level == r && !sv->grow[r & 1])
+        sv->redo_level = -1;
     sv->next_level = sv->halted ? r + 1 : solo_run(sv, r + 1, lc, opts, levels, done, grow_at);
 }
 
@@ -1757,6 +1781,7 @@ static ns_err general_resume(const ns_game *game, ns_table *t, const ns_engine_p
     const size_t nptr = (size_t)(sv.nself + sv.nreaders + sv.npref + sv.sub.nsub + 1);
     sv.lcs = lcs;
     sv.nlcs = nthreads;
+    sv.redo_level = -1;
     for (int i = 0; i < nthreads; i++) {
         lcs[i].sv = &sv;
         lcs[i].vmax = -1;
@@ -1889,26 +1914,32 @@ static ns_err general_resume(const ns_game *game, ns_table *t, const ns_engine_p
         }
         if (sv.failed_any || sv.stop || grow_at < 0)
             break;
-        /* widen the line sets and redo level grow_at (a widening ahead:
-         * run level grow_at, the first not run) */
+        /* widen the line sets and redo level grow_at: its listed cells
+         * after a widening in place (see sieve.redo_level), where every
+         * set is exact (no value at or past acap stored: not so after a
+         * resume's rebuild) and no cell's sets depend on another cell of
+         * its level (runs along a sequential axis do: their prefix records
+         * go on along the run); else the whole level after a rebuild */
         const uint64_t ow = sv.words;
-        const int64_t vm = vmax_all(&sv);
-        const int ahead = sv.widen_ahead && vm < (int64_t)sv.acap;
+        int listed = !opts->widen_rebuild && sv.run == 1 && vmax_all(&sv) < (int64_t)sv.acap;
+        for (int i = 0; i < nthreads; i++)
+            listed &= !lcs[i].redo_oom;
         sv.words = sv.words * 2 < sv.wfull ? sv.words * 2 : sv.wfull;
-        /* values already past the sets (a resume's table): wide enough
-         * for all of them and the next level at once, one rebuild */
-        while (sv.widen_ahead && sv.words < sv.wfull && (int64_t)(64 * sv.words) <= vm + 1)
-            sv.words = sv.words * 2 < sv.wfull ? sv.words * 2 : sv.wfull;
-        sv.widen_ahead = 0;
         sv.acap = sv.cap < 64 * sv.words ? sv.cap : (uint32_t)(64 * sv.words);
         sv.recw = sv.words + 1;
         sv.grow[0] = sv.grow[1] = 0;
         start = grow_at;
         grow_at = -1;
-        if (ahead && !opts->widen_rebuild && !widen_records(&sv, ow, opts->memory_limit, nthreads)) {
+        if (listed && !widen_records(&sv, ow, opts->memory_limit)) {
+            sv.redo_level = start;
             if (opts->widenings)
                 opts->widenings[0]++;
-            continue; /* the sets were exact: copied wider, no rebuild */
+            continue;
+        }
+        sv.redo_level = -1;
+        for (int i = 0; i < nthreads; i++) {
+            lcs[i].nredo = 0;
+            lcs[i].redo_oom = 0;
         }
         if (opts->widenings)
             opts->widenings[1]++;
@@ -1943,6 +1974,7 @@ fail:
             free(lcs[i].touched);
             free(lcs[i].ptr);
             free(lcs[i].selfrec);
+            free(lcs[i].redo);
         }
     free(lcs);
     free(lf);
