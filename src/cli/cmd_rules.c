@@ -113,6 +113,22 @@ static void print_vec(int k, const int64_t *v)
     fputs(b, stdout);
 }
 
+/* The end of a subsets or patterns family's line: whether the general
+ * engine runs it as running sets of `what` (rank weight 1 on its piles, no
+ * domain) or lists its options. */
+static void sets_tail(const ns_game *g, const ns_family *f, const char *what)
+{
+    int w1 = !g->valid && !g->rank_nlex;
+    for (int i = 0; i < g->k; i++)
+        w1 &= !(f->sub_piles >> i & 1) || g->rank_w[i] == 1;
+    if (w1)
+        printf(", each by a positive amount: the general engine keeps running sets of the %s below each cell (no "
+               "option listed)\n", what);
+    else
+        printf(", each by a positive amount: options enumerated per position (running sets need rank weight 1 on "
+               "these piles and no domain)\n");
+}
+
 static void print_family(const ns_game *g, const ns_family *f)
 {
     switch (f->kind) {
@@ -141,15 +157,7 @@ static void print_family(const ns_game *g, const ns_family *f)
             for (int i = 0; i < g->k; i++)
                 if (f->sub_piles >> i & 1)
                     printf(" %s", g->coord_names[i][0] ? g->coord_names[i] : "?");
-            int w1 = !g->valid && !g->rank_nlex;
-            for (int i = 0; i < g->k; i++)
-                w1 &= !(f->sub_piles >> i & 1) || g->rank_w[i] == 1;
-            if (w1)
-                printf(", each by a positive amount: the general engine keeps running sets of the boxes below each "
-                       "cell (no option listed)\n");
-            else
-                printf(", each by a positive amount: options enumerated per position (running sets need rank weight 1 "
-                       "on these piles and no domain)\n");
+            sets_tail(g, f, "boxes");
             break;
         }
         if (ns_family_has_patterns(f)) {
@@ -168,15 +176,7 @@ static void print_family(const ns_game *g, const ns_family *f)
                         printf("%s%s", c++ ? "," : "", g->coord_names[i][0] ? g->coord_names[i] : "?");
                 printf("}");
             }
-            int w1 = !g->valid && !g->rank_nlex;
-            for (int i = 0; i < g->k; i++)
-                w1 &= !(f->sub_piles >> i & 1) || g->rank_w[i] == 1;
-            if (w1)
-                printf(", each by a positive amount: the general engine keeps running sets of the strict boxes below "
-                       "each cell (no option listed)\n");
-            else
-                printf(", each by a positive amount: options enumerated per position (running sets need rank weight 1 "
-                       "on these piles and no domain)\n");
+            sets_tail(g, f, "strict boxes");
             break;
         }
         printf("      general  options enumerated per position");

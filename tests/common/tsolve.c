@@ -95,7 +95,7 @@ fail:
     return NULL;
 }
 
-ns_game *ns_tbuild1(const char *name, const char *params_text, int64_t n)
+ns_game *ns_tbuild(const char *name, const char *params_text, int k, const int64_t *bounds)
 {
     ns_params ps = {0};
     ns_error err = {0};
@@ -103,13 +103,18 @@ ns_game *ns_tbuild1(const char *name, const char *params_text, int64_t n)
         fprintf(stderr, "%s: %s\n", params_text, err.msg);
         return NULL;
     }
-    ns_game *g = ns_preset_build(name, &ps, 0, &err);
-    if (!g || ns_game_set_bounds(g, &n, &err)) {
+    ns_game *g = ns_preset_build(name, &ps, k, &err);
+    if (!g || ns_game_set_bounds(g, bounds, &err)) {
         fprintf(stderr, "%s %s: %s\n", name, params_text, err.msg);
         ns_game_free(g);
         return NULL;
     }
     return g;
+}
+
+ns_game *ns_tbuild1(const char *name, const char *params_text, int64_t n)
+{
+    return ns_tbuild(name, params_text, 0, &n);
 }
 
 ns_game *ns_tbuild_code(const char *preset, const char *code, int64_t n, char params[32])

@@ -20,6 +20,11 @@ ns_table *ns_tsolve(const char *name, const char *params_text, int k, const int6
 ns_table *ns_tsolve_game(const char *name, const char *params_text, int k, const int64_t *bounds,
                          int misere, int pn_only, int threads, ns_game **game);
 
+/* Build preset name with params_text ("piles=3;k=2", "" for none) for k
+ * coordinates (0: the preset's own count) and set its bounds. NULL after
+ * printing the error. */
+ns_game *ns_tbuild(const char *name, const char *params_text, int k, const int64_t *bounds);
+
 /* Build preset name with params_text ("code=0.77", "" for none) and one
  * bound n (one-pile games, heap games). NULL after printing the error. */
 ns_game *ns_tbuild1(const char *name, const char *params_text, int64_t n);

@@ -30,6 +30,7 @@
 #include "engine/ns_engine.h"
 #include "naive.h"
 #include "testutil.h"
+#include "tsolve.h"
 
 enum { MAXR = 4 };
 
@@ -98,23 +99,6 @@ static void *run_proc(void *arg)
     proc *q = arg;
     q->rc = ns_engine_resume_with(ns_engine_find("general"), q->g, q->t, &q->o, q->units, &q->err);
     return NULL;
-}
-
-static ns_game *build(const char *name, const char *params, int k, const int64_t *b)
-{
-    ns_error err = {0};
-    ns_params ps = {0};
-    if (params[0] && ns_params_parse_list(&ps, params, &err)) {
-        fprintf(stderr, "%s: %s\n", name, err.msg);
-        return NULL;
-    }
-    ns_game *g = ns_preset_build(name, &ps, k, &err);
-    if (!g || ns_game_set_bounds(g, b, &err)) {
-        fprintf(stderr, "%s: %s\n", name, err.msg);
-        ns_game_free(g);
-        return NULL;
-    }
-    return g;
 }
 
 typedef uint32_t (*want_fn)(const int64_t *s, void *ctx);
@@ -411,10 +395,10 @@ int main(void)
 {
     ns_error err = {0};
     const int64_t b3[3] = {24, 20, 18}, wide[3] = {200, 8, 8}, bm[3] = {20, 18, 16}, ba[2] = {AW, AW};
-    ns_game *nim = build("nim", "piles=3", 3, b3);
-    ns_game *nimw = build("nim", "piles=3", 3, wide);
-    ns_game *moore = build("moore", "piles=3;k=2", 3, bm);
-    ns_game *aw = build("a-wythoff", "a=2", 2, ba);
+    ns_game *nim = ns_tbuild("nim", "piles=3", 3, b3);
+    ns_game *nimw = ns_tbuild("nim", "piles=3", 3, wide);
+    ns_game *moore = ns_tbuild("moore", "piles=3;k=2", 3, bm);
+    ns_game *aw = ns_tbuild("a-wythoff", "a=2", 2, ba);
     CHECK(nim && nimw && moore && aw);
     if (!nim || !nimw || !moore || !aw)
         return TEST_REPORT();
@@ -457,7 +441,7 @@ int main(void)
             {"euclid", "", {.kind = NS_REF_EUCLID, .k = 2}, {50, 45}},
         };
         for (size_t i = 0; i < sizeof nv / sizeof nv[0]; i++) {
-            ns_game *g = build(nv[i].name, nv[i].params, nv[i].rg.k, nv[i].b);
+            ns_game *g = ns_tbuild(nv[i].name, nv[i].params, nv[i].rg.k, nv[i].b);
             uint32_t *ref = ns_ref_solve(&nv[i].rg, nv[i].b, 0);
             CHECKF(g && ref, "%s: game or naive values", nv[i].name);
             for (int ranks = 1; g && ref && ranks <= MAXR; ranks++)

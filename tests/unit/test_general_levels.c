@@ -19,6 +19,7 @@
 #include "game/ns_params.h"
 #include "game/ns_presets.h"
 #include "testutil.h"
+#include "tsolve.h"
 
 typedef struct calls {
     uint64_t next;      /* units_done expected at the next call */
@@ -78,20 +79,6 @@ static uint32_t *naive_awythoff(int64_t a, int64_t b0, int64_t b1)
     return g;
 }
 
-static ns_game *build(const char *name, const char *params, int k, const int64_t *b)
-{
-    ns_error err = {0};
-    ns_params ps = {0};
-    ns_game *g = NULL;
-    if (ns_params_parse_list(&ps, params, &err) || !(g = ns_preset_build(name, &ps, k, &err)) ||
-        ns_game_set_bounds(g, b, &err)) {
-        fprintf(stderr, "%s [%s]: %s\n", name, params, err.msg);
-        ns_game_free(g);
-        return NULL;
-    }
-    return g;
-}
-
 /* Solve g with the general engine; c (may be NULL) gets the callbacks.
  * Returns the engine's code; *out gets the table (caller frees). */
 static ns_err solve(const ns_game *g, int pn, int threads, uint64_t solo, calls *c, ns_table **out)
@@ -117,7 +104,7 @@ static const uint64_t SOLOS[] = {1, 7, 0, 1000000000};
 
 static void nim3(const int64_t *b)
 {
-    ns_game *g = build("nim", "piles=3", 3, b);
+    ns_game *g = ns_tbuild("nim", "piles=3", 3, b);
     CHECK(g != NULL);
     if (!g)
         return;
@@ -149,7 +136,7 @@ static void awythoff(int64_t a, const int64_t *b)
 {
     char params[32];
     snprintf(params, sizeof params, "a=%lld", (long long)a);
-    ns_game *g = build("a-wythoff", params, 2, b);
+    ns_game *g = ns_tbuild("a-wythoff", params, 2, b);
     uint32_t *ref = naive_awythoff(a, b[0], b[1]);
     CHECK(g != NULL && ref != NULL);
     if (!g || !ref) {
@@ -190,7 +177,7 @@ static void awythoff(int64_t a, const int64_t *b)
 static void stops(void)
 {
     const int64_t b[3] = {23, 9, 14};
-    ns_game *g = build("nim", "piles=3", 3, b);
+    ns_game *g = ns_tbuild("nim", "piles=3", 3, b);
     CHECK(g != NULL);
     if (!g)
         return;

@@ -29,20 +29,7 @@
 #include "game/ns_rules.h"
 #include "game/ns_table.h"
 #include "testutil.h"
-
-static ns_game *build(const char *name, const char *params, int k, const int64_t *b)
-{
-    ns_params ps = {0};
-    ns_error err = {0};
-    ns_game *g = NULL;
-    if (ns_params_parse_list(&ps, params, &err) || !(g = ns_preset_build(name, &ps, k, &err)) ||
-        ns_game_set_bounds(g, b, &err)) {
-        fprintf(stderr, "%s %s: %s\n", name, params, err.msg);
-        ns_game_free(g);
-        return NULL;
-    }
-    return g;
-}
+#include "tsolve.h"
 
 static ns_game *build_rules(const char *text, int k, const int64_t *b)
 {
@@ -114,7 +101,7 @@ static ns_table *check_game(const ns_game *g, const char *what, uint64_t min_cop
 static void check_nim(void)
 {
     const int64_t b[3] = {300, 5, 4};
-    ns_game *g = build("nim", "piles=3", 3, b);
+    ns_game *g = ns_tbuild("nim", "piles=3", 3, b);
     CHECK(g != NULL);
     ns_table *t = g ? check_game(g, "nim 300x5x4", 1, 1) : NULL;
     uint64_t bad = 0;
@@ -131,7 +118,7 @@ static void check_nim(void)
 static void check_moore(void)
 {
     const int64_t N = 72, b[3] = {N, N, N};
-    ns_game *g = build("moore", "piles=3;k=2", 3, b);
+    ns_game *g = ns_tbuild("moore", "piles=3;k=2", 3, b);
     CHECK(g != NULL);
     ns_table *t = g ? check_game(g, "moore k=2 72^3", 1, 1) : NULL;
     uint64_t bad = 0;
@@ -154,7 +141,7 @@ static void check_moore(void)
 static void check_awythoff(void)
 {
     const int64_t N = 700, b[2] = {N, N};
-    ns_game *g = build("a-wythoff", "a=2", 2, b);
+    ns_game *g = ns_tbuild("a-wythoff", "a=2", 2, b);
     CHECK(g != NULL);
     ns_table *t = g ? check_game(g, "a-wythoff a=2 700^2", 3, 1) : NULL;
     uint8_t *p = calloc((size_t)(N * N), 1);

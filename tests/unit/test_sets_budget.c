@@ -29,20 +29,7 @@
 #include "game/ns_presets.h"
 #include "game/ns_table.h"
 #include "testutil.h"
-
-static ns_game *build(const char *name, const char *params, int k, const int64_t *b)
-{
-    ns_params ps = {0};
-    ns_error err = {0};
-    ns_game *g = NULL;
-    if (ns_params_parse_list(&ps, params, &err) || !(g = ns_preset_build(name, &ps, k, &err)) ||
-        ns_game_set_bounds(g, b, &err)) {
-        fprintf(stderr, "%s %s: %s\n", name, params, err.msg);
-        ns_game_free(g);
-        return NULL;
-    }
-    return g;
-}
+#include "tsolve.h"
 
 static int note_done(void *user, uint64_t done, uint64_t total)
 {
@@ -82,7 +69,7 @@ static int moore_p(const int64_t *s, int n, int k)
 static void check_moore(void)
 {
     const int64_t N = 128, b[3] = {N, N, N};
-    ns_game *g = build("moore", "piles=3;k=2", 3, b);
+    ns_game *g = ns_tbuild("moore", "piles=3;k=2", 3, b);
     CHECK(g != NULL);
     if (!g)
         return;
@@ -149,7 +136,7 @@ static void check_moore(void)
 static void check_nim(void)
 {
     const int64_t b[3] = {256, 4, 4};
-    ns_game *g = build("nim", "piles=3", 3, b);
+    ns_game *g = ns_tbuild("nim", "piles=3", 3, b);
     CHECK(g != NULL);
     if (!g)
         return;
