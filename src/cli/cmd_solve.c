@@ -468,8 +468,9 @@ static ns_dist_tiles *dist_start(const ns_game *g, const ns_engine_plan *plan, n
 /* Under MPI: after the engine ran across the ranks. A failure (rc, already
  * printed) ends every rank; else this rank's sends are finished and the
  * bytes exchanged said (rank 0's, on stdout unless quiet; pn: the row
- * kernel's blocks of rows, else tiles). */
-static int dist_end(ns_dist_tiles *d, int rc, int quiet, int pn)
+ * kernel's blocks of rows, else tiles, with team: the threads of rank 0's
+ * engine). */
+static int dist_end(ns_dist_tiles *d, int rc, int quiet, int pn, int team)
 {
     ns_error err = {0};
     if (!rc && ns_dist_tiles_finish(d, &err))
@@ -486,8 +487,10 @@ static int dist_end(ns_dist_tiles *d, int rc, int quiet, int pn)
                "P bitmaps\n", ns_dist_size(), (double)sent / 1e6, (double)got / 1e6);
     else if (!quiet)
         printf("mpi:           %d ranks, tile rows dealt cyclically, %" PRId64 " at a time; rank 0 sent %.1f MB and "
-               "received %.1f MB of %s\n", ns_dist_size(), ns_dist_tiles_dealt(d), (double)sent / 1e6, (double)got / 1e6,
-               ns_dist_tiles_placed(d) ? "placing requests (the ranks wrote their tiles themselves)" : "tiles");
+               "received %.1f MB of %s; rank 0 computed on %d thread%s\n", ns_dist_size(), ns_dist_tiles_dealt(d),
+               (double)sent / 1e6, (double)got / 1e6,
+               ns_dist_tiles_placed(d) ? "placing requests (the ranks wrote their tiles themselves)" : "tiles", team,
+               team == 1 ? "" : "s");
     ns_dist_sets s;
     ns_dist_tiles_sets(d, &s);
     if (!quiet && !pn && s.owned)
@@ -945,6 +948,42 @@ static int on_take(void *user, int64_t x0, int64_t y0, int64_t nx, int64_t ny, c
     return 0;
 }
 
+/* Rank 0, owned line sets, streamed, writing the file alone (a rank
+ * cannot reach it, or --mpi-write rank0): another rank's tile (i <= j)
+ * and its mirror into the stream, on the exchange's service thread, in a
+ * slot of the stream's own (the one above the engine's threads). A tile on
+ * the diagonal may hold its upper triangle only: it is completed from it. */
+typedef struct take_sink {
+    stream_sink *k;     /* borrowed */
+    int slot;
+} take_sink;
+
+static int on_take_stream(void *user, int64_t x0, int64_t y0, int64_t nx, int64_t ny, const uint32_t *vals)
+{
+    take_sink *ts = user;
+    ns_error e = {0};
+    uint32_t *m = malloc((size_t)(nx * ny) * sizeof *m);
+    if (!m) {
+        ns_error_set(&e, NS_ENOMEM, "rank 0: out of memory for a tile of another rank");
+        return sink_failed(ts->k, &e);
+    }
+    int rc = 0;
+    if (x0 == y0) {
+        for (int64_t i = 0; i < nx; i++)
+            for (int64_t j = 0; j < ny; j++)
+                m[i * ny + j] = j >= i ? vals[i * ny + j] : vals[j * ny + i];
+        rc = ns_h5_stream_tile_slot(ts->k->s, ts->slot, x0, y0, nx, ny, m, &e) != NS_OK;
+    } else {
+        for (int64_t i = 0; i < nx; i++)
+            for (int64_t j = 0; j < ny; j++)
+                m[j * nx + i] = vals[i * ny + j];
+        rc = ns_h5_stream_tile_slot(ts->k->s, ts->slot, x0, y0, nx, ny, vals, &e) != NS_OK ||
+             ns_h5_stream_tile_slot(ts->k->s, ts->slot, y0, x0, ny, nx, m, &e) != NS_OK;
+    }
+    free(m);
+    return rc ? sink_failed(ts->k, &e) : 0;
+}
+
 /* ---- placed chunks: across ranks, each rank writes its own tiles ----
  * (store/ns_h5.h, "placed chunks"; dist/ns_dist_tiles.h) */
 typedef struct place_sink {
@@ -1109,13 +1148,16 @@ static int solve_streaming(const solve_args *a, const ns_game *g, ns_meta *meta,
         return ns_cli_error(CMD, "%s is a checkpoint of another solve (%d-byte values in units of %" PRId64 ", this one "
                             "%d in units of %" PRId64 "); use --force to start over", ctx->ckpt_path, ci->elem,
                             ci->stream_tile, elem, tile);
-    /* across ranks the tile kernel runs threads x ranks threads
-     * (ns_tile_exchange), each of which may hand tiles to the sink (the row
-     * kernel's sink is called on one thread). The stream makes a thread's
-     * chunk filter and buffers when that thread first stores a tile, so
-     * the slots of threads that never do (in the usual path all but rank
-     * 0's own `threads`) cost a pointer each. */
-    const int sink_threads = ctx->dist && !a->pn_only ? threads * ns_dist_size() : threads;
+    /* across ranks with replicated line sets the tile kernel runs threads x
+     * ranks threads (ns_tile_exchange), each of which may hand tiles to the
+     * sink (the row kernel's sink is called on one thread); with owned sets
+     * rank 0 runs its own threads, and when it writes the file alone its
+     * exchange's service thread stores the other ranks' tiles in one more
+     * slot (on_take_stream). The stream makes a thread's chunk filter and
+     * buffers when that thread first stores a tile, so the slots of threads
+     * that never do cost a pointer each. */
+    const int sink_threads = !ctx->dist || a->pn_only ? threads : ctx->owned ? threads + 1 : threads * ns_dist_size();
+    take_sink take = {&sink, threads};
     /* every rank has looked at the paths (a .part left over) before rank 0
      * makes its own */
     if (ctx->dist && ns_cli_dist_agree(NS_EXIT_OK) != NS_EXIT_OK)
@@ -1189,6 +1231,12 @@ static int solve_streaming(const solve_args *a, const ns_game *g, ns_meta *meta,
             opts.tile_source = NULL;   /* owned sets: the finished tiles are rank 0's */
             opts.tile_user = &place;
         }
+    } else if (dt && ctx->owned && !a->pn_only && ns_dist_size() > 1 &&
+               ns_dist_tiles_gather_tiles(dt, &xch, g->bounds[0], on_take_stream, &take, &err)) {
+        /* rank 0 writes the file alone: it takes the others' tiles on its
+         * exchange's thread, not on threads x ranks threads of its engine */
+        ns_cli_error(CMD, "%s", err.msg);
+        ns_dist_abort(NS_EXIT_ERROR);
     }
     if (ci) {
         ctx->resume_total = ci->ckpt.units_total;
@@ -1230,7 +1278,8 @@ static int solve_streaming(const solve_args *a, const ns_game *g, ns_meta *meta,
     if (dt && !dist_stop) {
         if (src)
             ns_cli_error(CMD, "%s", sink.failed ? sink.err.msg : err.msg);
-        const int drc = dist_end(dt, src ? NS_EXIT_ERROR : NS_EXIT_OK, a->quiet, a->pn_only);
+        const int drc = dist_end(dt, src ? NS_EXIT_ERROR : NS_EXIT_OK, a->quiet, a->pn_only,
+                                 xch.gather ? threads : threads * ns_dist_size());
         placings = ns_dist_tiles_placed(dt);
         ns_dist_tiles_free(dt);
         place_end(&place);
@@ -1791,7 +1840,8 @@ int ns_cmd_solve(int argc, char **argv)
     if (dt && !dist_stop) {
         if (src)
             ns_cli_error(CMD, "%s", err.msg);
-        rc = dist_end(dt, src ? NS_EXIT_ERROR : NS_EXIT_OK, a.quiet, a.pn_only);
+        rc = dist_end(dt, src ? NS_EXIT_ERROR : NS_EXIT_OK, a.quiet, a.pn_only,
+                      xch.gather ? threads : threads * ns_dist_size());
         ns_dist_tiles_free(dt);
         if (rc)
             goto fail;

@@ -209,6 +209,13 @@ ns_h5_stream *ns_h5_stream_open(const char *path, const int64_t *bounds, int ele
 ns_err ns_h5_stream_tile(ns_h5_stream *s, int64_t x0, int64_t y0, int64_t nx, int64_t ny, const uint32_t *vals,
                          ns_error *err);
 
+/* The same from a thread outside the OpenMP team (an exchange's service
+ * thread): it names its own slot, one the team's threads never use
+ * (0 <= slot < the stream's threads, above the team's thread numbers), and
+ * calls from one thread at a time for that slot. */
+ns_err ns_h5_stream_tile_slot(ns_h5_stream *s, int slot, int64_t x0, int64_t y0, int64_t nx, int64_t ny,
+                              const uint32_t *vals, ns_error *err);
+
 /* P/N tables (opened with elem 1; tile: the rows of a block): store the
  * block of nrows rows at row x0 (a multiple of tile; only the last block
  * may be shorter) given as P bitmaps, words a row (see ns_rows_fn in

@@ -390,8 +390,13 @@ static int keep_p(ns_h5_stream *s, int64_t x0, int64_t y0, int64_t nx, int64_t n
 ns_err ns_h5_stream_tile(ns_h5_stream *s, int64_t x0, int64_t y0, int64_t nx, int64_t ny, const uint32_t *vals,
                          ns_error *err)
 {
-    const int tid = ns_omp_thread_num();
-    if (s->elem == 1 || tid >= s->threads || x0 % s->tile || y0 % s->tile || nx < 1 || ny < 1 || nx > s->tile || ny > s->tile ||
+    return ns_h5_stream_tile_slot(s, ns_omp_thread_num(), x0, y0, nx, ny, vals, err);
+}
+
+ns_err ns_h5_stream_tile_slot(ns_h5_stream *s, int tid, int64_t x0, int64_t y0, int64_t nx, int64_t ny,
+                              const uint32_t *vals, ns_error *err)
+{
+    if (tid < 0 || s->elem == 1 || tid >= s->threads || x0 % s->tile || y0 % s->tile || nx < 1 || ny < 1 || nx > s->tile || ny > s->tile ||
         x0 + nx > s->bounds[0] || y0 + ny > s->bounds[1])
         return ns_error_set(err, NS_EINTERNAL, "%s: bad tile %lld,%lld of %lld x %lld on thread %d", s->path,
                             (long long)x0, (long long)y0, (long long)nx, (long long)ny, tid);

@@ -10,10 +10,14 @@
 #    closed forms (Wythoff's pairs; Nim's x XOR y), mpi_write = parallel,
 #    the summary's "mpi write:" line, and rank 0's received bytes below a
 #    twentieth of what rank 0 receives when it writes alone
-#    (--mpi-write rank0: every other rank's tiles, 4 bytes a cell);
+#    (--mpi-write rank0: every other rank's tiles, 4 bytes a cell); in
+#    both ways rank 0's engine runs its own threads (the summary's "rank 0
+#    computed on T threads"): when it writes alone its exchange's thread
+#    stores the others' tiles;
 #  - a rank that cannot open rank 0's file (test hook
 #    NS_TEST_PLACE_REFUSE=R): one line on stderr naming the rank, rank 0
-#    writes the file alone (mpi_write = rank0), the same file.
+#    writes the file alone (mpi_write = rank0) on 2 threads, not 2 x 3,
+#    the same file.
 # Checkpoints and resumes of placed files (SIGTERM, a killed rank, under
 # other rank counts) are test_mpi_resume.sh's streamed cases, which run
 # placed by default.
@@ -62,6 +66,9 @@ for case in "wythoff 2 1" "wythoff 3 1" "wythoff 4 1" "nim 3 2"; do
     grep -q "^mpi write:     each of $r ranks wrote the chunks of its own tiles into the file; rank 0 placed them" \
         "$OUT" && grep -q "^output: .*(shared: every rank wrote its own tiles' chunks" "$OUT" ||
         { fail "$label: expected the summary to say every rank wrote its chunks"; show; }
+    CHECKS=$((CHECKS + 1))
+    grep -q "^mpi: .*; rank 0 computed on $t thread" "$OUT" ||
+        { fail "$label: expected rank 0 to compute on its own $t thread(s)"; show; }
     placed=$(received)
     # the same solve with rank 0 writing alone
     g="$WORK/$nm.$r.rank0.h5"
@@ -73,6 +80,10 @@ for case in "wythoff 2 1" "wythoff 3 1" "wythoff 4 1" "nim 3 2"; do
     alone=$(received)
     CHECKS=$((CHECKS + 2))
     text_attr_is "$g" mpi_write rank0 || fail "$label, rank0: expected mpi_write = rank0"
+    # rank 0 takes the others' tiles on its exchange's thread, not on
+    # threads x ranks threads of its engine
+    grep -q "^mpi: .*; rank 0 computed on $t thread" "$OUT" ||
+        { fail "$label, rank0: expected rank 0 to compute on its own $t thread(s)"; show; }
     $PY -c "import sys; p, a = float(sys.argv[1]), float(sys.argv[2]); sys.exit(0 if a > 1 and p * 20 < a else 1)" \
         "${placed:-x}" "${alone:-0}" 2>/dev/null ||
         fail "$label: rank 0 received ${placed:-?} MB with placed chunks, ${alone:-?} MB writing alone"
@@ -82,8 +93,10 @@ done
 # a rank that cannot reach the file: rank 0 writes it alone
 f="$WORK/refuse.h5"
 rm -f "$f"
-NS_TEST_PLACE_REFUSE=1 mpi 3 "$NS" solve wythoff --size 1500 --stream -o "$f"
-CHECKS=$((CHECKS + 4))
+NS_TEST_PLACE_REFUSE=1 OMP_NUM_THREADS=2 mpi 3 "$NS" solve wythoff --size 1500 --stream -o "$f"
+CHECKS=$((CHECKS + 5))
+grep -q "^mpi: .*; rank 0 computed on 2 threads" "$OUT" ||
+    { fail "a rank refused: expected rank 0 to compute on its own 2 threads (not 2 x 3)"; show; }
 [ "$RC" -eq 0 ] || { fail "a rank refused: exit $RC"; show; }
 grep -q "^nimsieve solve: rank 1: .*refuse.h5.part: No such file or directory; rank 0 writes the file alone" "$ERR" ||
     { fail "a rank refused: expected the line naming rank 1"; show; }
