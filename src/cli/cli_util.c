@@ -56,6 +56,9 @@ void ns_cli_errors_every_rank(int on)
 }
 
 static int dist_agreed;
+/* ns_cli_dist_expect_early: an early meeting expected, held, and whether it
+ * stopped this rank for another rank's failure */
+static int early_expected, early_met, early_borrowed;
 
 void ns_cli_dist_hold_errors(void)
 {
@@ -69,7 +72,7 @@ int ns_cli_dist_agree(int rc)
     const int any = ns_dist_max_code(rc);
     if (holding) {
         /* rank 0's own status: when it failed too, its message stands for all */
-        const int zero = ns_dist_max_code(ns_dist_rank() == 0 ? rc : 0);
+        const int zero = ns_dist_max_code(ns_dist_rank() == 0 && !early_borrowed ? rc : 0);
         if (rc && !zero && held_error[0]) {
             fputs(held_error, stderr);
             fflush(stderr);
@@ -84,6 +87,30 @@ int ns_cli_dist_agree(int rc)
 int ns_cli_dist_agreed(void)
 {
     return dist_agreed;
+}
+
+void ns_cli_dist_expect_early(void)
+{
+    early_expected = 1;
+    early_met = early_borrowed = 0;
+}
+
+int ns_cli_dist_early(int rc)
+{
+    early_met = 1;
+    const int any = ns_dist_max_code(rc);
+    if (any && !rc)
+        early_borrowed = 1;
+    return any;
+}
+
+int ns_cli_dist_catch_up(int rc)
+{
+    if (early_expected && !early_met)
+        (void)ns_cli_dist_early(rc); /* its own status stays its own */
+    if (!dist_agreed)
+        rc = ns_cli_dist_agree(rc);
+    return rc;
 }
 
 int ns_cli_bad_option(const char *cmd, int c, char **argv)

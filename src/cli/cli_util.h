@@ -33,6 +33,24 @@ void ns_cli_errors_every_rank(int on);
 int ns_cli_dist_agree(int rc);
 int ns_cli_dist_agreed(void);
 
+/* Under MPI, a subcommand whose ranks must meet before the meeting above
+ * (solve: rank 0 alone looks at the output path, and the ranks then share a
+ * broadcast before they allocate) says so on every rank first
+ * (ns_cli_dist_expect_early), then calls ns_cli_dist_early once on every
+ * rank with its exit status so far: the largest over all ranks. A rank that
+ * returns before calling it is made to call it by main
+ * (ns_cli_dist_catch_up), so no rank waits in a meeting another has
+ * skipped. A rank stopped there by another rank's failure passes the error
+ * on without making it its own (rank 0's message does not hide the failing
+ * rank's). One process: rc. */
+void ns_cli_dist_expect_early(void);
+int ns_cli_dist_early(int rc);
+
+/* main, under MPI, for a subcommand that shares work, once it returned rc:
+ * the meetings that rank has not held yet (ns_cli_dist_early when
+ * expected, ns_cli_dist_agree); the largest exit status over all ranks. */
+int ns_cli_dist_catch_up(int rc);
+
 /* Under MPI, for a subcommand that shares work (main calls it): until the
  * ranks meet, a rank other than 0 keeps its last error instead of printing
  * it, and prints it at the meeting only when rank 0 did not fail (an error

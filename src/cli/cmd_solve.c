@@ -355,9 +355,9 @@ static int parse_args(int argc, char **argv, solve_args *a)
 }
 
 /* Refuse early (before minutes of work) when OUT cannot be written. Under
- * MPI only rank 0 looks: another rank may get here late, after rank 0 has
- * written the file of a solve it runs alone; a path rank 0 refuses stops
- * every rank where they meet. */
+ * MPI only rank 0 looks (the ranks may not share its directory, and another
+ * rank may get here after rank 0 wrote the file of a solve it runs alone);
+ * the ranks learn its answer at their early meeting (cmd_solve). */
 static int check_output(const char *out, int force)
 {
     if (ns_dist_rank() != 0)
@@ -1377,6 +1377,8 @@ int ns_cmd_solve(int argc, char **argv)
     ns_seq_stats sst;       /* the sequence engines' numbers (the final mask) */
     int64_t *shared_p = NULL;   /* across ranks: a resume's P-positions from rank 0 (dist_share_p) */
     int have_ckpt = 0;
+    /* under MPI the ranks meet early, once rank 0 has looked at -o */
+    ns_cli_dist_expect_early();
     int rc = parse_args(argc, argv, &a);
     memset(&meta, 0, sizeof meta);
     memset(&ci, 0, sizeof ci);
@@ -1480,6 +1482,11 @@ int ns_cmd_solve(int argc, char **argv)
         goto fail;
     }
     ctx.owned = ctx.dist && can_own && a.mpi_sets != MPI_SETS_REPLICATED;
+    /* every rank has come this far (rank 0 has looked at the output path),
+     * or every rank stops here: before the broadcast below, and before rank 0
+     * goes on alone with an engine the ranks do not share */
+    if (ranks > 1 && (rc = ns_cli_dist_early(NS_EXIT_OK)) != NS_EXIT_OK)
+        goto fail;
     /* checkpoints across ranks: rank 0 writes them (after each unit it
      * holds every finished tile, block of rows or level) */
     if (ranks > 1 && !ctx.dist) {

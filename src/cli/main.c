@@ -80,7 +80,7 @@ static int shared; /* the subcommand run has every_rank */
  * every_rank runs on rank 0 alone (only rank 0 prints errors); one with it
  * runs on every rank, every rank's errors printed with its rank, and meets
  * the others once before its shared part (ns_cli_dist_agree; main makes a
- * rank that returned earlier meet them). Every rank exits with the largest
+ * rank that returned earlier meet them, ns_cli_dist_catch_up). Every rank exits with the largest
  * exit status of all ranks. */
 int main(int argc, char **argv)
 {
@@ -95,8 +95,8 @@ int main(int argc, char **argv)
         ns_dist_abort(NS_EXIT_ERROR);
     }
     int rc = run(argc, argv);
-    if (ns_dist_size() > 1 && shared && !ns_cli_dist_agreed())
-        rc = ns_cli_dist_agree(rc);
+    if (ns_dist_size() > 1 && shared)
+        rc = ns_cli_dist_catch_up(rc);
     fflush(stdout);
     rc = ns_dist_max_code(rc);
     /* a stopped or failed streamed write left a file half closed: HDF5's

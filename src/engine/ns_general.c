@@ -200,8 +200,6 @@ typedef struct sieve {
      * lines). -1: none. Set outside the team, cleared by thread 0 after
      * the level while it holds the barrier. */
     int64_t redo_level;
-    struct local_ctx *lcs;      /* every thread's, for vmax_all */
-    int nlcs;
     uint8_t *solo;              /* per level: small, run by thread 0 alone; owned */
     ns_error perr;
     /* progress: the work done, over the work of the whole table. A game with
@@ -1651,11 +1649,11 @@ static int level_done(sieve *sv, int64_t r, const ns_engine_opts *opts, uint64_t
 
 /* The largest value stored or restored so far, by any thread (-1: none);
  * thread 0, while the others wait at the barrier or outside the team. */
-static int64_t vmax_all(const sieve *sv)
+static int64_t vmax_all(const local_ctx *lcs, int nthreads)
 {
     int64_t m = -1;
-    for (int i = 0; i < sv->nlcs; i++)
-        m = sv->lcs[i].vmax > m ? sv->lcs[i].vmax : m;
+    for (int i = 0; i < nthreads; i++)
+        m = lcs[i].vmax > m ? lcs[i].vmax : m;
     return m;
 }
 
@@ -1779,8 +1777,6 @@ static ns_err general_resume(const ns_game *game, ns_table *t, const ns_engine_p
      * ncells (1 + max_rank / 2) in all */
     sv.work_total = (double)t->ncells * (sv.weigh_rank ? 1.0 + (double)sv.max_rank / 2 : 1.0);
     const size_t nptr = (size_t)(sv.nself + sv.nreaders + sv.npref + sv.sub.nsub + 1);
-    sv.lcs = lcs;
-    sv.nlcs = nthreads;
     sv.redo_level = -1;
     for (int i = 0; i < nthreads; i++) {
         lcs[i].sv = &sv;
@@ -1921,7 +1917,7 @@ static ns_err general_resume(const ns_game *game, ns_table *t, const ns_engine_p
          * its level (runs along a sequential axis do: their prefix records
          * go on along the run); else the whole level after a rebuild */
         const uint64_t ow = sv.words;
-        int listed = !opts->widen_rebuild && sv.run == 1 && vmax_all(&sv) < (int64_t)sv.acap;
+        int listed = !opts->widen_rebuild && sv.run == 1 && vmax_all(lcs, nthreads) < (int64_t)sv.acap;
         for (int i = 0; i < nthreads; i++)
             listed &= !lcs[i].redo_oom;
         sv.words = sv.words * 2 < sv.wfull ? sv.words * 2 : sv.wfull;

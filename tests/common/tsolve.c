@@ -161,3 +161,15 @@ ns_table *ns_trun_compare(const ns_game *g, const char *engine, int elem, const 
                  ns_table_get(t, (uint64_t)d), ref[d]);
     return t;
 }
+
+uint64_t ns_tnim3_bad(const ns_table *t, const int64_t b[3], uint64_t below)
+{
+    uint64_t bad = 0;
+    int64_t s[3];
+    for (s[0] = 0; t && s[0] < b[0]; s[0]++)
+        for (s[1] = 0; s[1] < b[1]; s[1]++)
+            for (s[2] = 0; s[2] < b[2]; s[2]++)
+                if ((uint64_t)(s[0] + s[1] + s[2]) < below)
+                    bad += ns_table_get(t, ns_table_index(t, s)) != (uint32_t)(s[0] ^ s[1] ^ s[2]);
+    return bad;
+}

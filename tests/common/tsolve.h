@@ -55,6 +55,10 @@ ns_table *ns_tsolve_rules(const char *text, int k, const int64_t *bounds, int mi
  * prefixed by the game's name. */
 ns_table *ns_trun_engine(const ns_game *g, const char *engine, int elem, const struct ns_engine_opts *o);
 
+/* 3-pile Nim's table t (bounds b): how many cells with s0 + s1 + s2 < below
+ * (UINT64_MAX: every cell) differ from Bouton's s0 ^ s1 ^ s2; 0 for NULL. */
+uint64_t ns_tnim3_bad(const ns_table *t, const int64_t b[3], uint64_t below);
+
 /* The first i < n where t's cell i differs from ref[i], -1 when none. */
 int64_t ns_tfirst_diff(const ns_table *t, const uint32_t *ref, int64_t n);
 

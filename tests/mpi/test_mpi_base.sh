@@ -49,6 +49,34 @@ CHECKS=$((CHECKS + 1))
 grep -q '^nimsieve solve: rank 0 of 2: missing -o' "$ERR" || { fail "expected the error naming rank 0"; show; }
 [ "$(grep -c '^nimsieve solve: rank' "$ERR")" -eq 1 ] || { fail "expected the error once"; show; }
 
+# an output path only rank 0 refuses (rank 0 alone looks at -o): every rank
+# stops, no hang. A finished file: again, with --resume (nothing left to
+# resume), and a sweep's; the file stays as it was.
+rm -f "$WORK/done.h5" "$WORK/done.h5.part"
+mpi 2 "$NS" solve wythoff --size 200 -o "$WORK/done.h5"
+CHECKS=$((CHECKS + 1))
+[ "$RC" -eq 0 ] || { fail "solve wythoff under 2 ranks: exit $RC"; show; }
+sum0=$(cksum < "$WORK/done.h5")
+for extra in "" --resume; do
+    for sub in solve sweep; do
+        if [ $sub = solve ]; then args=(wythoff --size 200); else args=(a-wythoff -D a=1..2 --size 32); fi
+        mpi 2 "$NS" $sub "${args[@]}" -o "$WORK/done.h5" $extra
+        CHECKS=$((CHECKS + 1))
+        if [ "$RC" -ne 2 ] || ! grep -q "^nimsieve $sub: rank 0 of 2: .*done\.h5" "$ERR" ||
+           [ "$(grep -c "^nimsieve $sub: rank" "$ERR")" -ne 1 ] || [ "$(cksum < "$WORK/done.h5")" != "$sum0" ]; then
+            fail "$sub ${extra:-(new)} onto an existing file under 2 ranks: expected exit 2 and one message of rank 0, got $RC"
+            show
+        fi
+    done
+done
+# a directory for -o, and a directory that does not exist
+for o in "$WORK" "$WORK/no-such-dir/t.h5"; do
+    mpi 3 "$NS" solve wythoff --size 100 -o "$o"
+    CHECKS=$((CHECKS + 1))
+    [ "$RC" -eq 2 ] && grep -q '^nimsieve solve: rank 0 of 3: ' "$ERR" ||
+        { fail "solve -o $o under 3 ranks: expected exit 2 and rank 0's message, got $RC"; show; }
+done
+
 # an error of one rank alone before the ranks meet (MPMD: rank 1 is given a
 # rule file that does not exist): that rank's message, no hang, exit 2, no
 # table written; the same for a sweep

@@ -114,12 +114,7 @@ static void nim3(const int64_t *b)
             calls c = {.next = 1};
             ns_table *t = NULL;
             CHECK(solve(g, 0, th, SOLOS[si], si & 1 ? &c : NULL, &t) == NS_OK);
-            uint64_t bad = 0;
-            int64_t s[3];
-            for (s[0] = 0; t && s[0] < b[0]; s[0]++)
-                for (s[1] = 0; s[1] < b[1]; s[1]++)
-                    for (s[2] = 0; s[2] < b[2]; s[2]++)
-                        bad += ns_table_get(t, ns_table_index(t, s)) != (uint32_t)(s[0] ^ s[1] ^ s[2]);
+            const uint64_t bad = ns_tnim3_bad(t, b, UINT64_MAX);
             CHECK(t && bad == 0);
             if (si & 1)
                 CHECK(!c.bad && c.next == levels + 1 && c.total == levels && c.progress == levels);
@@ -188,13 +183,7 @@ static void stops(void)
             ns_table *t = NULL;
             CHECK(solve(g, 0, th, 40, &c, &t) == NS_EINTR);
             CHECK(!c.bad && c.next == at[i] + 1);
-            uint64_t bad = 0;
-            int64_t s[3];
-            for (s[0] = 0; t && s[0] < b[0]; s[0]++)
-                for (s[1] = 0; s[1] < b[1]; s[1]++)
-                    for (s[2] = 0; s[2] < b[2]; s[2]++)
-                        if ((uint64_t)(s[0] + s[1] + s[2]) < at[i])
-                            bad += ns_table_get(t, ns_table_index(t, s)) != (uint32_t)(s[0] ^ s[1] ^ s[2]);
+            const uint64_t bad = ns_tnim3_bad(t, b, at[i]);
             CHECK(t && bad == 0);
             ns_table_free(t);
         }

@@ -104,12 +104,7 @@ static void check_nim(void)
     ns_game *g = ns_tbuild("nim", "piles=3", 3, b);
     CHECK(g != NULL);
     ns_table *t = g ? check_game(g, "nim 300x5x4", 1, 1) : NULL;
-    uint64_t bad = 0;
-    int64_t s[3];
-    for (s[0] = 0; t && s[0] < b[0]; s[0]++)
-        for (s[1] = 0; s[1] < b[1]; s[1]++)
-            for (s[2] = 0; s[2] < b[2]; s[2]++)
-                bad += ns_table_get(t, ns_table_index(t, s)) != (uint32_t)(s[0] ^ s[1] ^ s[2]);
+    const uint64_t bad = ns_tnim3_bad(t, b, UINT64_MAX);
     CHECKF(t && bad == 0, "nim: %" PRIu64 " cells differ from the xor", bad);
     ns_table_free(t);
     ns_game_free(g);
