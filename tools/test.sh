@@ -8,7 +8,9 @@
 #                  with clang and ran in step 1 already);
 #   3. build-mpi/  the MPI build (-DNS_MPI=ON, packages from
 #                  tools/deps.sh --mpi): nimsieve and the MPI test programs
-#                  only, ctest -L mpi (a minute or two). NS_NO_MPI=1 skips it.
+#                  only, ctest -L mpi -j2 (about four minutes; two tests at a
+#                  time, each job's ranks oversubscribed and each mpirun
+#                  bounded by timeout). NS_NO_MPI=1 skips it.
 # Every stage always runs; the last line says PASSED or FAILED, and the exit
 # status is non-zero when a build or any test failed.
 set -euo pipefail
@@ -58,7 +60,8 @@ else
        cmake -S . -B build-mpi -DNS_MPI=ON -DCMAKE_BUILD_TYPE=Release &&
        cmake --build build-mpi -j"$JOBS" --target nimsieve test_dist_sweep_driver; then
         step "ctest build-mpi/ (label mpi)"
-        ctest --test-dir build-mpi --output-on-failure -L mpi --timeout 300 </dev/null || failed+=("tests in build-mpi/")
+        ctest --test-dir build-mpi --output-on-failure -L mpi -j2 --timeout 300 </dev/null ||
+            failed+=("tests in build-mpi/")
     else
         failed+=("MPI build")
     fi

@@ -4,6 +4,9 @@
 set -u
 FAILS=0
 CHECKS=0
+# 1 in a sanitizer build (tests/CMakeLists.txt): smaller sizes where a
+# script's solves would take minutes under ASan
+SANITIZED=${NS_TEST_SANITIZED:-0}
 mkdir -p "$WORK"
 OUT="$WORK/stdout"
 ERR="$WORK/stderr"

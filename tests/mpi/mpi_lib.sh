@@ -5,7 +5,7 @@ MPIEXEC=${NS_MPIEXEC:-mpirun}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 # one OpenMP thread a rank unless a test says otherwise: the ranks share 2 cores
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-1} OMP_WAIT_POLICY=PASSIVE
-MPI_TIMEOUT=${MPI_TIMEOUT:-60}
+MPI_TIMEOUT=${MPI_TIMEOUT:-120}
 
 # mpi R CMD...: run CMD under mpirun with R ranks (stdout $OUT, stderr $ERR, $RC)
 mpi() {

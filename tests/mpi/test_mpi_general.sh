@@ -15,7 +15,7 @@
 NS=$1 SRC=$2 WORK=$3
 . "$SRC/tests/cli/cli_lib.sh"
 . "$SRC/tests/mpi/mpi_lib.sh"
-MPI_TIMEOUT=60
+MPI_TIMEOUT=120
 
 # lower exactly two of three piles: the running sets of strict boxes
 printf 'game two\npiles p[1..3]\nmove p -> (p[i] - t[i] for i in 1..3) for (t[i] in 0..p[i] for i in 1..3) where count(t[i] > 0 for i in 1..3) == 2\n' >"$WORK/two.rules"

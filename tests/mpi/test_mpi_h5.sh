@@ -19,7 +19,7 @@
 NS=$1 SRC=$2 WORK=$3
 . "$SRC/tests/cli/cli_lib.sh"
 . "$SRC/tests/mpi/mpi_lib.sh"
-MPI_TIMEOUT=60
+MPI_TIMEOUT=120
 
 # FILE: for each dataset, its name, filters (with their parameters) and
 # allocation time, one line each, from h5dump -pH (HDF5's own tool)

@@ -22,7 +22,7 @@
 NS=$1 SRC=$2 WORK=$3
 . "$SRC/tests/cli/cli_lib.sh"
 . "$SRC/tests/mpi/mpi_lib.sh"
-MPI_TIMEOUT=60
+MPI_TIMEOUT=120
 
 games=("wythoff --size 1000" "nim -D piles=2 --size 1500")
 names=(wythoff nim)

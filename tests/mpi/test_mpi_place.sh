@@ -24,7 +24,7 @@
 NS=$1 SRC=$2 WORK=$3
 . "$SRC/tests/cli/cli_lib.sh"
 . "$SRC/tests/mpi/mpi_lib.sh"
-MPI_TIMEOUT=90
+MPI_TIMEOUT=150
 H5DIFF=$(command -v h5diff || true)
 
 # the MB rank 0 received, from the summary's "mpi:" line

@@ -18,7 +18,7 @@
 NS=$1 SRC=$2 WORK=$3
 . "$SRC/tests/cli/cli_lib.sh"
 . "$SRC/tests/mpi/mpi_lib.sh"
-MPI_TIMEOUT=60
+MPI_TIMEOUT=120
 
 wythoff_p() { # FILE: the P-positions of FILE's /grundy are Wythoff's pairs
     $PY - "$1" <<'PY'

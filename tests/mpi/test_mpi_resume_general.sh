@@ -22,7 +22,7 @@
 NS=$1 SRC=$2 WORK=$3
 . "$SRC/tests/cli/cli_lib.sh"
 . "$SRC/tests/mpi/mpi_lib.sh"
-MPI_TIMEOUT=60
+MPI_TIMEOUT=120
 
 games=("nim -D piles=3 --bounds 60,50,40" "moore -D piles=3 -D k=2 --bounds 30,28,26" "a-wythoff -D a=2 --size 400")
 names=(nim moore awythoff)

@@ -22,7 +22,7 @@
 NS=$1 SRC=$2 WORK=$3
 . "$SRC/tests/cli/cli_lib.sh"
 . "$SRC/tests/mpi/mpi_lib.sh"
-MPI_TIMEOUT=60
+MPI_TIMEOUT=120
 
 games=("wythoff --size 4096" "$SRC/tests/mpi/asym-rays.rules --bounds 3000,2000")
 names=(wythoff asym)

@@ -11,7 +11,7 @@
 NS=$1 SRC=$2 WORK=$3
 . "$SRC/tests/cli/cli_lib.sh"
 . "$SRC/tests/mpi/mpi_lib.sh"
-MPI_TIMEOUT=30
+MPI_TIMEOUT=90
 
 games=("wythoff --size 1000" "$SRC/data/rules/wythoff-twice.rules --size 700")
 names=(wythoff twice)

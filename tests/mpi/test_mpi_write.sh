@@ -27,7 +27,7 @@
 NS=$1 SRC=$2 WORK=$3
 . "$SRC/tests/cli/cli_lib.sh"
 . "$SRC/tests/mpi/mpi_lib.sh"
-MPI_TIMEOUT=60
+MPI_TIMEOUT=120
 H5DIFF=$(command -v h5diff || true)
 [ -n "$H5DIFF" ] || echo "note: h5diff not installed; h5same.py alone compares the files"
 
