@@ -93,8 +93,10 @@ static void usage(void)
            "                           solve in memory that exceeds it is redone with the\n"
            "                           loose bound, a streamed one stops and says so)\n"
            "      --mpi-sets KIND      across MPI ranks, the tile kernel's line sets: owned\n"
-           "                           (each rank its share; the default of symmetric\n"
-           "                           games) or replicated (every rank all; see below)\n"
+           "                           (each rank its share; the default of the tile\n"
+           "                           games whose moves run along the row, the column\n"
+           "                           and the diagonal) or replicated (every rank all;\n"
+           "                           see below)\n"
            "      --mpi-rows K         across MPI ranks, the tile kernel's rows of tiles\n"
            "                           dealt to a rank K at a time (default: with owned\n"
            "                           sets the threads a rank, else 1); owned sets pass\n"
@@ -162,9 +164,10 @@ static void usage(void)
            "checkpoint only if rank 0 gets there first). A rank that dies ends the job\n"
            "(mpirun says which); the last checkpoint stays intact. Other games run on\n"
            "rank 0 alone.\n"
-           "--mpi-sets owned (the default of symmetric tile games across ranks: Wythoff,\n"
-           "two-pile Nim; a square box, moves along the row, the column and maybe the\n"
-           "diagonal): each rank keeps only the line sets its own tiles use, the others\n"
+           "--mpi-sets owned (the default across ranks of the tile games whose moves run\n"
+           "along the row, the column and the diagonal, or some of them: Wythoff,\n"
+           "two-pile Nim, in any box; symmetric ones, in a square box, compute and send\n"
+           "half the tiles): each rank keeps only the line sets its own tiles use, the others\n"
            "rest at their home ranks, packed, and travel between tiles, so the set memory\n"
            "per rank falls as ranks are added, for more bytes exchanged; in memory rank\n"
            "0 takes every tile and writes the file alone (whatever --mpi-write asks);\n"
@@ -174,7 +177,8 @@ static void usage(void)
            "--mpi-write rank0, rank 0 takes the tiles and writes it alone). The\n"
            "'mpi sets:' line gives the most set memory a rank held and the bytes\n"
            "exchanged; the file's attribute mpi_sets says which. --mpi-sets\n"
-           "replicated: every rank keeps all the sets (the only way of other games).\n"
+           "replicated: every rank keeps all the sets (the only way of other rays, such\n"
+           "as (x - t, y - 2t)).\n"
            "A --resume with owned sets: rank 0 replays the finished tiles into the sets\n"
            "at their homes. On one rank, owned runs the exchange all the same (its\n"
            "figures); without MPI the option is ignored.\n"
@@ -443,7 +447,7 @@ static ns_dist_tiles *dist_start(const ns_game *g, const ns_engine_plan *plan, n
         ns_dist_abort(NS_EXIT_ERROR);
         return NULL;
     }
-    if (owned && ns_dist_tiles_own(d, x, &err)) {
+    if (owned && ns_dist_tiles_own(d, x, (g->bounds[1] + unit - 1) / unit, owned == 1, &err)) {
         ns_cli_error(CMD, "%s", err.msg);
         ns_dist_abort(NS_EXIT_ERROR);
         return NULL;
@@ -933,35 +937,48 @@ static int on_tile_source(void *user, int64_t x0, int64_t y0, int64_t nx, int64_
 }
 
 /* Rank 0, owned line sets in memory: another rank's tile (i <= j) and its
- * mirror into the table (on the exchange's service thread; distinct
- * cells from the engine's) */
+ * mirror (the symmetric case), or the tile as it is (the plain case), into
+ * the table (on the exchange's service thread; distinct cells from the
+ * engine's) */
+typedef struct take_table {
+    ns_table *t;        /* borrowed */
+    int sym;
+} take_table;
+
 static int on_take(void *user, int64_t x0, int64_t y0, int64_t nx, int64_t ny, const uint32_t *vals)
 {
-    ns_table *t = user;
+    const take_table *tt = user;
+    ns_table *t = tt->t;
     const uint64_t n = (uint64_t)t->bounds[1];
     for (int64_t x = x0; x < x0 + nx; x++)
-        for (int64_t y = y0 > x ? y0 : x; y < y0 + ny; y++) {
+        for (int64_t y = tt->sym && y0 < x ? x : y0; y < y0 + ny; y++) {
             const uint32_t v = vals[(x - x0) * ny + (y - y0)];
             ns_table_set(t, (uint64_t)x * n + (uint64_t)y, v);
-            ns_table_set(t, (uint64_t)y * n + (uint64_t)x, v);
+            if (tt->sym)
+                ns_table_set(t, (uint64_t)y * n + (uint64_t)x, v);
         }
     return 0;
 }
 
 /* Rank 0, owned line sets, streamed, writing the file alone (a rank
  * cannot reach it, or --mpi-write rank0): another rank's tile (i <= j)
- * and its mirror into the stream, on the exchange's service thread, in a
- * slot of the stream's own (the one above the engine's threads). A tile on
- * the diagonal may hold its upper triangle only: it is completed from it. */
+ * and its mirror (the symmetric case; the plain case: the tile as it is)
+ * into the stream, on the exchange's service thread, in a slot of the
+ * stream's own (the one above the engine's threads). A tile on the
+ * diagonal may hold its upper triangle only: it is completed from it. */
 typedef struct take_sink {
     stream_sink *k;     /* borrowed */
     int slot;
+    int sym;
 } take_sink;
 
 static int on_take_stream(void *user, int64_t x0, int64_t y0, int64_t nx, int64_t ny, const uint32_t *vals)
 {
     take_sink *ts = user;
     ns_error e = {0};
+    if (!ts->sym)
+        return ns_h5_stream_tile_slot(ts->k->s, ts->slot, x0, y0, nx, ny, vals, &e) != NS_OK ? sink_failed(ts->k, &e)
+                                                                                           : 0;
     uint32_t *m = malloc((size_t)(nx * ny) * sizeof *m);
     if (!m) {
         ns_error_set(&e, NS_ENOMEM, "rank 0: out of memory for a tile of another rank");
@@ -1056,7 +1073,8 @@ static void place_end(place_sink *p)
  * tiles' chunks: 1. 0: rank 0 writes the file alone (a rank cannot reach
  * it; said on stderr). -1: failed (printed; the job ends). */
 static int place_start(const char *out, ns_h5_stream *s, ns_dist_tiles *dt, ns_tile_exchange *x,
-                       const int64_t *bounds, int elem, int64_t tile, int threads, stream_sink *k, place_sink *p)
+                       const int64_t *bounds, int elem, int64_t tile, int threads, int sym, stream_sink *k,
+                       place_sink *p)
 {
     ns_error err = {0};
     const int zero = ns_dist_rank() == 0;
@@ -1086,7 +1104,7 @@ static int place_start(const char *out, ns_h5_stream *s, ns_dist_tiles *dt, ns_t
                     "chunks only where every rank sees the output's file system)\n", ns_dist_rank(), p->file,
                     p->fd < 0 ? strerror(errno) : "not the file rank 0 writes");
             ok = 0;
-        } else if (!(p->pk = ns_h5_packer_new(out, bounds, elem, tile, threads, &err))) {
+        } else if (!(p->pk = ns_h5_packer_new(out, bounds, elem, tile, threads, sym, &err))) {
             ns_cli_error(CMD, "rank %d: %s", ns_dist_rank(), err.msg);
             ok = 0;
         }
@@ -1157,7 +1175,7 @@ static int solve_streaming(const solve_args *a, const ns_game *g, ns_meta *meta,
      * buffers when that thread first stores a tile, so the slots of threads
      * that never do cost a pointer each. */
     const int sink_threads = !ctx->dist || a->pn_only ? threads : ctx->owned ? threads + 1 : threads * ns_dist_size();
-    take_sink take = {&sink, threads};
+    take_sink take = {&sink, threads, ctx->owned == 1};
     /* every rank has looked at the paths (a .part left over) before rank 0
      * makes its own */
     if (ctx->dist && ns_cli_dist_agree(NS_EXIT_OK) != NS_EXIT_OK)
@@ -1224,7 +1242,8 @@ static int solve_streaming(const solve_args *a, const ns_game *g, ns_meta *meta,
         ns_dist_tiles_resume(dt, resume_units);
     /* the packer's slots: the threads of a rank but 0, which computes its
      * own rows only (owned sets), not the threads x ranks of the sink */
-    if (dt && want_place && place_start(a->out, sink.s, dt, &xch, g->bounds, elem, tile, threads, &sink, &place) > 0) {
+    if (dt && want_place &&
+        place_start(a->out, sink.s, dt, &xch, g->bounds, elem, tile, threads, ctx->owned == 1, &sink, &place) > 0) {
         snprintf(meta->mpi_write, sizeof meta->mpi_write, "parallel");
         if (!writer) {
             opts.tile_sink = on_tile_place;
@@ -1232,7 +1251,7 @@ static int solve_streaming(const solve_args *a, const ns_game *g, ns_meta *meta,
             opts.tile_user = &place;
         }
     } else if (dt && ctx->owned && !a->pn_only && ns_dist_size() > 1 &&
-               ns_dist_tiles_gather_tiles(dt, &xch, g->bounds[0], on_take_stream, &take, &err)) {
+               ns_dist_tiles_gather_tiles(dt, &xch, g->bounds, on_take_stream, &take, &err)) {
         /* rank 0 writes the file alone: it takes the others' tiles on its
          * exchange's thread, not on threads x ranks threads of its engine */
         ns_cli_error(CMD, "%s", err.msg);
@@ -1473,15 +1492,17 @@ int ns_cmd_solve(int argc, char **argv)
     /* the engines the ranks share (any other runs on rank 0 alone) */
     const int shared = dist_tiles || strcmp(plan.engine->name, "rows-pn") == 0 || dist_general;
     ctx.dist = (ranks > 1 || (a.mpi_sets == MPI_SETS_OWNED && dist_tiles)) && shared;
-    /* owned line sets: the default of symmetric tile solves across ranks */
-    const int can_own = dist_tiles && plan.engine->owned_sets && plan.engine->owned_sets(g);
+    /* owned line sets: the default of tile solves across ranks whose moves
+     * run along the row, the column and the diagonal (1 the symmetric
+     * case, 2 the plain case: engine/ns_engine.h) */
+    const int can_own = dist_tiles && plan.engine->owned_sets ? plan.engine->owned_sets(g) : 0;
     if (a.mpi_sets == MPI_SETS_OWNED && !can_own) {
-        rc = ns_cli_error(CMD, "--mpi-sets owned: only for the tile kernel's symmetric games (a square box, moves "
-                          "along the row, the column and maybe the diagonal: Wythoff, two-pile Nim); this solve runs "
-                          "the %s engine%s", plan.engine->name, dist_tiles ? " on a game that is not symmetric" : "");
+        rc = ns_cli_error(CMD, "--mpi-sets owned: only for the tile kernel's games whose moves run along the row, "
+                          "the column and the diagonal (or some of them: Wythoff, two-pile Nim); this solve runs "
+                          "the %s engine%s", plan.engine->name, dist_tiles ? " on a game with another ray" : "");
         goto fail;
     }
-    ctx.owned = ctx.dist && can_own && a.mpi_sets != MPI_SETS_REPLICATED;
+    ctx.owned = ctx.dist && a.mpi_sets != MPI_SETS_REPLICATED ? can_own : 0;
     /* every rank has come this far (rank 0 has looked at the output path),
      * or every rank stops here: before the broadcast below, and before rank 0
      * goes on alone with an engine the ranks do not share */
@@ -1712,6 +1733,7 @@ int ns_cmd_solve(int argc, char **argv)
     ns_dist_tiles *dt = NULL;
     ns_level_exchange lxch;
     ns_dist_levels *dl = NULL;
+    take_table take_mem = {t, ctx.owned == 1};
     if (ctx.dist && dist_general) {
         if (!(dl = dist_levels_start(&opts, &lxch, &meta))) {
             rc = NS_EXIT_ERROR;
@@ -1721,7 +1743,7 @@ int ns_cmd_solve(int argc, char **argv)
         rc = NS_EXIT_ERROR;
         goto fail;
     } else if (dt && ctx.owned && ns_dist_size() > 1 &&
-               ns_dist_tiles_gather_tiles(dt, &xch, g->bounds[0], on_take, t, &err)) {
+               ns_dist_tiles_gather_tiles(dt, &xch, g->bounds, on_take, &take_mem, &err)) {
         /* rank 0 takes the others' tiles on its exchange's thread */
         ns_cli_error(CMD, "%s", err.msg);
         ns_dist_abort(NS_EXIT_ERROR);

@@ -66,6 +66,8 @@ struct ns_dist_tiles {
     int64_t nsent;          /* tiles sent */
     /* owned line sets (ns_dist_tiles_own) */
     int owned;
+    int64_t cols;           /* tile columns */
+    int sym;                /* the symmetric case: tiles i <= j travel */
     MPI_Comm ocomm;         /* the line windows' messages (the service's probes take any) */
     pthread_t service;
     int running;            /* the service thread runs */
@@ -91,7 +93,7 @@ struct ns_dist_tiles {
     int taking;
     int (*take)(void *user, int64_t x0, int64_t y0, int64_t nx, int64_t ny, const uint32_t *vals);
     void *take_user;
-    int64_t n;              /* the table's side */
+    int64_t n0, n1;         /* the table's bounds */
     uint32_t *tbuf;         /* a tile's values; owned */
     uint64_t nplaced;       /* rank 0: placings answered; the others: made */
     uint64_t nwritten;      /* rank 0: placings written (TAG_WRITTEN) or tiles
@@ -286,7 +288,8 @@ static void count_peak(ns_dist_tiles *d)
 
 static int home_of(const ns_dist_tiles *d, int64_t block)
 {
-    return (int)(block % d->size);
+    /* the plain case's diagonal blocks go negative */
+    return (int)(((block % d->size) + d->size) % d->size);
 }
 
 /* Version v of a block of lines is released by tile (v - 1, j) and
@@ -523,9 +526,9 @@ static void allow(ns_dist_tiles *d, int64_t upto)
 static int take_one(ns_dist_tiles *d, const placing *q)
 {
     const int64_t t = d->tile;
-    if (q->x0 < 0 || q->y0 < q->x0 || q->x0 % t || q->y0 % t || q->y0 >= d->n)
+    if (q->x0 < 0 || q->y0 < (d->sym ? q->x0 : 0) || q->x0 % t || q->y0 % t || q->x0 >= d->n0 || q->y0 >= d->n1)
         return 1;
-    const int64_t nx = q->x0 + t < d->n ? t : d->n - q->x0, ny = q->y0 + t < d->n ? t : d->n - q->y0;
+    const int64_t nx = q->x0 + t < d->n0 ? t : d->n0 - q->x0, ny = q->y0 + t < d->n1 ? t : d->n1 - q->y0;
     return decode(q->data, q->data_bytes, d->tbuf, (size_t)(nx * ny)) ||
            d->take(d->take_user, q->x0, q->y0, nx, ny, d->tbuf);
 }
@@ -578,16 +581,18 @@ static int place_ready(ns_dist_tiles *d)
     return r;
 }
 
-/* Rank 0: the others' tiles (i <= j) of anti-diagonals below upto, past a
- * resume's finished ones (those the holder replayed): their placings. */
+/* Rank 0: the others' tiles (i <= j; the plain case: all) of
+ * anti-diagonals below upto, past a resume's finished ones (those the
+ * holder replayed): their placings. */
 static uint64_t others_tiles(const ns_dist_tiles *d, int64_t upto)
 {
     uint64_t n = 0;
     for (int64_t i = 0; i < d->rows; i++) {
         if (owner(d, i) == 0)
             continue;
-        const int64_t j0 = i > d->resumed - i ? i : d->resumed - i, j1 = upto - 1 - i < d->rows - 1 ? upto - 1 - i
-                                                                                                  : d->rows - 1;
+        const int64_t jmin = d->sym ? i : 0;
+        const int64_t j0 = jmin > d->resumed - i ? jmin : d->resumed - i,
+                      j1 = upto - 1 - i < d->cols - 1 ? upto - 1 - i : d->cols - 1;
         n += j1 >= j0 ? (uint64_t)(j1 - j0 + 1) : 0;
     }
     return n;
@@ -753,8 +758,10 @@ static int release(void *user, int kind, int64_t block, int64_t version, uint64_
     return rc;
 }
 
-ns_err ns_dist_tiles_own(ns_dist_tiles *d, ns_tile_exchange *x, ns_error *err)
+ns_err ns_dist_tiles_own(ns_dist_tiles *d, ns_tile_exchange *x, int64_t tile_cols, int sym, ns_error *err)
 {
+    d->cols = tile_cols;
+    d->sym = sym;
     if (MPI_Comm_dup(d->comm, &d->ocomm) != MPI_SUCCESS)
         return ns_error_set(err, NS_EINTERNAL, "rank %d: MPI_Comm_dup failed", d->rank);
     d->owned = 1;
@@ -907,12 +914,12 @@ uint64_t ns_dist_tiles_placed(const ns_dist_tiles *d)
     return d ? d->nplaced : 0;
 }
 
-ns_err ns_dist_tiles_gather_tiles(ns_dist_tiles *d, ns_tile_exchange *x, int64_t n,
+ns_err ns_dist_tiles_gather_tiles(ns_dist_tiles *d, ns_tile_exchange *x, const int64_t bounds[2],
                                   int (*take)(void *user, int64_t x0, int64_t y0, int64_t nx, int64_t ny,
                                               const uint32_t *vals),
                                   void *user, ns_error *err)
 {
-    if (!d->owned || d->size < 2 || d->placing || !take || n < 1)
+    if (!d->owned || d->size < 2 || d->placing || !take || bounds[0] < 1 || bounds[1] < 1)
         return ns_error_set(err, NS_EINTERNAL, "rank %d: gathering tiles needs owned line sets on several ranks",
                             d->rank);
     if (d->rank != 0)
@@ -922,7 +929,8 @@ ns_err ns_dist_tiles_gather_tiles(ns_dist_tiles *d, ns_tile_exchange *x, int64_t
     pthread_mutex_lock(&d->lock);
     d->take = take;
     d->take_user = user;
-    d->n = n;
+    d->n0 = bounds[0];
+    d->n1 = bounds[1];
     d->taking = 1;
     pthread_mutex_unlock(&d->lock);
     x->gather = gather;
@@ -1107,10 +1115,12 @@ void ns_dist_tiles_bytes(const ns_dist_tiles *d, uint64_t *sent, uint64_t *recei
     *sent = *received = 0;
 }
 
-ns_err ns_dist_tiles_own(ns_dist_tiles *d, ns_tile_exchange *x, ns_error *err)
+ns_err ns_dist_tiles_own(ns_dist_tiles *d, ns_tile_exchange *x, int64_t tile_cols, int sym, ns_error *err)
 {
     (void)d;
     (void)x;
+    (void)tile_cols;
+    (void)sym;
     return ns_error_set(err, NS_EINVAL, "owned line sets need an MPI build (-DNS_MPI=ON)");
 }
 
@@ -1148,14 +1158,14 @@ uint64_t ns_dist_tiles_placed(const ns_dist_tiles *d)
     return 0;
 }
 
-ns_err ns_dist_tiles_gather_tiles(ns_dist_tiles *d, ns_tile_exchange *x, int64_t n,
+ns_err ns_dist_tiles_gather_tiles(ns_dist_tiles *d, ns_tile_exchange *x, const int64_t bounds[2],
                                   int (*take)(void *user, int64_t x0, int64_t y0, int64_t nx, int64_t ny,
                                               const uint32_t *vals),
                                   void *user, ns_error *err)
 {
     (void)d;
     (void)x;
-    (void)n;
+    (void)bounds;
     (void)take;
     (void)user;
     return ns_error_set(err, NS_EINVAL, "gathering tiles needs an MPI build (-DNS_MPI=ON)");

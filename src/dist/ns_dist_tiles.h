@@ -67,8 +67,10 @@ ns_err ns_dist_tiles_finish(ns_dist_tiles *d, ns_error *err);
  * received, headers included. */
 void ns_dist_tiles_bytes(const ns_dist_tiles *d, uint64_t *sent, uint64_t *received);
 
-/* Owned line sets (the symmetric tile kernel; every rank calls it after
- * ns_dist_tiles_new, before the engine runs): *x gets the hooks acquire and
+/* Owned line sets (the tile kernel's symmetric case, sym 1, and plain
+ * case, sym 0: engine/ns_engine.h; tile_cols: the tile columns; every rank
+ * calls it after ns_dist_tiles_new, before the engine runs): *x gets the
+ * hooks acquire and
  * release, each block of lines rests at its home rank (block mod ranks)
  * between uses, and a service thread of this rank answers the other ranks'
  * gets and takes their puts while the kernel computes; computed tiles go
@@ -78,7 +80,7 @@ void ns_dist_tiles_bytes(const ns_dist_tiles *d, uint64_t *sent, uint64_t *recei
  * MPI: NS_EINVAL. ns_dist_tiles_finish then waits for every rank (the
  * others may still need the blocks resting here) and gathers the figures
  * of ns_dist_tiles_sets. */
-ns_err ns_dist_tiles_own(ns_dist_tiles *d, ns_tile_exchange *x, ns_error *err);
+ns_err ns_dist_tiles_own(ns_dist_tiles *d, ns_tile_exchange *x, int64_t tile_cols, int sym, ns_error *err);
 
 /* What the owned line sets cost this rank (after ns_dist_tiles_finish). */
 typedef struct ns_dist_sets {
@@ -131,14 +133,15 @@ int ns_dist_tiles_place(ns_dist_tiles *d, int64_t x0, int64_t y0, void *req, siz
                         size_t data_bytes);
 
 /* Owned line sets in memory (every rank, after ns_dist_tiles_own, before
- * the engine runs; n: the table's side): rank 0's threads compute its own
+ * the engine runs; bounds: the table's): rank 0's threads compute its own
  * rows only (x gets gather, engine/ns_engine.h) and its service thread
- * takes the other ranks' tiles (i <= j, as they send them to rank 0) and
- * hands each to take(user, x0, y0, nx, ny, vals) (the table: the tile and
- * its mirror; called on that thread, vals borrowed), those of the
+ * takes the other ranks' tiles (i <= j in the symmetric case, every one
+ * in the plain case, as they send them to rank 0) and hands each to
+ * take(user, x0, y0, nx, ny, vals) (the table: the tile, and its mirror in
+ * the symmetric case; called on that thread, vals borrowed), those of the
  * anti-diagonals its engine allows; the engine's gather waits for them
  * after each range. The other ranks: nothing changes. */
-ns_err ns_dist_tiles_gather_tiles(ns_dist_tiles *d, ns_tile_exchange *x, int64_t n,
+ns_err ns_dist_tiles_gather_tiles(ns_dist_tiles *d, ns_tile_exchange *x, const int64_t bounds[2],
                                   int (*take)(void *user, int64_t x0, int64_t y0, int64_t nx, int64_t ny,
                                               const uint32_t *vals),
                                   void *user, ns_error *err);

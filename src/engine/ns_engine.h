@@ -116,8 +116,10 @@ typedef int (*ns_tile_src_fn)(void *user, int64_t x0, int64_t y0, int64_t nx, in
  * one: a process may run without a table and a sink that drops the rows)
  * and the blocks exchanged are only those after them, so a checkpoint of
  * any number of processes resumes under any number. */
-/* Owned line sets (acquire and release set; the symmetric case only: a
- * square box, moves along the row, the column and maybe the diagonal).
+/* Owned line sets (acquire and release set; the symmetric case: a
+ * square box, moves along the row, the column and maybe the diagonal; the
+ * plain case below: any box, moves along the row, the column, the
+ * diagonal, or some of them).
  * A process keeps only the line sets it works on; the others rest at
  * their homes in the exchange. Blocks of lines: kind NS_LINES_INDEX,
  * block b = the sets of indices [bT, bT + T) (row and column x share a
@@ -143,6 +145,17 @@ typedef int (*ns_tile_src_fn)(void *user, int64_t x0, int64_t y0, int64_t nx, in
  * others skip them (no tile source needed); a row it replayed in part
  * hands the two blocks it carries (its index block i, its last diagonal
  * block) to the row's process under version tile rows + 1 + i. */
+/* The plain case (no symmetry): every tile (i, j) of the box; the column
+ * sets are kind NS_LINES_INDEX (block j), the diagonals kind NS_LINES_DIAG
+ * with block j - i (negative too: m = the diagonals y - x in [mT, mT + T)),
+ * and a row's own sets kind NS_LINES_ROW (block i). Tile (i, j) acquires
+ * column block j and diagonal block j - i at version i (at j == 0 also its
+ * row block and diagonal block -i - 1 at version 0: empty) and releases
+ * column block j and diagonal block j - i - 1 at version i + 1 (win NULL
+ * from the last tile row); after the row's last tile its row block and
+ * diagonal block j - i with win NULL. A resume's hand-over: the row block
+ * (kind NS_LINES_ROW, when the game has the row move) and the last
+ * diagonal block. */
 /* gather (OPTIONAL, owned line sets): the other processes' tiles reach
  * the holder's output without its threads (the exchange puts them into
  * its table, or their processes write them into the sink's file). The
@@ -151,11 +164,11 @@ typedef int (*ns_tile_src_fn)(void *user, int64_t x0, int64_t y0, int64_t nx, in
  * and, around each range [s0, s1) of anti-diagonals it computes, calls
  * gather(user, s1, 0) before it (the other tiles of anti-diagonals < s1
  * may be stored from now on, none later) and gather(user, s1, 1) after it
- * (returns once every other process's tile (i <= j) of anti-diagonals
+ * (returns once every other process's tile (i <= j; the plain case: every one) of anti-diagonals
  * < s1 and past a resume's finished ones is stored: then, and before its
  * checkpoint, the output holds exactly the tiles of the units done);
  * non-zero: failed. */
-enum { NS_LINES_INDEX = 0, NS_LINES_DIAG = 1 };
+enum { NS_LINES_INDEX = 0, NS_LINES_DIAG = 1, NS_LINES_ROW = 2 };
 typedef struct ns_tile_exchange {
     int (*mine)(void *user, int64_t tile_row);  /* REQUIRED */
     int (*send)(void *user, int64_t x0, int64_t y0, int64_t nx, int64_t ny, const uint32_t *vals); /* REQUIRED */
@@ -517,9 +530,11 @@ typedef struct ns_engine {
      * ns_engine_run_with may still force one on any game. 0 (the default):
      * an engine of games whose moves lower the rank. */
     int loopy;
-    /* OPTIONAL (NULL: never): 1 when the engine runs g (bounds set) across
-     * processes with owned line sets (ns_tile_exchange's acquire and
-     * release: tiles2d, the symmetric case). */
+    /* OPTIONAL (NULL: never): non-zero when the engine runs g (bounds set)
+     * across processes with owned line sets (ns_tile_exchange's acquire
+     * and release, tiles2d): 1 the symmetric case (only tiles i <= j
+     * travel, each with its mirror filled where it arrives), 2 the plain
+     * case (every tile travels as it is). */
     int (*owned_sets)(const ns_game *g);
 } ns_engine;
 

@@ -94,6 +94,9 @@ typedef struct lines {
     uint64_t *full;     /* n * fstride: bit w of a line's summary = its word w is full; owned */
     size_t fmapped;     /* owned line sets: the size of full's mapping, else 0 (calloc) */
     uint32_t *first;    /* per line: its first word that is not full; owned */
+    int64_t bshift;     /* owned line sets: block b of the exchange is the
+                           lines' block b + bshift (the plain case's
+                           diagonals, blocks j - i >= -tile rows) */
 } lines;
 
 typedef struct tiles {
@@ -122,6 +125,10 @@ typedef struct tiles {
     const ns_tile_exchange *x; /* across processes (ns_tile_exchange), or NULL */
     volatile int xfailed;   /* a hook of x failed */
     int owned;              /* owned line sets (x->acquire): see own_before */
+    int plain;              /* owned line sets without symmetry (the plain
+                               case: own_before) */
+    lines *colset;          /* owned line sets, the plain case: the column
+                               sets (a group with a = 1, dy = 0), or NULL */
     int64_t ti, tj;         /* tile rows and columns (owned line sets) */
     int64_t resumed;        /* anti-diagonals a resume replays (owned line sets) */
 } tiles;
@@ -447,8 +454,11 @@ static void do_tile(tiles *T, int64_t x0, int64_t x1, int64_t y0, int64_t y1, in
     }
     if (tb && replay == REMOTE)
         tile_out(T, x0, x1, y0, y1, 0, REMOTE);
-    if (replay == REPLAY && T->x && T->x->ranks > 1 && T->x->send(T->x->user, x0, y0, x1 - x0, y1 - y0, tb))
-        T->xfailed = 1; /* a resume: the holder hands its finished tiles to the others */
+    /* a resume: the holder hands its finished tiles to the others (owned
+     * line sets: it replays them into the sets at their homes instead) */
+    if (replay == REPLAY && T->x && T->x->ranks > 1 && !T->owned &&
+        T->x->send(T->x->user, x0, y0, x1 - x0, y1 - y0, tb))
+        T->xfailed = 1;
 }
 
 /* The symmetric case (see tiles2d_resume): only cells x <= y are computed;
@@ -631,7 +641,7 @@ static ns_tile_lines lines_view(const tiles *T, const lines *L)
 /* block b of L: its first line and number of lines, and their memory */
 static int64_t block_lines(const lines *L, int64_t b, int64_t *l0)
 {
-    *l0 = b * TILE;
+    *l0 = (b + L->bshift) * TILE;
     return L->n - *l0 < TILE ? L->n - *l0 : TILE;
 }
 
@@ -681,18 +691,46 @@ static int own_put(tiles *T, lines *L, int kind, int64_t b, int64_t version, int
 /* Before tile (i, j), i <= j, of a process's own row: index block j (the
  * column's sets; at j == i the row's, kept to the row's end) and diagonal
  * block j - i (kept for the next tile, where it is block j - i - 1), both
- * after the i rows above. */
-static int own_before(tiles *T, lines *diag, int64_t i, int64_t j)
+ * after the i rows above.
+ * The plain case (no symmetry; moves along the row, the column and maybe
+ * the diagonal; every tile (i, j) of the box): column block j and diagonal
+ * block j - i (negative too: the lines' block j - i + tile rows), after the
+ * i rows above; the row's own block (kind NS_LINES_ROW) and, at j == 0,
+ * diagonal block -i - 1 start empty (no row above touched them: version 0,
+ * nothing travels) and stay to the row's end. */
+static int own_before(tiles *T, lines *diag, int64_t i, int64_t j, int fresh)
 {
-    return own_get(T, &T->rows, NS_LINES_INDEX, j, i) || (diag && own_get(T, diag, NS_LINES_DIAG, j - i, i));
+    if (!T->plain)
+        return own_get(T, &T->rows, NS_LINES_INDEX, j, i) || (diag && own_get(T, diag, NS_LINES_DIAG, j - i, i));
+    if (fresh && ((T->row_ray && own_get(T, &T->rows, NS_LINES_ROW, i, 0)) ||
+                  (diag && own_get(T, diag, NS_LINES_DIAG, -i - 1, 0))))
+        return 1;
+    return (T->colset && own_get(T, T->colset, NS_LINES_INDEX, j, i)) ||
+           (diag && own_get(T, diag, NS_LINES_DIAG, j - i, i));
 }
 
 /* After it: the column's block and diagonal block j - i - 1 go on to row
  * i + 1; after the row's last tile its row's block and diagonal block
- * j - i are dead (row i + 1 would need them at tile (i + 1, tj)). */
+ * j - i are dead (row i + 1 would need them at tile (i + 1, tj)). The
+ * plain case the same, with the row's own block, and nothing goes on
+ * from the last row. */
 static int own_after(tiles *T, lines *diag, int64_t i, int64_t j)
 {
     int rc = 0;
+    if (T->plain) {
+        const int last = i == T->ti - 1;
+        if (T->colset)
+            rc |= own_put(T, T->colset, NS_LINES_INDEX, j, i + 1, last);
+        if (diag)
+            rc |= own_put(T, diag, NS_LINES_DIAG, j - i - 1, i + 1, last);
+        if (j == T->tj - 1) {
+            if (T->row_ray)
+                rc |= own_put(T, &T->rows, NS_LINES_ROW, i, i + 1, 1);
+            if (diag)
+                rc |= own_put(T, diag, NS_LINES_DIAG, j - i, i + 1, 1);
+        }
+        return rc;
+    }
     if (j > i) {
         rc |= own_put(T, &T->rows, NS_LINES_INDEX, j, i + 1, 0);
         if (diag)
@@ -709,10 +747,11 @@ static int own_after(tiles *T, lines *diag, int64_t i, int64_t j)
 /* A resume with owned line sets: a row of which the holder replayed the
  * tiles up to (i, jr), i <= jr < tj - 1, goes on on its own process, which
  * needs what the row carries from tile to tile: its index block i and
- * diagonal block jr - i. The holder hands them over after the replay
- * (own_handoff) under version ti + 1 + i, which no tile uses, and the
- * process that goes on takes them before its first tile (i, jr + 1)
- * (own_takeover). */
+ * diagonal block jr - i (the plain case, 0 <= jr < tj - 1: its row block,
+ * kind NS_LINES_ROW, and diagonal block jr - i). The holder hands them
+ * over after the replay (own_handoff) under version ti + 1 + i, which no
+ * tile uses, and the process that goes on takes them before its first
+ * tile (i, jr + 1) (own_takeover). */
 static int64_t handoff_version(const tiles *T, int64_t i)
 {
     return T->ti + 1 + i;
@@ -720,7 +759,8 @@ static int64_t handoff_version(const tiles *T, int64_t i)
 
 static int own_handoff(tiles *T, lines *diag, int64_t i, int64_t jr)
 {
-    int rc = own_put(T, &T->rows, NS_LINES_INDEX, i, handoff_version(T, i), 0);
+    int rc = T->plain && !T->row_ray ? 0
+             : own_put(T, &T->rows, T->plain ? NS_LINES_ROW : NS_LINES_INDEX, i, handoff_version(T, i), 0);
     if (diag)
         rc |= own_put(T, diag, NS_LINES_DIAG, jr - i, handoff_version(T, i), 0);
     return rc;
@@ -728,7 +768,8 @@ static int own_handoff(tiles *T, lines *diag, int64_t i, int64_t jr)
 
 static int own_takeover(tiles *T, lines *diag, int64_t i, int64_t j0)
 {
-    return own_get(T, &T->rows, NS_LINES_INDEX, i, handoff_version(T, i)) ||
+    return (!(T->plain && !T->row_ray) &&
+            own_get(T, &T->rows, T->plain ? NS_LINES_ROW : NS_LINES_INDEX, i, handoff_version(T, i))) ||
            (diag && own_get(T, diag, NS_LINES_DIAG, j0 - 1 - i, handoff_version(T, i)));
 }
 
@@ -757,6 +798,23 @@ static void take_tile_sym(tiles *T, int64_t x0, int64_t x1, int64_t y0, int64_t 
     if (!T->sink)
         return;
     if (T->sink(T->sink_user, x0, y0, nx, ny, tb) || (mb != tb && T->sink(T->sink_user, y0, x0, ny, nx, mb)))
+        T->sink_failed = 1;
+}
+
+/* TAKE, the plain case: another process's tile into the holder's table or
+ * sink, as it is */
+static void take_tile(tiles *T, int64_t x0, int64_t x1, int64_t y0, int64_t y1)
+{
+    uint32_t *tb = T->tbuf + (size_t)2 * TILE * TILE * (size_t)ns_omp_thread_num();
+    const int64_t nx = x1 - x0, ny = y1 - y0;
+    if (T->x->recv(T->x->user, x0, y0, nx, ny, tb)) {
+        T->xfailed = 1;
+        return;
+    }
+    for (int64_t x = x0; T->t && x < x1; x++)
+        for (int64_t y = y0; y < y1; y++)
+            ns_table_set(T->t, (uint64_t)x * (uint64_t)T->n1 + (uint64_t)y, tb[(x - x0) * ny + (y - y0)]);
+    if (T->sink && T->sink(T->sink_user, x0, y0, nx, ny, tb))
         T->sink_failed = 1;
 }
 
@@ -856,6 +914,17 @@ static int plan_lines(const ns_game *g, tiles *T, int *col, int *dg)
     return sym;
 }
 
+/* Owned line sets without symmetry (the plain case, own_before): every
+ * line group (after plan_lines) a column (a = 1, dy = 0) or the diagonal
+ * (a = 1, dy = -1); the row ray or not. */
+static int plain_owned(const tiles *T)
+{
+    for (int i = 0; i < T->ng; i++)
+        if (T->g[i].a != 1 || (T->g[i].dy != 0 && T->g[i].dy != -1))
+            return 0;
+    return 1;
+}
+
 /* The checked bound: in a square box whose moves are along the row, the
  * column and maybe the diagonal (Nim, Wythoff; the symmetric case), the
  * values stay below 2(N - 1) (proven for Nim: x XOR y < 2^bits(N - 1);
@@ -938,15 +1007,21 @@ static void run_rows(tiles *T, lines *diag, int sym, int64_t s0, int64_t s1, int
             const int64_t x0 = i * TILE, y0 = j * TILE;
             const int64_t x1 = x0 + TILE < T->n0 ? x0 + TILE : T->n0;
             const int64_t y1 = y0 + TILE < T->n1 ? y0 + TILE : T->n1;
-            if (mode == TAKE)
+            if (mode == TAKE && T->plain)
+                take_tile(T, x0, x1, y0, y1);
+            else if (mode == TAKE)
                 take_tile_sym(T, x0, x1, y0, y1);
             else if (T->owned) {
                 /* the first tile after a resume of a row the holder replayed in part */
-                const int takeover = !replay && s0 == T->resumed && j == j0 && j0 > i;
-                if (T->xfailed || (takeover && own_takeover(T, diag, i, j0)) || own_before(T, diag, i, j))
+                const int takeover = !replay && s0 == T->resumed && j == j0 && j0 > jmin;
+                if (T->xfailed || (takeover && own_takeover(T, diag, i, j0)) ||
+                    own_before(T, diag, i, j, j == 0 && !takeover))
                     T->xfailed = 1;
                 else {
-                    do_tile_sym(T, diag, x0, x1, y0, y1, mode);
+                    if (T->plain)
+                        do_tile(T, x0, x1, y0, y1, mode);
+                    else
+                        do_tile_sym(T, diag, x0, x1, y0, y1, mode);
                     if (own_after(T, diag, i, j))
                         T->xfailed = 1;
                 }
@@ -992,10 +1067,22 @@ static ns_err tiles2d_resume(const ns_game *g, ns_table *t, const ns_engine_plan
     const int sym = plan_lines(g, &T, &col, &dg);
     T.x = o->tile_exchange;
     T.owned = T.x && T.x->acquire && T.x->release;
-    if (T.owned && !sym) {
-        rc = ns_error_set(err, NS_EINVAL, "tiles2d: owned line sets need a symmetric game (a square box, moves along "
-                          "the row, the column and maybe the diagonal)");
+    T.plain = T.owned && !sym;
+    if (T.plain && !plain_owned(&T)) {
+        rc = ns_error_set(err, NS_EINVAL, "tiles2d: owned line sets need moves along the row, the column and maybe "
+                          "the diagonal only");
         goto done;
+    }
+    const int64_t ti = (T.n0 + TILE - 1) / TILE, tj = (T.n1 + TILE - 1) / TILE;
+    if (T.plain) {
+        /* the diagonals c = y - x + TILE ti: tile (i, j) uses the blocks
+         * j - i + ti - 1 and j - i + ti, a tile apart from its neighbours' */
+        T.colset = col >= 0 ? &T.g[col] : NULL;
+        if (dg >= 0) {
+            T.g[dg].cmin = -TILE * ti;
+            T.g[dg].n = TILE * (ti + tj);
+            T.g[dg].bshift = ti;
+        }
     }
     /* owned: a block's summaries (128 lines) in whole 4 KiB pages, which
      * own_put gives back (the sets' stride is a multiple of 8 words) */
@@ -1027,7 +1114,6 @@ static ns_err tiles2d_resume(const ns_game *g, ns_table *t, const ns_engine_plan
     } else if (T.x && !(T.tbuf = malloc((size_t)2 * TILE * TILE * sizeof *T.tbuf * (size_t)nthreads))) {
         goto oom;
     }
-    const int64_t ti = (T.n0 + TILE - 1) / TILE, tj = (T.n1 + TILE - 1) / TILE;
     T.ti = ti;
     T.tj = tj;
     T.resumed = (int64_t)resume_units;
@@ -1039,7 +1125,7 @@ static ns_err tiles2d_resume(const ns_game *g, ns_table *t, const ns_engine_plan
                           (unsigned long long)resume_units, (unsigned long long)units_total);
         goto done;
     }
-    lines *diag = sym && dg >= 0 ? &T.g[dg] : NULL;
+    lines *diag = (sym || T.plain) && dg >= 0 ? &T.g[dg] : NULL;
     /* first[q]: the tiles of anti-diagonals before q (sym: only i <= j) */
     const int64_t ndiag = ti + tj - 1;
     first = malloc((size_t)(ndiag + 1) * sizeof *first);
@@ -1082,7 +1168,7 @@ static ns_err tiles2d_resume(const ns_game *g, ns_table *t, const ns_engine_plan
         if (replay && s1 == T.resumed && T.owned && T.x->holder)
             for (int64_t i = 0; i < ti && !T.xfailed; i++) {
                 const int64_t jr = s1 - 1 - i;
-                if (i <= jr && jr < tj - 1 && own_handoff(PT, diag, i, jr))
+                if ((sym ? i : 0) <= jr && jr < tj - 1 && own_handoff(PT, diag, i, jr))
                     T.xfailed = 1;
             }
         if (callbacks && !T.x) {
@@ -1145,7 +1231,9 @@ static int tiles2d_owned_sets(const ns_game *g)
     tiles T;
     memset(&T, 0, sizeof T);
     int col, dg;
-    return tiles2d_applies(g, &(ns_engine_opts){0}, NULL, 0) && plan_lines(g, &T, &col, &dg);
+    if (!tiles2d_applies(g, &(ns_engine_opts){0}, NULL, 0))
+        return 0;
+    return plan_lines(g, &T, &col, &dg) ? 1 : plain_owned(&T) ? 2 : 0;
 }
 
 const ns_engine ns_engine_tiles2d = {

@@ -321,14 +321,16 @@ typedef struct ns_h5_packer ns_h5_packer;
 
 /* The packer of a bounds[0] x bounds[1] table of elem-byte values (2 or 4)
  * streamed in tiles of `tile` (the chunk shape of ns_h5_stream_open), for
- * OpenMP threads 0..threads-1; path names the table in messages. */
+ * OpenMP threads 0..threads-1; path names the table in messages. mirrored:
+ * a symmetric table's tiles come in pairs (below); 0: each tile alone. */
 ns_h5_packer *ns_h5_packer_new(const char *path, const int64_t *bounds, int elem, int64_t tile, int threads,
-                               ns_error *err);
+                               int mirrored, ns_error *err);
 void ns_h5_packer_free(ns_h5_packer *p);
 
 /* Filter the tile (a tile sink's arguments, engine/ns_engine.h) into its
  * chunks. A symmetric table's tile (i, j), i < j, comes first and its
- * mirror (j, i) next on the same thread: the pair makes one placing.
+ * mirror (j, i) next on the same thread: the pair makes one placing
+ * (a packer made without mirrored: every tile makes one).
  * Returns 1 when *out holds a placing (a tile on the diagonal, or a
  * mirror), 0 when the tile waits for its mirror, -1 on failure (err). */
 int ns_h5_packer_tile(ns_h5_packer *p, int64_t x0, int64_t y0, int64_t nx, int64_t ny, const uint32_t *vals,

@@ -78,6 +78,7 @@ struct ns_h5_packer {
     char *path;                 /* for messages; owned */
     int64_t bounds[2], c0, c1;
     int elem, threads;
+    int mirrored;               /* tiles come in pairs (a symmetric table) */
     size_t gcap, pcap;
     pack_slot *slots;           /* threads; owned */
 };
@@ -102,7 +103,7 @@ void ns_h5_packer_free(ns_h5_packer *p)
 }
 
 ns_h5_packer *ns_h5_packer_new(const char *path, const int64_t *bounds, int elem, int64_t tile, int threads,
-                               ns_error *err)
+                               int mirrored, ns_error *err)
 {
     if ((elem != 2 && elem != 4) || tile < 1 || threads < 1 || bounds[0] < 1 || bounds[1] < 1) {
         ns_error_set(err, NS_EINTERNAL, "%s: cannot pack tiles of %lld of %d-byte values", path, (long long)tile,
@@ -119,6 +120,7 @@ ns_h5_packer *ns_h5_packer_new(const char *path, const int64_t *bounds, int elem
     p->c1 = tile < bounds[1] ? tile : bounds[1];
     p->elem = elem;
     p->threads = threads;
+    p->mirrored = mirrored;
     const size_t raw = (size_t)p->c0 * (size_t)p->c1 * (size_t)elem, pn = (size_t)p->c0 * (size_t)p->c1;
     p->gcap = ns_chunkfilter_bound(raw);
     p->pcap = ns_chunkfilter_bound(pn);
@@ -176,7 +178,7 @@ int ns_h5_packer_tile(ns_h5_packer *p, int64_t x0, int64_t y0, int64_t nx, int64
     }
     pack_slot *s = &p->slots[tid];
     /* a mirror (x0 > y0) follows its tile (y0, x0) on the same thread */
-    const int k = x0 > y0 ? 1 : 0;
+    const int k = p->mirrored && x0 > y0 ? 1 : 0;
     if (k != s->have || (k && (s->at[0][0] != y0 || s->at[0][1] != x0))) {
         s->have = 0;
         ns_error_set(err, NS_EINTERNAL, "%s: the tile %lld,%lld came out of its pair", p->path, (long long)x0,
@@ -192,7 +194,7 @@ int ns_h5_packer_tile(ns_h5_packer *p, int64_t x0, int64_t y0, int64_t nx, int64
         ns_error_set(err, NS_ENOMEM, "%s: out of memory for the P-positions of a tile", p->path);
         return -1;
     }
-    if (x0 < y0) {
+    if (p->mirrored && x0 < y0) {
         s->have = 1;   /* its mirror comes next */
         return 0;
     }

@@ -17,8 +17,12 @@
 # and resumed 2 at a time); rows dealt 1 to 4 at a time (--mpi-rows, and
 # its default at 2 threads a rank) give the same file, and 4 at a time
 # move less than 0.6 of the line windows 1 at a time moves, and a resume
-# after 25 of 31 anti-diagonals less than half a whole run's; --mpi-sets
-# owned on a game that is not symmetric is refused with one line.
+# after 25 of 31 anti-diagonals less than half a whole run's. The plain
+# case (no symmetry: Wythoff in rectangles both ways, tests/mpi/rowdiag.rules
+# without the column move): in memory and streamed at 1-3 ranks the
+# single-process file, owned by default, resumed under another rank count,
+# and 4 ranks hold less than half the set memory of one; --mpi-sets owned
+# on a game with another ray is refused with one line.
 NS=$1 SRC=$2 WORK=$3
 . "$SRC/tests/cli/cli_lib.sh"
 . "$SRC/tests/mpi/mpi_lib.sh"
@@ -197,11 +201,81 @@ for mode in memory stream; do
     grep -q "^mpi sets: *owned" "$OUT" || { fail "owned resume, $mode: expected the 'mpi sets: owned' line"; show; }
 done
 
-# a game that is not symmetric (five rays) cannot own its sets
-mpi 2 "$NS" solve "$SRC/data/rules/wythoff-twice.rules" --size 300 --mpi-sets owned -o "$WORK/twice.h5"
+# the plain case: every tile computed and sent as it is, the diagonal
+# blocks below zero
+plain=("wythoff --bounds 700,1100" "wythoff --bounds 1100,700" "$SRC/tests/mpi/rowdiag.rules --bounds 900,500")
+for pi in 0 1 2; do
+    read -r -a game <<<"${plain[$pi]}"
+    for mode in memory stream; do
+        extra=()
+        [ "$mode" = stream ] && extra=(--stream)
+        ref="$WORK/plain$pi.$mode.ref.h5"
+        rm -f "$ref"
+        run "$REF_NS" solve "${game[@]}" "${extra[@]}" -q -o "$ref"
+        [ "$RC" -eq 0 ] || { fail "reference ${game[*]} $mode: exit $RC"; show; continue; }
+        for rt in 1x1 2x1 3x2; do
+            r=${rt%x*} t=${rt#*x}
+            f="$WORK/plain$pi.$mode.$rt.h5"
+            rm -f "$f" "$f.part"
+            own=()
+            [ "$r" -eq 1 ] && own=(--mpi-sets owned)
+            OMP_NUM_THREADS=$t mpi "$r" "$NS" solve "${game[@]}" "${extra[@]}" "${own[@]}" -o "$f"
+            CHECKS=$((CHECKS + 3))
+            [ "$RC" -eq 0 ] || { fail "${game[*]} $mode owned at $r ranks x $t threads: exit $RC"; show; continue; }
+            $PY "$SAME" "$ref" "$f" --skip "$SKIP" >"$WORK/diff" 2>&1 ||
+                fail "${game[*]} $mode owned at $r x $t: not the single-process file: $(head -3 "$WORK/diff")"
+            text_attr_is "$f" mpi_sets owned || fail "${game[*]} $mode at $r ranks: expected mpi_sets = owned"
+            grep -q "^mpi sets: *owned" "$OUT" || { fail "${game[*]} $mode at $r ranks: no 'mpi sets: owned' line"; show; }
+        done
+    done
+done
+# stopped at anti-diagonal 6 under 3 ranks, resumed under 2 (rows rank 0
+# replayed in part go on elsewhere with their row and diagonal blocks)
+for mode in memory stream; do
+    extra=()
+    [ "$mode" = stream ] && extra=(--stream)
+    f="$WORK/plain_resume.$mode.h5"
+    rm -f "$f" "$f.ckpt" "$f.part" "$f.part.new"
+    NS_SOLVE_TEST_TERM_AT=6 mpi 3 "$NS" solve wythoff --bounds 1100,700 "${extra[@]}" -q -o "$f" \
+        --checkpoint-every 0.000001
+    CHECKS=$((CHECKS + 1))
+    if [ "$RC" -ne 143 ] || [ ! -e "$f.ckpt" ]; then
+        fail "plain resume, $mode: the stop at anti-diagonal 6: exit $RC, expected 143 and a checkpoint"
+        show
+        continue
+    fi
+    mpi 2 "$NS" solve wythoff --bounds 1100,700 "${extra[@]}" -o "$f" --resume
+    CHECKS=$((CHECKS + 2))
+    [ "$RC" -eq 0 ] && grep -q '^resuming from' "$OUT" && $PY "$SAME" "$WORK/plain1.$mode.ref.h5" "$f" --skip "$SKIP" \
+        >/dev/null 2>&1 || { fail "plain resume, $mode, under 2 ranks: exit $RC or not the single-process file"; show; }
+    text_attr_is "$f" mpi_sets owned || fail "plain resume, $mode: expected mpi_sets = owned"
+done
+# the set memory of a rectangle: 4 ranks hold less than half of one's
+rm -f "$WORK/rect1.h5" "$WORK/rect4.h5"
+mpi 1 "$NS" solve wythoff --bounds 2048,4096 --stream --mpi-sets owned -o "$WORK/rect1.h5"
+p1=$(peak)
+mpi 4 "$NS" solve wythoff --bounds 2048,4096 --stream -o "$WORK/rect4.h5"
+p4=$(peak)
 CHECKS=$((CHECKS + 2))
-[ "$RC" -ne 0 ] || fail "--mpi-sets owned on wythoff-twice.rules: expected a refusal"
-grep -q "mpi-sets owned: only for the tile kernel's symmetric games.*not symmetric" "$ERR" ||
-    { fail "--mpi-sets owned on wythoff-twice.rules: expected the reason"; show; }
+if [ -z "$p1" ] || [ -z "$p4" ] || [ $((2 * p4)) -ge "$p1" ]; then
+    fail "a 2048 x 4096 rectangle: set memory per rank at 4 ranks ${p4:-?} bytes, not below half of one rank's ${p1:-?}"
+    show
+fi
+$PY "$SAME" "$WORK/rect1.h5" "$WORK/rect4.h5" --skip "$SKIP" >/dev/null 2>&1 || fail "2048 x 4096 at 4 ranks: not 1 rank's file"
+echo "set memory of Wythoff 2048 x 4096 streamed: $p1 bytes on 1 rank, at most $p4 on a rank of 4"
+
+# a tile game with another ray (x - t, y - 2t) cannot own its sets
+cat >"$WORK/knight.rules" <<'RULES'
+game knightish
+piles x y
+move x -> x - t                    for t in 1..x
+move y -> y - t                    for t in 1..y
+move (x, y) -> (x - t, y - 2*t)    for t in 1..min(x, y / 2)
+RULES
+mpi 2 "$NS" solve "$WORK/knight.rules" --size 300 --mpi-sets owned -o "$WORK/knight.h5"
+CHECKS=$((CHECKS + 2))
+[ "$RC" -ne 0 ] || fail "--mpi-sets owned on knight.rules: expected a refusal"
+grep -q "mpi-sets owned: only for the tile kernel's games whose moves run along the row.*tiles2d engine on a game with another ray" "$ERR" ||
+    { fail "--mpi-sets owned on knight.rules: expected the reason"; show; }
 
 finish

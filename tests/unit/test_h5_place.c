@@ -214,7 +214,7 @@ int main(void)
         CHECKF(ns_h5_stream_place(b, req, sizeof req, &r, &rb, &e) != NS_OK && !r, "a place on a stream not shared");
     }
     CHECKF(ns_h5_stream_share(b, &err) == NS_OK, "share: %s", err.msg);
-    ns_h5_packer *pk = ns_h5_packer_new(pb, bounds, 2, T, 1, &err);
+    ns_h5_packer *pk = ns_h5_packer_new(pb, bounds, 2, T, 1, 1, &err);
     CHECKF(pk != NULL, "packer: %s", err.msg);
     const int fd = open(ns_h5_stream_file(b), O_WRONLY);
     CHECKF(fd >= 0, "open %s for writing", ns_h5_stream_file(b));

@@ -31,7 +31,12 @@
  *     a range before it asks for it, asks for every range up to the last,
  *     never takes a tile itself, and its checkpoints find every cell of
  *     their units in the table;
- *   - refusals (NS_EINVAL): a game that is not symmetric (a rectangle); a
+ *   - the plain case (no symmetry: Wythoff and Nim in rectangles both
+ *     ways, a rule file with the row and the diagonal but no column move
+ *     against a naive solver): every tile travels as it is, a process's
+ *     sink sees its tile rows (x / 128 mod R), the diagonal blocks go
+ *     negative; the same checks, resumed and gathered too;
+ *   - refusals (NS_EINVAL): a game with another ray (knight-like); a
  *     failing acquire stops the kernel (NS_EIO). */
 #include <pthread.h>
 #include <stdio.h>
@@ -40,12 +45,13 @@
 
 #include "game/ns_params.h"
 #include "game/ns_presets.h"
+#include "game/ns_rules.h"
 #include "engine/ns_engine.h"
 #include "naive.h"
 #include "testutil.h"
 #include "xproc.h"
 
-enum { MAXR = NS_XP_MAXR, TILE = 128, MAXB = 64 };
+enum { MAXR = NS_XP_MAXR, TILE = 128, MAXB = 64, BOFF = 16 /* diagonal blocks from -BOFF */ };
 
 typedef struct win {
     int kind;
@@ -61,7 +67,8 @@ typedef struct post {
     ns_xp_post x;
     int64_t ti, tj;
     win *store;             /* blocks resting between uses */
-    int held_by[2][MAXB];   /* process holding a block, or -1 */
+    int held_by[3][MAXB];   /* process holding a block (kind, BOFF + block), or -1 */
+    int sym;                /* the symmetric case: tiles i <= j, mirrored */
     uint64_t held[MAXR], peak[MAXR], block_max;
     long puts, gets, bad;   /* windows released, acquired; protocol errors */
     /* gather: the holder's exchange takes the others' tiles itself */
@@ -120,10 +127,10 @@ static int acquire(void *user, int kind, int64_t block, int64_t version, uint64_
             pthread_cond_wait(&p->x.cond, &p->x.lock);
     }
     /* one holder at a time */
-    if (block >= MAXB || p->held_by[kind][block] >= 0)
+    if (kind < 0 || kind > 2 || block + BOFF < 0 || block + BOFF >= MAXB || p->held_by[kind][block + BOFF] >= 0)
         p->bad++;
     else
-        p->held_by[kind][block] = q->b.rank;
+        p->held_by[kind][block + BOFF] = q->b.rank;
     if (e) {
         p->gets++;
         *w = e->w;
@@ -141,10 +148,10 @@ static int release(void *user, int kind, int64_t block, int64_t version, uint64_
     win *e = w ? malloc(sizeof *e) : NULL;
     pthread_mutex_lock(&p->x.lock);
     p->held[q->b.rank] -= bytes;
-    if (block >= MAXB || p->held_by[kind][block] != q->b.rank)
+    if (kind < 0 || kind > 2 || block + BOFF < 0 || block + BOFF >= MAXB || p->held_by[kind][block + BOFF] != q->b.rank)
         p->bad++;
     else
-        p->held_by[kind][block] = -1;
+        p->held_by[kind][block + BOFF] = -1;
     for (win *s = p->store; s; s = s->next)
         p->bad += s->kind == kind && s->block == block;   /* one version rests at a time */
     if (w && e) {
@@ -162,6 +169,11 @@ static int release(void *user, int kind, int64_t block, int64_t version, uint64_
 
 enum { WN = 520 };
 static uint32_t *W;
+/* the row and the diagonal, no column move: naive values in RD (RN x RN) */
+enum { RN = 400 };
+static uint32_t *RD;
+static const char *ROWDIAG = "game rowdiag\npiles x, y\nmove y -> y - t for t in 1..y\n"
+                             "move (x, y) -> (x - t, y - t) for t in 1..min(x, y)\n";
 
 /* ns_tile_exchange.gather of the holder (the exchange's own taking of the
  * others' tiles, as dist/ does on a thread of its own): the tiles (i <= j)
@@ -182,27 +194,29 @@ static int gather(void *user, int64_t upto, int wait)
         return 1;
     p->gathers++;
     static uint32_t v[TILE * TILE], m[TILE * TILE];
-    const int64_t n = q->b.n1, ranks = p->x.ranks;
+    const int64_t n0 = q->b.g->bounds[0], n = q->b.n1, ranks = p->x.ranks;
     for (int64_t i = 0; i < p->ti; i++) {
         if (i % ranks == 0)
             continue;
-        for (int64_t j = i; j < p->tj; j++) {
+        for (int64_t j = p->sym ? i : 0; j < p->tj; j++) {
             const int64_t a = i + j;
             if (a < p->gathered_to || a >= upto || (uint64_t)a < p->resume)
                 continue;
             const int64_t x0 = i * TILE, y0 = j * TILE;
-            const int64_t nx = x0 + TILE < n ? TILE : n - x0, ny = y0 + TILE < n ? TILE : n - y0;
+            const int64_t nx = x0 + TILE < n0 ? TILE : n0 - x0, ny = y0 + TILE < n ? TILE : n - y0;
             if (ns_xp_recv(&p->x, 0, i * p->tj + j, v, (size_t)(nx * ny) * sizeof *v))
                 return 1;
             for (int64_t x = 0; x < nx; x++)
                 for (int64_t y = 0; y < ny; y++) {
                     m[y * nx + x] = v[x * ny + y];
-                    if (q->b.t && x0 + x <= y0 + y) {
+                    if (q->b.t && (!p->sym || x0 + x <= y0 + y)) {
                         ns_table_set(q->b.t, (uint64_t)((x0 + x) * n + y0 + y), v[x * ny + y]);
-                        ns_table_set(q->b.t, (uint64_t)((y0 + y) * n + x0 + x), v[x * ny + y]);
+                        if (p->sym)
+                            ns_table_set(q->b.t, (uint64_t)((y0 + y) * n + x0 + x), v[x * ny + y]);
                     }
                 }
-            if (!q->b.t && (ns_xp_tile_sink(q, x0, y0, nx, ny, v) || (i != j && ns_xp_tile_sink(q, y0, x0, ny, nx, m))))
+            if (!q->b.t && (ns_xp_tile_sink(q, x0, y0, nx, ny, v) ||
+                            (p->sym && i != j && ns_xp_tile_sink(q, y0, x0, ny, nx, m))))
                 return 1;
         }
     }
@@ -210,9 +224,10 @@ static int gather(void *user, int64_t upto, int wait)
     return 0;
 }
 
+/* nim: 1 Nim, 0 Wythoff, 2 the rule file ROWDIAG */
 static uint32_t expect(int nim, int64_t x, int64_t y)
 {
-    return nim ? (uint32_t)(x ^ y) : W[x * WN + y];
+    return nim == 1 ? (uint32_t)(x ^ y) : nim == 2 ? RD[x * RN + y] : W[x * WN + y];
 }
 
 /* a resume's finished tiles (tile row + tile column < units) */
@@ -243,7 +258,7 @@ static int on_checkpoint(void *user, uint64_t done, uint64_t total)
     (void)total;
     proc *q = user;
     const int64_t n = q->b.n1;
-    for (int64_t x = 0; x < n; x++)
+    for (int64_t x = 0; x < q->b.g->bounds[0]; x++)
         for (int64_t y = 0; y < n; y++)
             if ((uint64_t)(x / TILE + y / TILE) < done &&
                 ns_table_get(q->b.t, (uint64_t)(x * n + y)) != expect(CK_NIM, x, y)) {
@@ -253,22 +268,40 @@ static int on_checkpoint(void *user, uint64_t done, uint64_t total)
     return 0;
 }
 
-static void check(const char *game, int64_t n, int ranks, int threads, int stream, uint64_t resume)
+/* the engine's owned_sets for g: 1 symmetric, 2 plain, 0 neither */
+static int owned_kind(const ns_game *g)
+{
+    const ns_engine *e = ns_engine_find("tiles2d");
+    return e && e->owned_sets ? e->owned_sets(g) : -1;
+}
+
+/* game in an n0 x n box (n0 0: n x n) */
+static void check_box(const char *game, int64_t n0, int64_t n, int ranks, int threads, int stream, uint64_t resume)
 {
     const int gathered = stream >= 2;
     stream &= 1;
+    if (!n0)
+        n0 = n;
     /* gathered (stream 2 or 3): the holder's exchange takes the others'
      * tiles (ns_tile_exchange.gather) */
-    const int nim = strcmp(game, "nim") == 0;
+    const int nim = strcmp(game, "nim") == 0 ? 1 : strcmp(game, "rowdiag") == 0 ? 2 : 0;
     SRC_NIM = nim;
     ns_error err = {0};
     ns_params pr = {0};
-    if (nim)
+    if (nim == 1)
         CHECK(ns_params_parse(&pr, "piles=2", &err) == NS_OK);
-    ns_game *g = ns_preset_build(game, &pr, 2, &err);
-    int64_t b[2] = {n, n};
+    ns_game *g = NULL;
+    if (nim == 2)
+        CHECK(ns_rules_compile(ROWDIAG, "rowdiag.rules", &pr, 2, &g, &err) == NS_OK);
+    else
+        g = ns_preset_build(game, &pr, 2, &err);
+    int64_t b[2] = {n0, n};
     CHECK(g && ns_game_set_bounds(g, b, &err) == NS_OK);
-    post p = {.ti = (n + TILE - 1) / TILE, .tj = (n + TILE - 1) / TILE, .resume = resume};
+    /* the symmetric case: a square box of Wythoff or Nim */
+    const int sym = n0 == n && nim < 2;
+    CHECKF(g && owned_kind(g) == (sym ? 1 : 2), "%s %lld x %lld: owned_sets %d, expected %d", game,
+           (long long)n0, (long long)n, g ? owned_kind(g) : -1, sym ? 1 : 2);
+    post p = {.ti = (n0 + TILE - 1) / TILE, .tj = (n + TILE - 1) / TILE, .resume = resume, .sym = sym};
     CK_NIM = nim;
     memset(p.held_by, 0xFF, sizeof p.held_by);
     proc q[MAXR];
@@ -295,10 +328,10 @@ static void check(const char *game, int64_t n, int ranks, int threads, int strea
             b->o.tile_user = &q[r];
             if (resume && r == 0)
                 b->o.tile_source = source_tile;
-            ok = ok && (b->vals = calloc((size_t)(n * n), sizeof *b->vals)) && (b->seen = calloc((size_t)(n * n), 1));
+            ok = ok && (b->vals = calloc((size_t)(n0 * n), sizeof *b->vals)) && (b->seen = calloc((size_t)(n0 * n), 1));
         } else {
             ok = ok && (b->t = ns_engine_table_new(g, 0, &err));
-            for (int64_t x = 0; ok && x < n; x++) /* a resume: the finished tiles' cells */
+            for (int64_t x = 0; ok && x < n0; x++) /* a resume: the finished tiles' cells */
                 for (int64_t y = 0; y < n; y++)
                     if (done_cell(x, y, resume))
                         ns_table_set(b->t, (uint64_t)(x * n + y), expect(nim, x, y));
@@ -310,10 +343,10 @@ static void check(const char *game, int64_t n, int ranks, int threads, int strea
     for (int r = 0; ok && r < ranks; r++) {
         const ns_xp_proc *b = &q[r].b;
         uint64_t diff = 0, seen = 0;
-        for (int64_t x = 0; x < n; x++)
+        for (int64_t x = 0; x < n0; x++)
             for (int64_t y = 0; y < n; y++) {
                 const int64_t i = x * n + y;
-                const int64_t row = (x < y ? x : y) / TILE;
+                const int64_t row = (sym && y < x ? y : x) / TILE;
                 /* the holder: every cell; another: the cells of its rows;
                  * a resume: not those of the finished tiles */
                 const int want = (r == 0 || row % ranks == r) && !done_cell(x, y, resume);
@@ -325,15 +358,16 @@ static void check(const char *game, int64_t n, int ranks, int threads, int strea
                 }
             }
         CHECKF(b->rc == NS_OK && diff == 0 && seen == 0,
-               "%s %lld, process %d of %d, %d threads%s, resumed after %llu: rc %d (%s), %llu cells differ from %s, "
-               "%llu not seen as expected", game, (long long)n, r, ranks, threads, stream ? ", streaming" : "",
-               (unsigned long long)resume, (int)b->rc, b->err.msg, (unsigned long long)diff,
-               nim ? "x XOR y" : "the naive mex", (unsigned long long)seen);
+               "%s %lld x %lld, process %d of %d, %d threads%s, resumed after %llu: rc %d (%s), %llu cells differ "
+               "from %s, %llu not seen as expected", game, (long long)n0, (long long)n, r, ranks, threads,
+               stream ? ", streaming" : "", (unsigned long long)resume, (int)b->rc, b->err.msg,
+               (unsigned long long)diff, nim == 1 ? "x XOR y" : "the naive mex", (unsigned long long)seen);
         /* a row in progress keeps its block and a diagonal block, a tile
          * being computed adds a column block and a diagonal block */
         int64_t own = (p.ti - r + ranks - 1) / ranks;
         /* a resume: the holder replays the finished tiles of every row first */
-        const int64_t replayed = (int64_t)(resume + 1) / 2 < p.ti ? (int64_t)(resume + 1) / 2 : p.ti;
+        const int64_t rows_done = sym ? (int64_t)(resume + 1) / 2 : (int64_t)resume;
+        const int64_t replayed = rows_done < p.ti ? rows_done : p.ti;
         if (r == 0 && resume && replayed > own)
             own = replayed;
         /* ... on all its threads (threads x processes: those of the others'
@@ -349,7 +383,7 @@ static void check(const char *game, int64_t n, int ranks, int threads, int strea
     for (win *e = p.store; e; e = e->next)
         left++;
     int held = 0;
-    for (int k = 0; k < 2; k++)
+    for (int k = 0; k < 3; k++)
         for (int i = 0; i < MAXB; i++)
             held += p.held_by[k][i] >= 0;
     CHECKF(p.bad == 0 && left == 0 && held == 0 && p.puts == p.gets && (p.ti < 2 || p.puts > 0),
@@ -392,24 +426,36 @@ static int release_free(void *user, int kind, int64_t block, int64_t version, ui
     return 0;
 }
 
+static void check(const char *game, int64_t n, int ranks, int threads, int stream, uint64_t resume)
+{
+    check_box(game, 0, n, ranks, threads, stream, resume);
+}
+
 static void check_refusals(void)
 {
     ns_error err = {0};
     ns_params none = {0};
     ns_game *g = ns_preset_build("wythoff", &none, 2, &err);
     int64_t rect[2] = {300, 400}, sq[2] = {300, 300};
+    /* a knight-like ray (x - t, y - 2t): neither case */
+    ns_game *kn = NULL;
+    CHECK(ns_rules_compile("game kn\npiles x, y\nmove x -> x - t for t in 1..x\n"
+                           "move (x, y) -> (x - t, y - 2*t) for t in 1..min(x, y / 2)\n", "kn.rules", &none, 2, &kn,
+                           &err) == NS_OK);
     post p = {.x = {.ranks = 1}};
     proc q = {.b = {.p = &p.x}, .p = &p};
     q.b.x = (ns_tile_exchange){.mine = ns_xp_mine, .send = send_tile, .recv = recv_tile, .acquire = acquire,
                                .release = release, .user = &q, .ranks = 1, .holder = 1};
     ns_engine_opts o = {.threads = 1, .tile_exchange = &q.b.x};
     ns_table *t = NULL;
-    CHECK(g && ns_game_set_bounds(g, rect, &err) == NS_OK && (t = ns_engine_table_new(g, 0, &err)));
+    CHECK(kn && ns_game_set_bounds(kn, rect, &err) == NS_OK && (t = ns_engine_table_new(kn, 0, &err)));
+    CHECK(kn && owned_kind(kn) == 0);
     if (t) {
-        CHECK(ns_engine_run(g, t, &o, &err) == NS_EINVAL && strstr(err.msg, "symmetric"));
+        CHECK(ns_engine_run(kn, t, &o, &err) == NS_EINVAL && strstr(err.msg, "row, the column and maybe the diagonal"));
         ns_table_free(t);
         t = NULL;
     }
+    ns_game_free(kn);
     CHECK(g && ns_game_set_bounds(g, sq, &err) == NS_OK && (t = ns_engine_table_new(g, 0, &err)));
     if (t) {
         /* a failing hook stops the kernel with NS_EIO, no hang */
@@ -421,10 +467,39 @@ static void check_refusals(void)
     ns_game_free(g);
 }
 
+/* the naive values of ROWDIAG: G(x, y) = mex of G(x, y - t) and
+ * G(x - t, y - t), t >= 1, cell by cell */
+static uint32_t *rowdiag_grid(void)
+{
+    uint32_t *g = malloc((size_t)RN * RN * sizeof *g);
+    uint8_t *seen = malloc(2 * RN + 2);
+    if (!g || !seen) {
+        free(g);
+        free(seen);
+        return NULL;
+    }
+    for (int64_t x = 0; x < RN; x++)
+        for (int64_t y = 0; y < RN; y++) {
+            memset(seen, 0, 2 * RN + 2);
+            for (int64_t t = 1; t <= y; t++)
+                seen[g[x * RN + y - t]] = 1;
+            for (int64_t t = 1; t <= x && t <= y; t++)
+                seen[g[(x - t) * RN + y - t]] = 1;
+            uint32_t m = 0;
+            while (seen[m])
+                m++;
+            g[x * RN + y] = m;
+        }
+    free(seen);
+    return g;
+}
+
 int main(void)
 {
     W = ns_ref_wythoff_grid(WN, WN);
     CHECK(W != NULL);
+    RD = rowdiag_grid();
+    CHECK(RD != NULL);
     for (int r = 1; r <= MAXR; r++)
         for (int t = 1; t <= 2; t++) {
             check("wythoff", WN, r, t, 0, 0);
@@ -452,7 +527,26 @@ int main(void)
             check("wythoff", WN, r, 1, st, 5);
         }
     check("nim", 700, 3, 2, 2, 4);
+    /* the plain case: rectangles both ways (more tile rows than columns
+     * and fewer), a game without the column move; resumed after 3 and 5
+     * anti-diagonals (rows replayed in part handed over), gathered */
+    for (int r = 1; r <= MAXR; r++) {
+        check_box("wythoff", 300, WN, r, 2, 0, 0);
+        check_box("wythoff", WN, 300, r, 1, 1, 0);
+        check_box("wythoff", 300, WN, r, 1, 0, 3);
+        check_box("wythoff", WN, 300, r, 2, 1, 5);
+        check_box("rowdiag", RN, 260, r, 2, 0, 0);
+        check_box("rowdiag", 260, RN, r, 1, 1, 4);
+    }
+    check_box("nim", 700, 300, 3, 2, 0, 0);
+    check_box("nim", 300, 700, 2, 1, 1, 3);
+    for (int r = 2; r <= MAXR; r++) {
+        check_box("wythoff", 300, WN, r, 2, 2, 0);
+        check_box("wythoff", WN, 300, r, 1, 3, 5);
+        check_box("rowdiag", RN, 260, r, 2, 3, 0);
+    }
     check_refusals();
     free(W);
+    free(RD);
     return TEST_REPORT();
 }
