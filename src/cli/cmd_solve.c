@@ -94,8 +94,7 @@ static void usage(void)
            "                           loose bound, a streamed one stops and says so)\n"
            "      --mpi-sets KIND      across MPI ranks, the tile kernel's line sets: owned\n"
            "                           (each rank its share; the default of the tile\n"
-           "                           games whose moves run along the row, the column\n"
-           "                           and the diagonal) or replicated (every rank all;\n"
+           "                           kernel's games) or replicated (every rank all;\n"
            "                           see below)\n"
            "      --mpi-rows K         across MPI ranks, the tile kernel's rows of tiles\n"
            "                           dealt to a rank K at a time (default: with owned\n"
@@ -164,11 +163,11 @@ static void usage(void)
            "checkpoint only if rank 0 gets there first). A rank that dies ends the job\n"
            "(mpirun says which); the last checkpoint stays intact. Other games run on\n"
            "rank 0 alone.\n"
-           "--mpi-sets owned (the default across ranks of the tile games whose moves run\n"
-           "along the row, the column and the diagonal, or some of them: Wythoff,\n"
-           "two-pile Nim, in any box; symmetric ones, in a square box, compute and send\n"
-           "half the tiles): each rank keeps only the line sets its own tiles use, the others\n"
-           "rest at their home ranks, packed, and travel between tiles, so the set memory\n"
+           "--mpi-sets owned (the default across ranks of the tile kernel's games: two\n"
+           "piles, rays of steps up to 63; Wythoff and two-pile Nim, in a square box,\n"
+           "compute and send only half the tiles): each rank keeps only the line sets\n"
+           "its own tiles use, the others rest at their home ranks, packed, and\n"
+           "travel between tiles, so the set memory\n"
            "per rank falls as ranks are added, for more bytes exchanged; in memory rank\n"
            "0 takes every tile and writes the file alone (whatever --mpi-write asks);\n"
            "streamed, each rank filters its own tiles into chunks and writes them into\n"
@@ -177,8 +176,7 @@ static void usage(void)
            "--mpi-write rank0, rank 0 takes the tiles and writes it alone). The\n"
            "'mpi sets:' line gives the most set memory a rank held and the bytes\n"
            "exchanged; the file's attribute mpi_sets says which. --mpi-sets\n"
-           "replicated: every rank keeps all the sets (the only way of other rays, such\n"
-           "as (x - t, y - 2t)).\n"
+           "replicated: every rank keeps all the sets (the only way of longer rays).\n"
            "A --resume with owned sets: rank 0 replays the finished tiles into the sets\n"
            "at their homes. On one rank, owned runs the exchange all the same (its\n"
            "figures); without MPI the option is ignored.\n"
@@ -1492,14 +1490,13 @@ int ns_cmd_solve(int argc, char **argv)
     /* the engines the ranks share (any other runs on rank 0 alone) */
     const int shared = dist_tiles || strcmp(plan.engine->name, "rows-pn") == 0 || dist_general;
     ctx.dist = (ranks > 1 || (a.mpi_sets == MPI_SETS_OWNED && dist_tiles)) && shared;
-    /* owned line sets: the default of tile solves across ranks whose moves
-     * run along the row, the column and the diagonal (1 the symmetric
-     * case, 2 the plain case: engine/ns_engine.h) */
+    /* owned line sets: the default of tile solves across ranks (1 the
+     * symmetric case, 2 the plain case: engine/ns_engine.h) */
     const int can_own = dist_tiles && plan.engine->owned_sets ? plan.engine->owned_sets(g) : 0;
     if (a.mpi_sets == MPI_SETS_OWNED && !can_own) {
-        rc = ns_cli_error(CMD, "--mpi-sets owned: only for the tile kernel's games whose moves run along the row, "
-                          "the column and the diagonal (or some of them: Wythoff, two-pile Nim); this solve runs "
-                          "the %s engine%s", plan.engine->name, dist_tiles ? " on a game with another ray" : "");
+        rc = ns_cli_error(CMD, "--mpi-sets owned: only for the tile kernel's games (two piles, rays of steps up to %d: "
+                          "Wythoff, two-pile Nim, such rule files); this solve runs the %s engine%s",
+                          NS_LINES_RAY_MAX, plan.engine->name, dist_tiles ? " on a ray of a longer step" : "");
         goto fail;
     }
     ctx.owned = ctx.dist && a.mpi_sets != MPI_SETS_REPLICATED ? can_own : 0;

@@ -304,7 +304,13 @@ static int keep_here(const ns_dist_tiles *d, int kind, int64_t block, int64_t v)
 {
     if (v < 1 || v >= d->rows)
         return 0;
-    const int64_t j = kind == NS_LINES_INDEX ? block : v + block;
+    /* the tile column of both (engine/ns_engine.h): block (index), v + block
+     * (diagonal), floor((block + q v) / a) (the plain case's rays) */
+    int64_t j = kind == NS_LINES_INDEX ? block : v + block;
+    if (kind >= NS_LINES_RAY) {
+        const int64_t a = (kind - NS_LINES_RAY) / 64, q = (kind - NS_LINES_RAY) % 64, c = block + q * v;
+        j = c >= 0 ? c / a : -((-c + a - 1) / a);
+    }
     const int rel = v - 1 + j < d->resumed ? 0 : owner(d, v - 1), acq = v + j < d->resumed ? 0 : owner(d, v);
     return rel == d->rank && acq == d->rank;
 }

@@ -145,17 +145,20 @@ typedef int (*ns_tile_src_fn)(void *user, int64_t x0, int64_t y0, int64_t nx, in
  * others skip them (no tile source needed); a row it replayed in part
  * hands the two blocks it carries (its index block i, its last diagonal
  * block) to the row's process under version tile rows + 1 + i. */
-/* The plain case (no symmetry): every tile (i, j) of the box; the column
- * sets are kind NS_LINES_INDEX (block j), the diagonals kind NS_LINES_DIAG
- * with block j - i (negative too: m = the diagonals y - x in [mT, mT + T)),
- * and a row's own sets kind NS_LINES_ROW (block i). Tile (i, j) acquires
- * column block j and diagonal block j - i at version i (at j == 0 also its
- * row block and diagonal block -i - 1 at version 0: empty) and releases
- * column block j and diagonal block j - i - 1 at version i + 1 (win NULL
- * from the last tile row); after the row's last tile its row block and
- * diagonal block j - i with win NULL. A resume's hand-over: the row block
- * (kind NS_LINES_ROW, when the game has the row move) and the last
- * diagonal block. */
+/* The plain case (no symmetry, any box, any rays the kernel runs): every
+ * tile (i, j) of the box; a row's own sets are kind NS_LINES_ROW (block i),
+ * a ray group's (the moves (x - a t, y - q t), lines c = a*y - q*x, laid
+ * out as ns_tiles2d.c's own_before says), kind
+ * NS_LINES_RAY_KIND(a, q), blocks b (negative too) of the lines
+ * [T (b + q tile rows), T (b + q tile rows + 1)). Tile (i, j) acquires
+ * blocks B .. B + a - 1, B = a j - q i, at version i (at j == 0 also its
+ * row block and blocks B - q .. B - 1 at version 0: empty) and releases
+ * B - q .. B + a - q - 1 at version i + 1 (win NULL from the last tile
+ * row); after the row's last tile its row block and B + a - q .. B + a - 1
+ * with win NULL. Version v of block b is so released by tile (v - 1, j)
+ * and acquired by tile (v, j), j = floor((b + q v) / a). A resume's
+ * hand-over: the row block and each group's q blocks B - q .. B - 1 of
+ * the row's next tile. */
 /* gather (OPTIONAL, owned line sets): the other processes' tiles reach
  * the holder's output without its threads (the exchange puts them into
  * its table, or their processes write them into the sink's file). The
@@ -168,7 +171,10 @@ typedef int (*ns_tile_src_fn)(void *user, int64_t x0, int64_t y0, int64_t nx, in
  * < s1 and past a resume's finished ones is stored: then, and before its
  * checkpoint, the output holds exactly the tiles of the units done);
  * non-zero: failed. */
-enum { NS_LINES_INDEX = 0, NS_LINES_DIAG = 1, NS_LINES_ROW = 2 };
+enum { NS_LINES_INDEX = 0, NS_LINES_DIAG = 1, NS_LINES_ROW = 2, NS_LINES_RAY = 16, NS_LINES_RAY_MAX = 63 };
+/* the plain case's kind of a ray group's blocks (lines c = a*y - q*x,
+ * 1 <= a <= NS_LINES_RAY_MAX, 0 <= q <= NS_LINES_RAY_MAX) */
+#define NS_LINES_RAY_KIND(a, q) ((int)(NS_LINES_RAY + 64 * (a) + (q)))
 typedef struct ns_tile_exchange {
     int (*mine)(void *user, int64_t tile_row);  /* REQUIRED */
     int (*send)(void *user, int64_t x0, int64_t y0, int64_t nx, int64_t ny, const uint32_t *vals); /* REQUIRED */

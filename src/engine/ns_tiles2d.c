@@ -95,8 +95,8 @@ typedef struct lines {
     size_t fmapped;     /* owned line sets: the size of full's mapping, else 0 (calloc) */
     uint32_t *first;    /* per line: its first word that is not full; owned */
     int64_t bshift;     /* owned line sets: block b of the exchange is the
-                           lines' block b + bshift (the plain case's
-                           diagonals, blocks j - i >= -tile rows) */
+                           lines' block b + bshift (the plain case: q x
+                           tile rows, own_before) */
 } lines;
 
 typedef struct tiles {
@@ -127,8 +127,6 @@ typedef struct tiles {
     int owned;              /* owned line sets (x->acquire): see own_before */
     int plain;              /* owned line sets without symmetry (the plain
                                case: own_before) */
-    lines *colset;          /* owned line sets, the plain case: the column
-                               sets (a group with a = 1, dy = 0), or NULL */
     int64_t ti, tj;         /* tile rows and columns (owned line sets) */
     int64_t resumed;        /* anti-diagonals a resume replays (owned line sets) */
 } tiles;
@@ -688,47 +686,69 @@ static int own_put(tiles *T, lines *L, int kind, int64_t b, int64_t version, int
     return T->x->release(T->x->user, kind, b, version, block_bytes(T, nl), win, nwin) != 0;
 }
 
+/* The plain case (no symmetry; any box; every tile (i, j)): the row ray's
+ * sets (line x) are tile row i's own block (kind NS_LINES_ROW), empty at
+ * the row's first tile and dead after its last. A ray group (a, q), its
+ * lines c = a*y - q*x (a >= 1, q = -dy >= 0), is laid out from
+ * c = -q * TILE * (tile rows), so that tile (i, j) meets the exchange's
+ * blocks B - q .. B + a - 1 of kind NS_LINES_RAY_KIND(a, q), B = a*j - q*i
+ * (block b: the lines' block b + q * tile rows). Its previous tile (i, j - 1)
+ * met B - a - q .. B - 1, so the tile keeps q blocks from it and takes the
+ * a blocks B .. B + a - 1 from row i - 1 (which met them at its tile
+ * (i - 1, j), from the version count i on: version i), and afterwards
+ * hands the a blocks B - q .. B + a - q - 1 on to row i + 1 (version
+ * i + 1; the last row: dead); after the row's last tile its q kept blocks
+ * are dead, and before its first tile the q blocks B - q .. B - 1 start
+ * empty (no row above met them: version 0). The column (a = 1, q = 0) is
+ * one block j travelling down; the diagonal (1, 1) block j - i. A block's
+ * releasing and acquiring tiles share the column floor((b + q v) / a)
+ * (v the version), which the exchange reads from the kind. */
+static int ray_blocks(tiles *T, lines *L, int64_t b0, int64_t nb, int64_t version, int put, int last)
+{
+    const int64_t a = L->a, q = -L->dy;
+    const int kind = NS_LINES_RAY_KIND(a, q);
+    int rc = 0;
+    for (int64_t b = b0; b < b0 + nb && !rc; b++)
+        rc = put ? own_put(T, L, kind, b, version, last) : own_get(T, L, kind, b, version);
+    return rc;
+}
+
 /* Before tile (i, j), i <= j, of a process's own row: index block j (the
  * column's sets; at j == i the row's, kept to the row's end) and diagonal
  * block j - i (kept for the next tile, where it is block j - i - 1), both
- * after the i rows above.
- * The plain case (no symmetry; moves along the row, the column and maybe
- * the diagonal; every tile (i, j) of the box): column block j and diagonal
- * block j - i (negative too: the lines' block j - i + tile rows), after the
- * i rows above; the row's own block (kind NS_LINES_ROW) and, at j == 0,
- * diagonal block -i - 1 start empty (no row above touched them: version 0,
- * nothing travels) and stay to the row's end. */
+ * after the i rows above. The plain case: as above (fresh: the row's first
+ * tile, not a resume's takeover). */
 static int own_before(tiles *T, lines *diag, int64_t i, int64_t j, int fresh)
 {
     if (!T->plain)
         return own_get(T, &T->rows, NS_LINES_INDEX, j, i) || (diag && own_get(T, diag, NS_LINES_DIAG, j - i, i));
-    if (fresh && ((T->row_ray && own_get(T, &T->rows, NS_LINES_ROW, i, 0)) ||
-                  (diag && own_get(T, diag, NS_LINES_DIAG, -i - 1, 0))))
+    if (fresh && T->row_ray && own_get(T, &T->rows, NS_LINES_ROW, i, 0))
         return 1;
-    return (T->colset && own_get(T, T->colset, NS_LINES_INDEX, j, i)) ||
-           (diag && own_get(T, diag, NS_LINES_DIAG, j - i, i));
+    for (int k = 0; k < T->ng; k++) {
+        lines *L = &T->g[k];
+        const int64_t a = L->a, q = -L->dy, B = a * j - q * i;
+        if ((fresh && ray_blocks(T, L, B - q, q, 0, 0, 0)) || ray_blocks(T, L, B, a, i, 0, 0))
+            return 1;
+    }
+    return 0;
 }
 
 /* After it: the column's block and diagonal block j - i - 1 go on to row
  * i + 1; after the row's last tile its row's block and diagonal block
  * j - i are dead (row i + 1 would need them at tile (i + 1, tj)). The
- * plain case the same, with the row's own block, and nothing goes on
- * from the last row. */
+ * plain case: as above. */
 static int own_after(tiles *T, lines *diag, int64_t i, int64_t j)
 {
     int rc = 0;
     if (T->plain) {
-        const int last = i == T->ti - 1;
-        if (T->colset)
-            rc |= own_put(T, T->colset, NS_LINES_INDEX, j, i + 1, last);
-        if (diag)
-            rc |= own_put(T, diag, NS_LINES_DIAG, j - i - 1, i + 1, last);
-        if (j == T->tj - 1) {
-            if (T->row_ray)
-                rc |= own_put(T, &T->rows, NS_LINES_ROW, i, i + 1, 1);
-            if (diag)
-                rc |= own_put(T, diag, NS_LINES_DIAG, j - i, i + 1, 1);
+        const int last = i == T->ti - 1, end = j == T->tj - 1;
+        for (int k = 0; k < T->ng && !rc; k++) {
+            lines *L = &T->g[k];
+            const int64_t a = L->a, q = -L->dy, B = a * j - q * i;
+            rc = ray_blocks(T, L, B - q, a, i + 1, 1, last) || (end && ray_blocks(T, L, B + a - q, q, i + 1, 1, 1));
         }
+        if (!rc && end && T->row_ray)
+            rc = own_put(T, &T->rows, NS_LINES_ROW, i, i + 1, 1);
         return rc;
     }
     if (j > i) {
@@ -747,20 +767,37 @@ static int own_after(tiles *T, lines *diag, int64_t i, int64_t j)
 /* A resume with owned line sets: a row of which the holder replayed the
  * tiles up to (i, jr), i <= jr < tj - 1, goes on on its own process, which
  * needs what the row carries from tile to tile: its index block i and
- * diagonal block jr - i (the plain case, 0 <= jr < tj - 1: its row block,
- * kind NS_LINES_ROW, and diagonal block jr - i). The holder hands them
- * over after the replay (own_handoff) under version ti + 1 + i, which no
- * tile uses, and the process that goes on takes them before its first
- * tile (i, jr + 1) (own_takeover). */
+ * diagonal block jr - i (the plain case, 0 <= jr < tj - 1: its row block
+ * and each ray group's q kept blocks). The holder hands them over after
+ * the replay (own_handoff) under version ti + 1 + i, which no tile uses,
+ * and the process that goes on takes them before its first tile
+ * (i, jr + 1) (own_takeover). */
 static int64_t handoff_version(const tiles *T, int64_t i)
 {
     return T->ti + 1 + i;
 }
 
+/* the plain case's blocks a row carries into tile (i, j0): its row block
+ * and each ray group's q blocks, handed over (put) or taken over */
+static int plain_carried(tiles *T, int64_t i, int64_t j0, int put)
+{
+    const int64_t v = handoff_version(T, i);
+    if (T->row_ray && (put ? own_put(T, &T->rows, NS_LINES_ROW, i, v, 0) : own_get(T, &T->rows, NS_LINES_ROW, i, v)))
+        return 1;
+    for (int k = 0; k < T->ng; k++) {
+        lines *L = &T->g[k];
+        const int64_t a = L->a, q = -L->dy, B = a * j0 - q * i;
+        if (ray_blocks(T, L, B - q, q, v, put, 0))
+            return 1;
+    }
+    return 0;
+}
+
 static int own_handoff(tiles *T, lines *diag, int64_t i, int64_t jr)
 {
-    int rc = T->plain && !T->row_ray ? 0
-             : own_put(T, &T->rows, T->plain ? NS_LINES_ROW : NS_LINES_INDEX, i, handoff_version(T, i), 0);
+    if (T->plain)
+        return plain_carried(T, i, jr + 1, 1);
+    int rc = own_put(T, &T->rows, NS_LINES_INDEX, i, handoff_version(T, i), 0);
     if (diag)
         rc |= own_put(T, diag, NS_LINES_DIAG, jr - i, handoff_version(T, i), 0);
     return rc;
@@ -768,8 +805,9 @@ static int own_handoff(tiles *T, lines *diag, int64_t i, int64_t jr)
 
 static int own_takeover(tiles *T, lines *diag, int64_t i, int64_t j0)
 {
-    return (!(T->plain && !T->row_ray) &&
-            own_get(T, &T->rows, T->plain ? NS_LINES_ROW : NS_LINES_INDEX, i, handoff_version(T, i))) ||
+    if (T->plain)
+        return plain_carried(T, i, j0, 0);
+    return own_get(T, &T->rows, NS_LINES_INDEX, i, handoff_version(T, i)) ||
            (diag && own_get(T, diag, NS_LINES_DIAG, j0 - 1 - i, handoff_version(T, i)));
 }
 
@@ -915,12 +953,12 @@ static int plan_lines(const ns_game *g, tiles *T, int *col, int *dg)
 }
 
 /* Owned line sets without symmetry (the plain case, own_before): every
- * line group (after plan_lines) a column (a = 1, dy = 0) or the diagonal
- * (a = 1, dy = -1); the row ray or not. */
+ * ray group's steps a and q = -dy (after plan_lines) fit the exchange's
+ * kinds (NS_LINES_RAY_KIND). */
 static int plain_owned(const tiles *T)
 {
     for (int i = 0; i < T->ng; i++)
-        if (T->g[i].a != 1 || (T->g[i].dy != 0 && T->g[i].dy != -1))
+        if (T->g[i].a > NS_LINES_RAY_MAX || -T->g[i].dy > NS_LINES_RAY_MAX)
             return 0;
     return 1;
 }
@@ -1069,20 +1107,18 @@ static ns_err tiles2d_resume(const ns_game *g, ns_table *t, const ns_engine_plan
     T.owned = T.x && T.x->acquire && T.x->release;
     T.plain = T.owned && !sym;
     if (T.plain && !plain_owned(&T)) {
-        rc = ns_error_set(err, NS_EINVAL, "tiles2d: owned line sets need moves along the row, the column and maybe "
-                          "the diagonal only");
+        rc = ns_error_set(err, NS_EINVAL, "tiles2d: owned line sets need ray steps of at most %d", NS_LINES_RAY_MAX);
         goto done;
     }
     const int64_t ti = (T.n0 + TILE - 1) / TILE, tj = (T.n1 + TILE - 1) / TILE;
-    if (T.plain) {
-        /* the diagonals c = y - x + TILE ti: tile (i, j) uses the blocks
-         * j - i + ti - 1 and j - i + ti, a tile apart from its neighbours' */
-        T.colset = col >= 0 ? &T.g[col] : NULL;
-        if (dg >= 0) {
-            T.g[dg].cmin = -TILE * ti;
-            T.g[dg].n = TILE * (ti + tj);
-            T.g[dg].bshift = ti;
-        }
+    /* the plain case: each ray group's lines c = a*y - q*x from -q TILE ti
+     * on, in whole blocks (own_before) */
+    for (int k = 0; T.plain && k < T.ng; k++) {
+        lines *L = &T.g[k];
+        const int64_t q = -L->dy;
+        L->cmin = -q * TILE * ti;
+        L->n = TILE * (L->a * tj + q * ti);
+        L->bshift = q * ti;
     }
     /* owned: a block's summaries (128 lines) in whole 4 KiB pages, which
      * own_put gives back (the sets' stride is a multiple of 8 words) */
@@ -1125,7 +1161,7 @@ static ns_err tiles2d_resume(const ns_game *g, ns_table *t, const ns_engine_plan
                           (unsigned long long)resume_units, (unsigned long long)units_total);
         goto done;
     }
-    lines *diag = (sym || T.plain) && dg >= 0 ? &T.g[dg] : NULL;
+    lines *diag = sym && dg >= 0 ? &T.g[dg] : NULL;
     /* first[q]: the tiles of anti-diagonals before q (sym: only i <= j) */
     const int64_t ndiag = ti + tj - 1;
     first = malloc((size_t)(ndiag + 1) * sizeof *first);

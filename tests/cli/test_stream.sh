@@ -16,13 +16,6 @@ PY=/usr/bin/python3
 VERIFY=()
 [ "$SANITIZED" = 1 ] && VERIFY=(--samples 20000)
 
-cat >"$WORK/knight.rules" <<'RULES'
-game knightish
-piles x y
-move x -> x - t                    for t in 1..x
-move y -> y - t                    for t in 1..y
-move (x, y) -> (x - t, y - 2*t)    for t in 1..min(x, y / 2)
-RULES
 
 same() { # name, in-memory file, streamed file[, datasets (default: all three)]
     local name=$1 mem=$2 str=$3
@@ -57,7 +50,7 @@ case_ wythoff_small wythoff --size 100          # one tile, cut to the bounds
 case_ nim2 nim -D piles=2 --size 300
 case_ wythoff_rect wythoff --bounds 300,517
 case_ wythoff_misere wythoff --size 400 --misere
-case_ knight "$WORK/knight.rules" --bounds 400,400
+case_ knight "$SRC/tests/cli/knight.rules" --bounds 400,400
 
 # h5py reads the streamed file: Wythoff's P-positions by the golden ratio
 # (exact integer floor(n*phi) = (n + isqrt(5 n^2)) // 2)
@@ -109,7 +102,7 @@ pn_case() { # name, solve arguments...
 pn_case wythoff_pn wythoff --size 700
 pn_case wythoff_pn_rect wythoff --bounds 300,1300
 pn_case nim2_pn nim -D piles=2 --size 1100
-pn_case knight_pn "$WORK/knight.rules" --bounds 600,700
+pn_case knight_pn "$SRC/tests/cli/knight.rules" --bounds 600,700
 # misere P/N has no rows kernel: in memory, and --stream is refused
 expect_ok "$NS" solve wythoff --size 300 --pn-only --misere -o "$WORK/pn_misere.h5"
 CHECKS=$((CHECKS + 1))

@@ -114,15 +114,8 @@ kill_resume pn2 22 wythoff --size 32768 --pn-only --stream
 kill_resume gr1 33 "${gr[@]}"
 kill_resume gr2 44 "${gr[@]}"
 # a rectangle and a non-symmetric rule file (blocks and tiles cut by the bounds)
-cat >knight.rules <<'RULES'
-game knightish
-piles x y
-move x -> x - t                    for t in 1..x
-move y -> y - t                    for t in 1..y
-move (x, y) -> (x - t, y - 2*t)    for t in 1..min(x, y / 2)
-RULES
-kill_resume knpn 55 ./knight.rules --bounds 40000,6000 --pn-only --stream
-kill_resume kngr 66 ./knight.rules --bounds 1500,1100 --stream
+kill_resume knpn 55 "$src/tests/cli/knight.rules" --bounds 40000,6000 --pn-only --stream
+kill_resume kngr 66 "$src/tests/cli/knight.rules" --bounds 1500,1100 --stream
 
 # SIGTERM: a final checkpoint, the command that continues, exit 143; with
 # the default interval (a P/N table of a ray game streams by default)

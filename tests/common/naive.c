@@ -354,8 +354,14 @@ uint64_t ns_ref_compare(const char *what, const ns_table *t, const uint32_t *ref
 
 uint32_t *ns_ref_wythoff_grid(int64_t n0, int64_t n1)
 {
-    /* a mex is at most the number of options: x + y + min(x, y) */
-    const size_t nused = (size_t)(n0 + n1 + (n0 < n1 ? n0 : n1) + 2);
+    static const int64_t wythoff[3][2] = {{1, 0}, {0, 1}, {1, 1}};
+    return ns_ref_rays_grid(n0, n1, 3, wythoff);
+}
+
+uint32_t *ns_ref_rays_grid(int64_t n0, int64_t n1, int nrays, const int64_t (*rays)[2])
+{
+    /* a mex is at most the number of options: at most max(n0, n1) a ray */
+    const size_t nused = (size_t)nrays * (size_t)(n0 > n1 ? n0 : n1) + 2;
     uint32_t *g = malloc((size_t)(n0 * n1) * sizeof *g);
     uint8_t *used = malloc(nused);
     if (!g || !used) {
@@ -366,12 +372,9 @@ uint32_t *ns_ref_wythoff_grid(int64_t n0, int64_t n1)
     for (int64_t x = 0; x < n0; x++)
         for (int64_t y = 0; y < n1; y++) {
             memset(used, 0, nused);
-            for (int64_t t = 1; t <= x; t++)
-                used[g[(x - t) * n1 + y]] = 1;
-            for (int64_t t = 1; t <= y; t++)
-                used[g[x * n1 + y - t]] = 1;
-            for (int64_t t = 1; t <= x && t <= y; t++)
-                used[g[(x - t) * n1 + y - t]] = 1;
+            for (int r = 0; r < nrays; r++)
+                for (int64_t t = 1; rays[r][0] * t <= x && rays[r][1] * t <= y; t++)
+                    used[g[(x - rays[r][0] * t) * n1 + y - rays[r][1] * t]] = 1;
             uint32_t m = 0;
             while (used[m])
                 m++;

@@ -84,6 +84,11 @@ uint64_t ns_ref_compare(const char *what, const ns_table *t, const uint32_t *ref
  * is short. A cell's value does not depend on the box. */
 uint32_t *ns_ref_wythoff_grid(int64_t n0, int64_t n1);
 
+/* The same for the moves of nrays rays: ray (p, r) moves to (x - p t,
+ * y - r t), t >= 1 (p, r >= 0, not both 0): Wythoff is (1, 0), (0, 1),
+ * (1, 1); two-pile Nim the first two. */
+uint32_t *ns_ref_rays_grid(int64_t n0, int64_t n1, int nrays, const int64_t (*rays)[2]);
+
 /* G(0 .. n-1) of a heap game by the naive mex over every move: code NULL,
  * Grundy's game (split a heap into two unequal ones); else a code
  * "d0.d1d2..." of octal or hexadecimal digits (bit 1: take all, 2: leave

@@ -18,35 +18,39 @@
 # its default at 2 threads a rank) give the same file, and 4 at a time
 # move less than 0.6 of the line windows 1 at a time moves, and a resume
 # after 25 of 31 anti-diagonals less than half a whole run's. The plain
-# case (no symmetry: Wythoff in rectangles both ways, tests/mpi/rowdiag.rules
-# without the column move): in memory and streamed at 1-3 ranks the
+# case (no symmetry: Wythoff in rectangles both ways, also misere and with
+# one row or one column of tiles, tests/mpi/rowdiag.rules without the
+# column move, tests/mpi/rays.rules and tests/cli/knight.rules with rays of
+# other slopes): in memory and streamed at 1-3 ranks the
 # single-process file, owned by default, resumed under another rank count,
 # and 4 ranks hold less than half the set memory of one; --mpi-sets owned
-# on a game with another ray is refused with one line.
+# on a ray of step 64 or another engine is refused with one line.
 NS=$1 SRC=$2 WORK=$3
 . "$SRC/tests/cli/cli_lib.sh"
 . "$SRC/tests/mpi/mpi_lib.sh"
 MPI_TIMEOUT=120
 
-games=("wythoff --size 1000" "nim -D piles=2 --size 1500")
-names=(wythoff nim)
-for gi in 0 1; do
-    read -r -a game <<<"${games[$gi]}"
-    nm=${names[$gi]}
+# owned_runs NAME "R1xT1 R2xT2 ..." GAME...: in memory and streamed, the
+# single-process reference ($WORK/NAME.MODE.ref.h5), then the job at each
+# ranks x threads (owned sets: the default across ranks, asked on one):
+# the reference's file, mpi_sets = owned, the 'mpi sets:' line, one report
+owned_runs() {
+    local nm=$1 rts=$2 mode rt r t f ref
+    shift 2
     for mode in memory stream; do
-        extra=()
+        local extra=()
         [ "$mode" = stream ] && extra=(--stream)
         ref="$WORK/$nm.$mode.ref.h5"
         rm -f "$ref"
-        run "$REF_NS" solve "${game[@]}" "${extra[@]}" -q -o "$ref"
+        run "$REF_NS" solve "$@" "${extra[@]}" -q -o "$ref"
         [ "$RC" -eq 0 ] || { fail "reference $nm $mode: exit $RC"; show; continue; }
-        for rt in 1x1 2x1 3x1 3x2 4x1; do
+        for rt in $rts; do
             r=${rt%x*} t=${rt#*x}
             f="$WORK/$nm.$mode.$rt.h5"
             rm -f "$f" "$f.part"
-            own=()
+            local own=()
             [ "$r" -eq 1 ] && own=(--mpi-sets owned)   # across ranks: the default
-            OMP_NUM_THREADS=$t mpi "$r" "$NS" solve "${game[@]}" "${extra[@]}" "${own[@]}" -o "$f"
+            OMP_NUM_THREADS=$t mpi "$r" "$NS" solve "$@" "${extra[@]}" "${own[@]}" -o "$f"
             CHECKS=$((CHECKS + 1))
             if [ "$RC" -ne 0 ]; then
                 fail "$nm $mode owned at $r ranks x $t threads: exit $RC"
@@ -60,6 +64,13 @@ for gi in 0 1; do
             grep -q "^mpi sets: *owned" "$OUT" || { fail "$nm $mode at $r ranks: expected the 'mpi sets: owned' line"; show; }
             [ "$(grep -c '^output:' "$OUT")" -eq 1 ] || { fail "$nm $mode at $r ranks: expected one report"; show; }
         done
+    done
+}
+
+owned_runs wythoff "1x1 2x1 3x1 3x2 4x1" wythoff --size 1000
+owned_runs nim "1x1 2x1 3x1 3x2 4x1" nim -D piles=2 --size 1500
+for nm in wythoff nim; do
+    for mode in memory stream; do
         CHECKS=$((CHECKS + 1))
         closed_form "$nm" "$WORK/$nm.$mode.3x1.h5" || fail "$nm $mode at 3 ranks: not the closed form's values"
     done
@@ -203,32 +214,16 @@ done
 
 # the plain case: every tile computed and sent as it is, the diagonal
 # blocks below zero
-plain=("wythoff --bounds 700,1100" "wythoff --bounds 1100,700" "$SRC/tests/mpi/rowdiag.rules --bounds 900,500")
-for pi in 0 1 2; do
-    read -r -a game <<<"${plain[$pi]}"
-    for mode in memory stream; do
-        extra=()
-        [ "$mode" = stream ] && extra=(--stream)
-        ref="$WORK/plain$pi.$mode.ref.h5"
-        rm -f "$ref"
-        run "$REF_NS" solve "${game[@]}" "${extra[@]}" -q -o "$ref"
-        [ "$RC" -eq 0 ] || { fail "reference ${game[*]} $mode: exit $RC"; show; continue; }
-        for rt in 1x1 2x1 3x2; do
-            r=${rt%x*} t=${rt#*x}
-            f="$WORK/plain$pi.$mode.$rt.h5"
-            rm -f "$f" "$f.part"
-            own=()
-            [ "$r" -eq 1 ] && own=(--mpi-sets owned)
-            OMP_NUM_THREADS=$t mpi "$r" "$NS" solve "${game[@]}" "${extra[@]}" "${own[@]}" -o "$f"
-            CHECKS=$((CHECKS + 3))
-            [ "$RC" -eq 0 ] || { fail "${game[*]} $mode owned at $r ranks x $t threads: exit $RC"; show; continue; }
-            $PY "$SAME" "$ref" "$f" --skip "$SKIP" >"$WORK/diff" 2>&1 ||
-                fail "${game[*]} $mode owned at $r x $t: not the single-process file: $(head -3 "$WORK/diff")"
-            text_attr_is "$f" mpi_sets owned || fail "${game[*]} $mode at $r ranks: expected mpi_sets = owned"
-            grep -q "^mpi sets: *owned" "$OUT" || { fail "${game[*]} $mode at $r ranks: no 'mpi sets: owned' line"; show; }
-        done
-    done
-done
+owned_runs plain0 "1x1 2x1 3x2" wythoff --bounds 700,1100
+owned_runs plain1 "1x1 2x1 3x2" wythoff --bounds 1100,700
+owned_runs plain2 "1x1 2x1 3x2" "$SRC/tests/mpi/rowdiag.rules" --bounds 900,500
+# misere play; one row of tiles at 3 ranks, and one column
+owned_runs plain3 "2x1" wythoff --bounds 700,1100 --misere
+owned_runs plain4 "3x1" wythoff --bounds 100,1000
+owned_runs plain5 "3x1" nim -D piles=2 --bounds 1000,100
+# other rays: a tile takes several blocks of their lines
+owned_runs plain6 "1x1 2x1 3x2" "$SRC/tests/mpi/rays.rules" --bounds 700,500
+owned_runs plain7 "2x1 3x1" "$SRC/tests/cli/knight.rules" --bounds 600,900
 # stopped at anti-diagonal 6 under 3 ranks, resumed under 2 (rows rank 0
 # replayed in part go on elsewhere with their row and diagonal blocks)
 for mode in memory stream; do
@@ -264,18 +259,22 @@ fi
 $PY "$SAME" "$WORK/rect1.h5" "$WORK/rect4.h5" --skip "$SKIP" >/dev/null 2>&1 || fail "2048 x 4096 at 4 ranks: not 1 rank's file"
 echo "set memory of Wythoff 2048 x 4096 streamed: $p1 bytes on 1 rank, at most $p4 on a rank of 4"
 
-# a tile game with another ray (x - t, y - 2t) cannot own its sets
-cat >"$WORK/knight.rules" <<'RULES'
-game knightish
+# a tile game with a ray of a longer step (x - 64t, y - t) cannot own its
+# sets, nor a game of another engine (three-pile Nim: the general engine)
+cat >"$WORK/long.rules" <<'RULES'
+game long
 piles x y
 move x -> x - t                    for t in 1..x
-move y -> y - t                    for t in 1..y
-move (x, y) -> (x - t, y - 2*t)    for t in 1..min(x, y / 2)
+move (x, y) -> (x - 64*t, y - t)   for t in 1..min(x / 64, y)
 RULES
-mpi 2 "$NS" solve "$WORK/knight.rules" --size 300 --mpi-sets owned -o "$WORK/knight.h5"
-CHECKS=$((CHECKS + 2))
-[ "$RC" -ne 0 ] || fail "--mpi-sets owned on knight.rules: expected a refusal"
-grep -q "mpi-sets owned: only for the tile kernel's games whose moves run along the row.*tiles2d engine on a game with another ray" "$ERR" ||
-    { fail "--mpi-sets owned on knight.rules: expected the reason"; show; }
+for case in "$WORK/long.rules --size 300:tiles2d engine on a ray of a longer step" \
+    "nim -D piles=3 --size 20:general engine"; do
+    read -r -a game <<<"${case%%:*}"
+    mpi 2 "$NS" solve "${game[@]}" --mpi-sets owned -o "$WORK/refused.h5"
+    CHECKS=$((CHECKS + 2))
+    [ "$RC" -eq 2 ] || fail "--mpi-sets owned on ${game[*]}: expected exit 2, got $RC"
+    grep -q "mpi-sets owned: only for the tile kernel's games.*${case#*:}" "$ERR" ||
+        { fail "--mpi-sets owned on ${game[*]}: expected the reason"; show; }
+done
 
 finish

@@ -32,12 +32,13 @@
  *     never takes a tile itself, and its checkpoints find every cell of
  *     their units in the table;
  *   - the plain case (no symmetry: Wythoff and Nim in rectangles both
- *     ways, a rule file with the row and the diagonal but no column move
- *     against a naive solver): every tile travels as it is, a process's
- *     sink sees its tile rows (x / 128 mod R), the diagonal blocks go
- *     negative; the same checks, resumed and gathered too;
- *   - refusals (NS_EINVAL): a game with another ray (knight-like); a
- *     failing acquire stops the kernel (NS_EIO). */
+ *     ways, rule files with the row and the diagonal but no column move,
+ *     and with the rays (x - 2t, y - t) and (x - t, y - 3t), against
+ *     naive solvers): every tile travels as it is, a process's sink sees
+ *     its tile rows (x / 128 mod R), the blocks of a ray go negative, a
+ *     tile takes several; the same checks, resumed and gathered too;
+ *   - refusals (NS_EINVAL): a ray with steps past the exchange's kinds
+ *     (x - 64t, y - t); a failing acquire stops the kernel (NS_EIO). */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,7 +52,7 @@
 #include "testutil.h"
 #include "xproc.h"
 
-enum { MAXR = NS_XP_MAXR, TILE = 128, MAXB = 64, BOFF = 16 /* diagonal blocks from -BOFF */ };
+enum { MAXR = NS_XP_MAXR, TILE = 128, MAXH = 1024 /* blocks held at once, all processes */ };
 
 typedef struct win {
     int kind;
@@ -61,13 +62,21 @@ typedef struct win {
     struct win *next;
 } win;
 
+/* a block of lines (kind, block) held by process by */
+typedef struct held_block {
+    int kind;
+    int64_t block;
+    int by;
+} held_block;
+
 /* the processes' post (its mailboxes: tiles on their way to the holder,
  * by tile index) and the blocks of lines between uses, under its lock */
 typedef struct post {
     ns_xp_post x;
     int64_t ti, tj;
     win *store;             /* blocks resting between uses */
-    int held_by[3][MAXB];   /* process holding a block (kind, BOFF + block), or -1 */
+    held_block hb[MAXH];    /* the blocks held */
+    int nhb;
     int sym;                /* the symmetric case: tiles i <= j, mirrored */
     uint64_t held[MAXR], peak[MAXR], block_max;
     long puts, gets, bad;   /* windows released, acquired; protocol errors */
@@ -101,6 +110,15 @@ static int recv_tile(void *user, int64_t x0, int64_t y0, int64_t nx, int64_t ny,
     return ns_xp_recv(&p->x, 0, (x0 / TILE) * p->tj + y0 / TILE, vals, (size_t)(nx * ny) * sizeof *vals) != 0;
 }
 
+/* the entry of block (kind, block) in p->hb, or -1 (under the lock) */
+static int held_at(const post *p, int kind, int64_t block)
+{
+    for (int i = 0; i < p->nhb; i++)
+        if (p->hb[i].kind == kind && p->hb[i].block == block)
+            return i;
+    return -1;
+}
+
 static int acquire(void *user, int kind, int64_t block, int64_t version, uint64_t bytes, uint64_t **w, size_t *n)
 {
     proc *q = user;
@@ -127,10 +145,10 @@ static int acquire(void *user, int kind, int64_t block, int64_t version, uint64_
             pthread_cond_wait(&p->x.cond, &p->x.lock);
     }
     /* one holder at a time */
-    if (kind < 0 || kind > 2 || block + BOFF < 0 || block + BOFF >= MAXB || p->held_by[kind][block + BOFF] >= 0)
+    if (held_at(p, kind, block) >= 0 || p->nhb == MAXH)
         p->bad++;
     else
-        p->held_by[kind][block + BOFF] = q->b.rank;
+        p->hb[p->nhb++] = (held_block){kind, block, q->b.rank};
     if (e) {
         p->gets++;
         *w = e->w;
@@ -148,10 +166,11 @@ static int release(void *user, int kind, int64_t block, int64_t version, uint64_
     win *e = w ? malloc(sizeof *e) : NULL;
     pthread_mutex_lock(&p->x.lock);
     p->held[q->b.rank] -= bytes;
-    if (kind < 0 || kind > 2 || block + BOFF < 0 || block + BOFF >= MAXB || p->held_by[kind][block + BOFF] != q->b.rank)
+    const int h = held_at(p, kind, block);
+    if (h < 0 || p->hb[h].by != q->b.rank)
         p->bad++;
     else
-        p->held_by[kind][block + BOFF] = -1;
+        p->hb[h] = p->hb[--p->nhb];
     for (win *s = p->store; s; s = s->next)
         p->bad += s->kind == kind && s->block == block;   /* one version rests at a time */
     if (w && e) {
@@ -169,11 +188,16 @@ static int release(void *user, int kind, int64_t block, int64_t version, uint64_
 
 enum { WN = 520 };
 static uint32_t *W;
-/* the row and the diagonal, no column move: naive values in RD (RN x RN) */
+/* the row and the diagonal, no column move: naive values in RD (RN x RN);
+ * the row, the column and the rays (x - 2t, y - t), (x - t, y - 3t):
+ * naive values in RY */
 enum { RN = 400 };
-static uint32_t *RD;
+static uint32_t *RD, *RY;
 static const char *ROWDIAG = "game rowdiag\npiles x, y\nmove y -> y - t for t in 1..y\n"
                              "move (x, y) -> (x - t, y - t) for t in 1..min(x, y)\n";
+static const char *RAYS = "game rays\npiles x, y\nmove x -> x - t for t in 1..x\nmove y -> y - t for t in 1..y\n"
+                          "move (x, y) -> (x - 2*t, y - t) for t in 1..min(x / 2, y)\n"
+                          "move (x, y) -> (x - t, y - 3*t) for t in 1..min(x, y / 3)\n";
 
 /* ns_tile_exchange.gather of the holder (the exchange's own taking of the
  * others' tiles, as dist/ does on a thread of its own): the tiles (i <= j)
@@ -224,10 +248,10 @@ static int gather(void *user, int64_t upto, int wait)
     return 0;
 }
 
-/* nim: 1 Nim, 0 Wythoff, 2 the rule file ROWDIAG */
+/* nim: 1 Nim, 0 Wythoff, 2 the rule file ROWDIAG, 3 RAYS */
 static uint32_t expect(int nim, int64_t x, int64_t y)
 {
-    return nim == 1 ? (uint32_t)(x ^ y) : nim == 2 ? RD[x * RN + y] : W[x * WN + y];
+    return nim == 1 ? (uint32_t)(x ^ y) : nim == 2 ? RD[x * RN + y] : nim == 3 ? RY[x * RN + y] : W[x * WN + y];
 }
 
 /* a resume's finished tiles (tile row + tile column < units) */
@@ -284,15 +308,15 @@ static void check_box(const char *game, int64_t n0, int64_t n, int ranks, int th
         n0 = n;
     /* gathered (stream 2 or 3): the holder's exchange takes the others'
      * tiles (ns_tile_exchange.gather) */
-    const int nim = strcmp(game, "nim") == 0 ? 1 : strcmp(game, "rowdiag") == 0 ? 2 : 0;
+    const int nim = strcmp(game, "nim") == 0 ? 1 : strcmp(game, "rowdiag") == 0 ? 2 : strcmp(game, "rays") == 0 ? 3 : 0;
     SRC_NIM = nim;
     ns_error err = {0};
     ns_params pr = {0};
     if (nim == 1)
         CHECK(ns_params_parse(&pr, "piles=2", &err) == NS_OK);
     ns_game *g = NULL;
-    if (nim == 2)
-        CHECK(ns_rules_compile(ROWDIAG, "rowdiag.rules", &pr, 2, &g, &err) == NS_OK);
+    if (nim >= 2)
+        CHECK(ns_rules_compile(nim == 2 ? ROWDIAG : RAYS, "t.rules", &pr, 2, &g, &err) == NS_OK);
     else
         g = ns_preset_build(game, &pr, 2, &err);
     int64_t b[2] = {n0, n};
@@ -303,7 +327,6 @@ static void check_box(const char *game, int64_t n0, int64_t n, int ranks, int th
            (long long)n0, (long long)n, g ? owned_kind(g) : -1, sym ? 1 : 2);
     post p = {.ti = (n0 + TILE - 1) / TILE, .tj = (n + TILE - 1) / TILE, .resume = resume, .sym = sym};
     CK_NIM = nim;
-    memset(p.held_by, 0xFF, sizeof p.held_by);
     proc q[MAXR];
     ns_xp_proc *all[MAXR];
     memset(q, 0, sizeof q);
@@ -363,7 +386,11 @@ static void check_box(const char *game, int64_t n0, int64_t n, int ranks, int th
                stream ? ", streaming" : "", (unsigned long long)resume, (int)b->rc, b->err.msg,
                (unsigned long long)diff, nim == 1 ? "x XOR y" : "the naive mex", (unsigned long long)seen);
         /* a row in progress keeps its block and a diagonal block, a tile
-         * being computed adds a column block and a diagonal block */
+         * being computed adds a column block and a diagonal block (the
+         * plain case: the row keeps its block and q blocks of each ray
+         * (x - a t, y - q t), a tile adds a blocks of each) */
+        static const int KEEP[4] = {2, 1, 2, 5}, TAKE[4] = {2, 1, 1, 4};
+        const int keep = sym ? 2 : KEEP[nim], take = sym ? 2 : TAKE[nim];
         int64_t own = (p.ti - r + ranks - 1) / ranks;
         /* a resume: the holder replays the finished tiles of every row first */
         const int64_t rows_done = sym ? (int64_t)(resume + 1) / 2 : (int64_t)resume;
@@ -373,19 +400,16 @@ static void check_box(const char *game, int64_t n0, int64_t n, int ranks, int th
         /* ... on all its threads (threads x processes: those of the others'
          * tiles then replay too) */
         const int64_t busy = r == 0 && resume && !gathered ? (int64_t)threads * ranks : threads;
-        CHECKF(p.held[r] == 0 && p.peak[r] <= (uint64_t)(2 * own + 2 * busy) * p.block_max,
-               "%s %lld, process %d of %d, %d threads: held %llu bytes of sets at once, more than 2 blocks of %llu "
-               "for each of its %lld rows and 2 a thread; %llu at the end", game, (long long)n, r, ranks, threads,
-               (unsigned long long)p.peak[r], (unsigned long long)p.block_max, (long long)own,
+        CHECKF(p.held[r] == 0 && p.peak[r] <= (uint64_t)(keep * own + take * busy) * p.block_max,
+               "%s %lld, process %d of %d, %d threads: held %llu bytes of sets at once, more than %d blocks of %llu "
+               "for each of its %lld rows and %d a thread; %llu at the end", game, (long long)n, r, ranks, threads,
+               (unsigned long long)p.peak[r], keep, (unsigned long long)p.block_max, (long long)own, take,
                (unsigned long long)p.held[r]);
     }
     long left = 0;
     for (win *e = p.store; e; e = e->next)
         left++;
-    int held = 0;
-    for (int k = 0; k < 3; k++)
-        for (int i = 0; i < MAXB; i++)
-            held += p.held_by[k][i] >= 0;
+    const int held = p.nhb;
     CHECKF(p.bad == 0 && left == 0 && held == 0 && p.puts == p.gets && (p.ti < 2 || p.puts > 0),
            "%s %lld at %d processes: %ld protocol errors, %ld windows left, %d blocks still held, %ld puts, %ld gets",
            game, (long long)n, ranks, p.bad, left, held, p.puts, p.gets);
@@ -437,10 +461,10 @@ static void check_refusals(void)
     ns_params none = {0};
     ns_game *g = ns_preset_build("wythoff", &none, 2, &err);
     int64_t rect[2] = {300, 400}, sq[2] = {300, 300};
-    /* a knight-like ray (x - t, y - 2t): neither case */
+    /* a ray (x - 64t, y - t): steps past the exchange's kinds, neither case */
     ns_game *kn = NULL;
     CHECK(ns_rules_compile("game kn\npiles x, y\nmove x -> x - t for t in 1..x\n"
-                           "move (x, y) -> (x - t, y - 2*t) for t in 1..min(x, y / 2)\n", "kn.rules", &none, 2, &kn,
+                           "move (x, y) -> (x - 64*t, y - t) for t in 1..min(x / 64, y)\n", "kn.rules", &none, 2, &kn,
                            &err) == NS_OK);
     post p = {.x = {.ranks = 1}};
     proc q = {.b = {.p = &p.x}, .p = &p};
@@ -451,7 +475,7 @@ static void check_refusals(void)
     CHECK(kn && ns_game_set_bounds(kn, rect, &err) == NS_OK && (t = ns_engine_table_new(kn, 0, &err)));
     CHECK(kn && owned_kind(kn) == 0);
     if (t) {
-        CHECK(ns_engine_run(kn, t, &o, &err) == NS_EINVAL && strstr(err.msg, "row, the column and maybe the diagonal"));
+        CHECK(ns_engine_run(kn, t, &o, &err) == NS_EINVAL && strstr(err.msg, "ray steps of at most 63"));
         ns_table_free(t);
         t = NULL;
     }
@@ -467,39 +491,14 @@ static void check_refusals(void)
     ns_game_free(g);
 }
 
-/* the naive values of ROWDIAG: G(x, y) = mex of G(x, y - t) and
- * G(x - t, y - t), t >= 1, cell by cell */
-static uint32_t *rowdiag_grid(void)
-{
-    uint32_t *g = malloc((size_t)RN * RN * sizeof *g);
-    uint8_t *seen = malloc(2 * RN + 2);
-    if (!g || !seen) {
-        free(g);
-        free(seen);
-        return NULL;
-    }
-    for (int64_t x = 0; x < RN; x++)
-        for (int64_t y = 0; y < RN; y++) {
-            memset(seen, 0, 2 * RN + 2);
-            for (int64_t t = 1; t <= y; t++)
-                seen[g[x * RN + y - t]] = 1;
-            for (int64_t t = 1; t <= x && t <= y; t++)
-                seen[g[(x - t) * RN + y - t]] = 1;
-            uint32_t m = 0;
-            while (seen[m])
-                m++;
-            g[x * RN + y] = m;
-        }
-    free(seen);
-    return g;
-}
-
 int main(void)
 {
     W = ns_ref_wythoff_grid(WN, WN);
     CHECK(W != NULL);
-    RD = rowdiag_grid();
-    CHECK(RD != NULL);
+    static const int64_t rowdiag[2][2] = {{0, 1}, {1, 1}}, rays[4][2] = {{1, 0}, {0, 1}, {2, 1}, {1, 3}};
+    RD = ns_ref_rays_grid(RN, RN, 2, rowdiag);
+    RY = ns_ref_rays_grid(RN, RN, 4, rays);
+    CHECK(RD != NULL && RY != NULL);
     for (int r = 1; r <= MAXR; r++)
         for (int t = 1; t <= 2; t++) {
             check("wythoff", WN, r, t, 0, 0);
@@ -537,6 +536,9 @@ int main(void)
         check_box("wythoff", WN, 300, r, 2, 1, 5);
         check_box("rowdiag", RN, 260, r, 2, 0, 0);
         check_box("rowdiag", 260, RN, r, 1, 1, 4);
+        check_box("rays", RN, 300, r, 2, 0, 0);
+        check_box("rays", 300, RN, r, 1, 1, 3);
+        check_box("rays", RN, RN, r, 2, 0, 5);
     }
     check_box("nim", 700, 300, 3, 2, 0, 0);
     check_box("nim", 300, 700, 2, 1, 1, 3);
@@ -544,9 +546,11 @@ int main(void)
         check_box("wythoff", 300, WN, r, 2, 2, 0);
         check_box("wythoff", WN, 300, r, 1, 3, 5);
         check_box("rowdiag", RN, 260, r, 2, 3, 0);
+        check_box("rays", RN, 300, r, 1, 2, 4);
     }
     check_refusals();
     free(W);
     free(RD);
+    free(RY);
     return TEST_REPORT();
 }
