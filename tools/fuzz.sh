@@ -20,7 +20,9 @@
 # Environment: FUZZ_SEED (random seed; default: libFuzzer picks one),
 # FUZZ_RUNS (stop after this many inputs; with a fixed seed the run is
 # reproducible, which is how the test suite calls it), FUZZ_TIMEOUT (seconds
-# one input may take, default 30).
+# one input may take, default 30), FUZZ_LIB_DIR (where the cli and h5
+# targets keep the library's objects, which they share: built once, under a
+# lock, when a source is newer; default WORK_DIR/lib).
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 target=rules
@@ -57,9 +59,10 @@ else
     for f in "$here"/src/cli/*.c; do
         [ "$(basename "$f")" = main.c ] || srcs+=("$f")
     done
-    mkdir -p "$work/gen"
-    mkdir -p "$work/gen/core"
-    cat >"$work/gen/core/ns_version.h" <<'EOF'
+    # the library's objects: the same for cli and h5 (FUZZ_LIB_DIR)
+    lib=${FUZZ_LIB_DIR:-$work/lib}
+    mkdir -p "$lib/gen/core" "$lib/gen/game" || exit 2
+    cat >"$lib/gen/core/ns_version.h.new" <<'EOF'
 #define NS_VERSION "fuzz"
 #define NS_GIT_REVISION "fuzz"
 #define NS_COMPILER "clang"
@@ -68,13 +71,16 @@ EOF
     # the built-in copies of data/rules/ (CMakeLists.txt generates them; `check`
     # recognises a table of one by its text): none here, so no rule-file table
     # is taken for a preset
-    mkdir -p "$work/gen/game"
-    [ -f "$work/gen/game/ns_shipped_rules_text.c" ] || cat >"$work/gen/game/ns_shipped_rules_text.c" <<'EOF'
+    cat >"$lib/gen/game/ns_shipped_rules_text.c.new" <<'EOF'
 #include "game/ns_shipped_rules.h"
 const ns_shipped_rules_text ns_shipped_rules_texts[] = {{NULL, NULL}};
 EOF
-    srcs+=("$work/gen/game/ns_shipped_rules_text.c")
-    flags+=(-I"$work/gen")
+    # written only when they change (their times decide the rebuild)
+    for g in core/ns_version.h game/ns_shipped_rules_text.c; do
+        if cmp -s "$lib/gen/$g.new" "$lib/gen/$g"; then rm -f "$lib/gen/$g.new"; else mv "$lib/gen/$g.new" "$lib/gen/$g"; fi
+    done
+    srcs+=("$lib/gen/game/ns_shipped_rules_text.c")
+    flags+=(-I"$lib/gen")
     if command -v pkg-config >/dev/null && pkg-config --exists hdf5 gsl zlib 2>/dev/null; then
         read -r -a pc <<<"$(pkg-config --cflags hdf5 gsl zlib)"
         flags+=("${pc[@]}")
@@ -87,19 +93,15 @@ EOF
     [ "$target" = cli ] && extra=(-close_fd_mask=3)
 fi
 me="$here/tools/fuzz/fuzz_$target.c"
-# rebuild only when a source is newer than the target
-newer=yes
-if [ -x "$bin" ] && [ -z "$(find "${srcs[@]}" "$me" "$here"/src/*/*.h -newer "$bin" 2>/dev/null)" ]; then
-    newer=no
-fi
-if [ "$newer" = yes ]; then
-    # compile the sources two at a time, then link
-    rm -rf "$work/obj"
-    mkdir -p "$work/obj"
-    ok=1
-    pids=()
-    for f in "${srcs[@]}" "$me"; do
-        "$cc" "${flags[@]}" -c "$f" -o "$work/obj/$(basename "$f" .c).o" &
+# compile_all DIR SOURCES...: each source into DIR/NAME.o, as many at once
+# as there are cores; 0 when every one compiled
+compile_all() {
+    local dir=$1 ok=1 pids=() f p
+    shift
+    rm -rf "$dir"
+    mkdir -p "$dir"
+    for f in "$@"; do
+        "$cc" "${flags[@]}" -c "$f" -o "$dir/$(basename "$f" .c).o" &
         pids+=($!)
         if [ "${#pids[@]}" -ge "$(nproc)" ]; then
             wait "${pids[0]}" || ok=0
@@ -109,9 +111,41 @@ if [ "$newer" = yes ]; then
     for p in "${pids[@]}"; do
         wait "$p" || ok=0
     done
-    if [ "$ok" -ne 1 ] || ! "$cc" "${flags[@]}" "$work"/obj/*.o "${libs[@]}" -o "$bin"; then
-        echo "fuzz.sh: building the fuzz target with $cc failed" >&2
+    [ "$ok" -eq 1 ]
+}
+# stale STAMP SOURCES...: STAMP is missing or older than a source or header
+stale() {
+    [ ! -e "$1" ] || [ -n "$(find "${@:2}" "$here"/src/*/*.h -newer "$1" 2>/dev/null)" ]
+}
+if [ "$target" = rules ]; then
+    if stale "$bin" "${srcs[@]}" "$me"; then
+        if ! compile_all "$work/obj" "${srcs[@]}" "$me" ||
+           ! "$cc" "${flags[@]}" "$work"/obj/*.o "${libs[@]}" -o "$bin"; then
+            echo "fuzz.sh: building the fuzz target with $cc failed" >&2
+            exit 2
+        fi
+    fi
+else
+    # the library once for both targets (another fuzz.sh may be building
+    # it: the lock), then this target's own file and the link
+    (
+        flock 9 || exit 2
+        if stale "$lib/stamp" "${srcs[@]}" "$here/tools/fuzz.sh"; then
+            rm -f "$lib/stamp"
+            compile_all "$lib/obj" "${srcs[@]}" || exit 2
+            touch "$lib/stamp"
+        fi
+    ) 9>"$lib/lock"
+    if [ ! -e "$lib/stamp" ]; then
+        echo "fuzz.sh: building the library for the fuzz targets with $cc failed" >&2
         exit 2
+    fi
+    if stale "$bin" "$me" "$lib/stamp"; then
+        if ! "$cc" "${flags[@]}" -c "$me" -o "$work/fuzz_$target.o" ||
+           ! "$cc" "${flags[@]}" "$lib"/obj/*.o "$work/fuzz_$target.o" "${libs[@]}" -o "$bin"; then
+            echo "fuzz.sh: building the fuzz target with $cc failed" >&2
+            exit 2
+        fi
     fi
 fi
 seeds="$work/seeds"

@@ -15,4 +15,4 @@ if ! command -v "${CLANG:-clang}" >/dev/null 2>&1; then
     exit 0
 fi
 mkdir -p "$work"
-FUZZ_SEED=${FUZZ_SEED:-20261122} FUZZ_RUNS=${FUZZ_RUNS:-20000} bash "$src/tools/fuzz.sh" --target cli 120 "$work"
+FUZZ_SEED=${FUZZ_SEED:-20261122} FUZZ_RUNS=${FUZZ_RUNS:-20000} FUZZ_LIB_DIR="$work/../fuzz-lib" bash "$src/tools/fuzz.sh" --target cli 120 "$work"

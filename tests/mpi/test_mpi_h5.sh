@@ -32,9 +32,9 @@ layout() {
         /H5D_ALLOC_TIME_/ { gsub(/ /, ""); print name, f, $0 }'
 }
 
-# (Wythoff with --mpi-sets replicated: with owned line sets, the default of
-# symmetric games, rank 0 alone holds the table and writes it)
-games=("wythoff --size 2500 --mpi-sets replicated" "$SRC/data/rules/wythoff-twice.rules --size 700")
+# (--mpi-sets replicated: with owned line sets, the default of the tile
+# kernel's games, rank 0 alone holds the table and writes it)
+games=("wythoff --size 2500 --mpi-sets replicated" "$SRC/data/rules/wythoff-twice.rules --size 700 --mpi-sets replicated")
 names=(wythoff twice)
 for gi in 0 1; do
     read -r -a game <<<"${games[$gi]}"

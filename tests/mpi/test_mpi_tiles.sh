@@ -5,7 +5,8 @@
 # threads a rank, the file a single process writes, value for value (with
 # the attribute mpi_ranks = R when R > 1). Games: Wythoff (the symmetric
 # path, 1000 x 1000) and wythoff-twice.rules (five rays: the general path,
-# 700 x 700); sizes not multiples of the 128-cell tiles. Also: more ranks
+# 700 x 700, with replicated line sets: owned ones are test_mpi_owned.sh's);
+# sizes not multiples of the 128-cell tiles. Also: more ranks
 # than rows of tiles (idle ranks), and Wythoff's P-positions against
 # Wythoff's closed form. Checkpoints and --resume: test_mpi_resume.sh.
 NS=$1 SRC=$2 WORK=$3
@@ -13,7 +14,7 @@ NS=$1 SRC=$2 WORK=$3
 . "$SRC/tests/mpi/mpi_lib.sh"
 MPI_TIMEOUT=90
 
-games=("wythoff --size 1000" "$SRC/data/rules/wythoff-twice.rules --size 700")
+games=("wythoff --size 1000" "$SRC/data/rules/wythoff-twice.rules --size 700 --mpi-sets replicated")
 names=(wythoff twice)
 for gi in 0 1; do
     read -r -a game <<<"${games[$gi]}"
