@@ -21,7 +21,8 @@
 # case (no symmetry: Wythoff in rectangles both ways, also misere and with
 # one row or one column of tiles, tests/mpi/rowdiag.rules without the
 # column move, tests/mpi/rays.rules and tests/cli/knight.rules with rays of
-# other slopes): in memory and streamed at 1-3 ranks the
+# other slopes): in memory and streamed (placed chunks, and rank 0 writing
+# alone) at 1-3 ranks the
 # single-process file, owned by default, resumed under another rank count,
 # and 4 ranks hold less than half the set memory of one; --mpi-sets owned
 # on a ray of step 64 or another engine is refused with one line.
@@ -224,6 +225,24 @@ owned_runs plain5 "3x1" nim -D piles=2 --bounds 1000,100
 # other rays: a tile takes several blocks of their lines
 owned_runs plain6 "1x1 2x1 3x2" "$SRC/tests/mpi/rays.rules" --bounds 700,500
 owned_runs plain7 "2x1 3x1" "$SRC/tests/cli/knight.rules" --bounds 600,900
+# streamed with rank 0 writing the file alone (--mpi-write rank0, and a
+# rank that cannot open it): rank 0's exchange stores the others' tiles as
+# they are (no mirror)
+for how in "--mpi-write rank0" "refuse"; do
+    f="$WORK/plain6.rank0.h5"
+    rm -f "$f" "$f.part"
+    if [ "$how" = refuse ]; then
+        NS_TEST_PLACE_REFUSE=2 mpi 3 "$NS" solve "$SRC/tests/mpi/rays.rules" --bounds 700,500 --stream -o "$f"
+    else
+        mpi 3 "$NS" solve "$SRC/tests/mpi/rays.rules" --bounds 700,500 --stream $how -o "$f"
+    fi
+    CHECKS=$((CHECKS + 3))
+    [ "$RC" -eq 0 ] || { fail "rays.rules streamed, rank 0 alone ($how): exit $RC"; show; continue; }
+    $PY "$SAME" "$WORK/plain6.stream.ref.h5" "$f" --skip "$SKIP" >/dev/null 2>&1 ||
+        fail "rays.rules streamed, rank 0 alone ($how): not the single-process file"
+    text_attr_is "$f" mpi_write rank0 || fail "rays.rules streamed ($how): expected mpi_write = rank0"
+    grep -q "rank 0 computed on" "$OUT" || { fail "rays.rules streamed ($how): expected rank 0's threads on the mpi: line"; show; }
+done
 # stopped at anti-diagonal 6 under 3 ranks, resumed under 2 (rows rank 0
 # replayed in part go on elsewhere with their row and diagonal blocks)
 for mode in memory stream; do
