@@ -308,8 +308,9 @@ static int keep_here(const ns_dist_tiles *d, int kind, int64_t block, int64_t v)
      * (diagonal), floor((block + q v) / a) (the plain case's rays) */
     int64_t j = kind == NS_LINES_INDEX ? block : v + block;
     if (kind >= NS_LINES_RAY) {
-        const int64_t a = (kind - NS_LINES_RAY) / 64, q = (kind - NS_LINES_RAY) % 64, c = block + q * v;
-        j = c >= 0 ? c / a : -((-c + a - 1) / a);
+        /* block + q v lies in [a j, a j + a): never negative */
+        const int64_t a = (kind - NS_LINES_RAY) / 64, q = (kind - NS_LINES_RAY) % 64;
+        j = (block + q * v) / a;
     }
     const int rel = v - 1 + j < d->resumed ? 0 : owner(d, v - 1), acq = v + j < d->resumed ? 0 : owner(d, v);
     return rel == d->rank && acq == d->rank;

@@ -46,8 +46,8 @@
  * (o->tile_exchange) the holder replays them and sends each on; the others
  * receive and replay them as they do other processes' tiles.
  *
- * Owned line sets (x->acquire and x->release; the symmetric case): the
- * sets are reserved, not allocated; a process computes only its own tile
+ * Owned line sets (x->acquire and x->release; the symmetric case and the
+ * plain case, own_before): the sets are reserved, not allocated; a process computes only its own tile
  * rows, each tile between own_before (the blocks of lines it needs, from
  * the exchange) and own_after (packed and handed on, their pages given
  * back), and holds only those blocks; see ns_engine.h. A resume: the
@@ -540,7 +540,7 @@ static void do_tile_sym(tiles *T, lines *diag, int64_t x0, int64_t x1, int64_t y
 }
 
 /* Owned line sets (ns_tile_exchange's acquire and release; the
- * symmetric case). The sets are reserved, not allocated (MAP_NORESERVE:
+ * symmetric and the plain case). The sets are reserved, not allocated (MAP_NORESERVE:
  * only the pages touched cost memory); a process fills a block of lines
  * from its packed window before a tile (own_get) and, after its last use
  * here, packs it, hands it to the exchange and gives its pages back
