@@ -164,7 +164,7 @@ static void usage(void)
            "(mpirun says which); the last checkpoint stays intact. Other games run on\n"
            "rank 0 alone.\n"
            "--mpi-sets owned (the default across ranks of the tile kernel's games: two\n"
-           "piles, rays of steps up to 63; Wythoff and two-pile Nim, in a square box,\n"
+           "piles, plain rays of any step; Wythoff and two-pile Nim, in a square box,\n"
            "compute and send only half the tiles): each rank keeps only the line sets\n"
            "its own tiles use, the others rest at their home ranks, packed, and\n"
            "travel between tiles, so the set memory\n"
@@ -1494,9 +1494,9 @@ int ns_cmd_solve(int argc, char **argv)
      * symmetric case, 2 the plain case: engine/ns_engine.h) */
     const int can_own = dist_tiles && plan.engine->owned_sets ? plan.engine->owned_sets(g) : 0;
     if (a.mpi_sets == MPI_SETS_OWNED && !can_own) {
-        rc = ns_cli_error(CMD, "--mpi-sets owned: only for the tile kernel's games (two piles, rays of steps up to %d: "
-                          "Wythoff, two-pile Nim, such rule files); this solve runs the %s engine%s",
-                          NS_LINES_RAY_MAX, plan.engine->name, dist_tiles ? " on a ray of a longer step" : "");
+        rc = ns_cli_error(CMD, "--mpi-sets owned: only for the tile kernel's games (two piles, plain rays: Wythoff, "
+                          "two-pile Nim, such rule files); this solve runs the %s engine%s", plan.engine->name,
+                          dist_tiles ? " on a ray of a step over 2^31 - 1" : "");
         goto fail;
     }
     ctx.owned = ctx.dist && a.mpi_sets != MPI_SETS_REPLICATED ? can_own : 0;

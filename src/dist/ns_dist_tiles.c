@@ -300,7 +300,7 @@ static int home_of(const ns_dist_tiles *d, int64_t block)
  * no message: consecutive rows of one deal, and rank 0's replay of the
  * finished tiles. A resume's hand-overs (versions past the rows) go home.
  * Releaser and acquirer ask this with the same key. */
-static int keep_here(const ns_dist_tiles *d, int kind, int64_t block, int64_t v)
+static int keep_here(const ns_dist_tiles *d, int64_t kind, int64_t block, int64_t v)
 {
     if (v < 1 || v >= d->rows)
         return 0;
@@ -309,7 +309,7 @@ static int keep_here(const ns_dist_tiles *d, int kind, int64_t block, int64_t v)
     int64_t j = kind == NS_LINES_INDEX ? block : v + block;
     if (kind >= NS_LINES_RAY) {
         /* block + q v lies in [a j, a j + a): never negative */
-        const int64_t a = (kind - NS_LINES_RAY) / 64, q = (kind - NS_LINES_RAY) % 64;
+        const int64_t a = NS_LINES_RAY_A(kind), q = NS_LINES_RAY_Q(kind);
         j = (block + q * v) / a;
     }
     const int rel = v - 1 + j < d->resumed ? 0 : owner(d, v - 1), acq = v + j < d->resumed ? 0 : owner(d, v);
@@ -689,7 +689,7 @@ static void *service(void *arg)
     return NULL;
 }
 
-static int acquire(void *user, int kind, int64_t block, int64_t version, uint64_t bytes, uint64_t **win,
+static int acquire(void *user, int64_t kind, int64_t block, int64_t version, uint64_t bytes, uint64_t **win,
                    size_t *nwin)
 {
     ns_dist_tiles *d = user;
@@ -729,7 +729,7 @@ static int acquire(void *user, int kind, int64_t block, int64_t version, uint64_
     return 0;
 }
 
-static int release(void *user, int kind, int64_t block, int64_t version, uint64_t bytes, uint64_t *win, size_t nwin)
+static int release(void *user, int64_t kind, int64_t block, int64_t version, uint64_t bytes, uint64_t *win, size_t nwin)
 {
     ns_dist_tiles *d = user;
     pthread_mutex_lock(&d->lock);

@@ -171,18 +171,23 @@ typedef int (*ns_tile_src_fn)(void *user, int64_t x0, int64_t y0, int64_t nx, in
  * < s1 and past a resume's finished ones is stored: then, and before its
  * checkpoint, the output holds exactly the tiles of the units done);
  * non-zero: failed. */
-enum { NS_LINES_INDEX = 0, NS_LINES_DIAG = 1, NS_LINES_ROW = 2, NS_LINES_RAY = 16, NS_LINES_RAY_MAX = 63 };
+enum { NS_LINES_INDEX = 0, NS_LINES_DIAG = 1, NS_LINES_ROW = 2, NS_LINES_RAY = 16 };
 /* the plain case's kind of a ray group's blocks (lines c = a*y - q*x,
- * 1 <= a <= NS_LINES_RAY_MAX, 0 <= q <= NS_LINES_RAY_MAX) */
-#define NS_LINES_RAY_KIND(a, q) ((int)(NS_LINES_RAY + 64 * (a) + (q)))
+ * 1 <= a <= NS_LINES_RAY_MAX, 0 <= q <= NS_LINES_RAY_MAX: any step a table
+ * of 2^31 - 1 rows or columns can move by), and its steps back from it */
+#define NS_LINES_RAY_MAX INT64_C(0x7FFFFFFF)
+#define NS_LINES_RAY_KIND(a, q) (NS_LINES_RAY + ((int64_t)(a) << 31) + (int64_t)(q))
+#define NS_LINES_RAY_A(kind) (((kind) - NS_LINES_RAY) >> 31)
+#define NS_LINES_RAY_Q(kind) (((kind) - NS_LINES_RAY) & NS_LINES_RAY_MAX)
 typedef struct ns_tile_exchange {
     int (*mine)(void *user, int64_t tile_row);  /* REQUIRED */
     int (*send)(void *user, int64_t x0, int64_t y0, int64_t nx, int64_t ny, const uint32_t *vals); /* REQUIRED */
     int (*recv)(void *user, int64_t x0, int64_t y0, int64_t nx, int64_t ny, uint32_t *vals);       /* REQUIRED */
     /* OPTIONAL, both or neither: owned line sets (see below) */
-    int (*acquire)(void *user, int kind, int64_t block, int64_t version, uint64_t bytes, uint64_t **win,
+    int (*acquire)(void *user, int64_t kind, int64_t block, int64_t version, uint64_t bytes, uint64_t **win,
                    size_t *nwin);
-    int (*release)(void *user, int kind, int64_t block, int64_t version, uint64_t bytes, uint64_t *win, size_t nwin);
+    int (*release)(void *user, int64_t kind, int64_t block, int64_t version, uint64_t bytes, uint64_t *win,
+                   size_t nwin);
     int (*gather)(void *user, int64_t upto, int wait);  /* OPTIONAL, owned sets: see above */
     void *user;
     int ranks;              /* the processes (>= 1) */

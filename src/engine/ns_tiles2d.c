@@ -649,7 +649,7 @@ static uint64_t block_bytes(const tiles *T, int64_t nl)
 }
 
 /* block b of L (kind) at version: from the exchange into the sets */
-static int own_get(tiles *T, lines *L, int kind, int64_t b, int64_t version)
+static int own_get(tiles *T, lines *L, int64_t kind, int64_t b, int64_t version)
 {
     int64_t l0;
     const int64_t nl = block_lines(L, b, &l0);
@@ -667,7 +667,7 @@ static int own_get(tiles *T, lines *L, int kind, int64_t b, int64_t version)
 
 /* block b of L (kind) after version uses: packed to the exchange (last:
  * no one needs it again, nothing travels), its pages given back */
-static int own_put(tiles *T, lines *L, int kind, int64_t b, int64_t version, int last)
+static int own_put(tiles *T, lines *L, int64_t kind, int64_t b, int64_t version, int last)
 {
     int64_t l0;
     const int64_t nl = block_lines(L, b, &l0);
@@ -706,7 +706,7 @@ static int own_put(tiles *T, lines *L, int kind, int64_t b, int64_t version, int
 static int ray_blocks(tiles *T, lines *L, int64_t b0, int64_t nb, int64_t version, int put, int last)
 {
     const int64_t a = L->a, q = -L->dy;
-    const int kind = NS_LINES_RAY_KIND(a, q);
+    const int64_t kind = NS_LINES_RAY_KIND(a, q);
     int rc = 0;
     for (int64_t b = b0; b < b0 + nb && !rc; b++)
         rc = put ? own_put(T, L, kind, b, version, last) : own_get(T, L, kind, b, version);
@@ -1107,7 +1107,8 @@ static ns_err tiles2d_resume(const ns_game *g, ns_table *t, const ns_engine_plan
     T.owned = T.x && T.x->acquire && T.x->release;
     T.plain = T.owned && !sym;
     if (T.plain && !plain_owned(&T)) {
-        rc = ns_error_set(err, NS_EINVAL, "tiles2d: owned line sets need ray steps of at most %d", NS_LINES_RAY_MAX);
+        rc = ns_error_set(err, NS_EINVAL, "tiles2d: owned line sets need ray steps of at most %lld",
+                          (long long)NS_LINES_RAY_MAX);
         goto done;
     }
     const int64_t ti = (T.n0 + TILE - 1) / TILE, tj = (T.n1 + TILE - 1) / TILE;

@@ -21,11 +21,11 @@
 # case (no symmetry: Wythoff in rectangles both ways, also misere and with
 # one row or one column of tiles, tests/mpi/rowdiag.rules without the
 # column move, tests/mpi/rays.rules and tests/cli/knight.rules with rays of
-# other slopes): in memory and streamed (placed chunks, and rank 0 writing
-# alone) at 1-3 ranks the
+# other slopes, a rule file with rays of steps 64 and 70): in memory and
+# streamed (placed chunks, and rank 0 writing alone) at 1-3 ranks the
 # single-process file, owned by default, resumed under another rank count,
 # and 4 ranks hold less than half the set memory of one; --mpi-sets owned
-# on a ray of step 64 or another engine is refused with one line.
+# on another engine is refused with one line.
 NS=$1 SRC=$2 WORK=$3
 . "$SRC/tests/cli/cli_lib.sh"
 . "$SRC/tests/mpi/mpi_lib.sh"
@@ -278,22 +278,24 @@ fi
 $PY "$SAME" "$WORK/rect1.h5" "$WORK/rect4.h5" --skip "$SKIP" >/dev/null 2>&1 || fail "2048 x 4096 at 4 ranks: not 1 rank's file"
 echo "set memory of Wythoff 2048 x 4096 streamed: $p1 bytes on 1 rank, at most $p4 on a rank of 4"
 
-# a tile game with a ray of a longer step (x - 64t, y - t) cannot own its
-# sets, nor a game of another engine (three-pile Nim: the general engine)
+# rays of long steps, (x - 64t, y - t) and (x - t, y - 70t) (a step of 64
+# once ended the exchange's kinds): a tile takes 65 and 71 blocks
 cat >"$WORK/long.rules" <<'RULES'
 game long
 piles x y
 move x -> x - t                    for t in 1..x
+move y -> y - t                    for t in 1..y
 move (x, y) -> (x - 64*t, y - t)   for t in 1..min(x / 64, y)
+move (x, y) -> (x - t, y - 70*t)   for t in 1..min(x, y / 70)
 RULES
-for case in "$WORK/long.rules --size 300:tiles2d engine on a ray of a longer step" \
-    "nim -D piles=3 --size 20:general engine"; do
-    read -r -a game <<<"${case%%:*}"
-    mpi 2 "$NS" solve "${game[@]}" --mpi-sets owned -o "$WORK/refused.h5"
-    CHECKS=$((CHECKS + 2))
-    [ "$RC" -eq 2 ] || fail "--mpi-sets owned on ${game[*]}: expected exit 2, got $RC"
-    grep -q "mpi-sets owned: only for the tile kernel's games.*${case#*:}" "$ERR" ||
-        { fail "--mpi-sets owned on ${game[*]}: expected the reason"; show; }
-done
+owned_runs plain8 "2x1" "$WORK/long.rules" --bounds 600,500
+
+# a game of another engine (three-pile Nim: the general engine) cannot own
+# its sets
+mpi 2 "$NS" solve nim -D piles=3 --size 20 --mpi-sets owned -o "$WORK/refused.h5"
+CHECKS=$((CHECKS + 2))
+[ "$RC" -eq 2 ] || fail "--mpi-sets owned on three-pile Nim: expected exit 2, got $RC"
+grep -q "mpi-sets owned: only for the tile kernel's games.*general engine" "$ERR" ||
+    { fail "--mpi-sets owned on three-pile Nim: expected the reason"; show; }
 
 finish

@@ -33,12 +33,14 @@
  *     their units in the table;
  *   - the plain case (no symmetry: Wythoff and Nim in rectangles both
  *     ways, rule files with the row and the diagonal but no column move,
- *     and with the rays (x - 2t, y - t) and (x - t, y - 3t), against
+ *     with the rays (x - 2t, y - t) and (x - t, y - 3t), and with the long
+ *     rays (x - 70t, y - t) and (x - t, y - 100t), against
  *     naive solvers): every tile travels as it is, a process's sink sees
  *     its tile rows (x / 128 mod R), the blocks of a ray go negative, a
  *     tile takes several; the same checks, resumed and gathered too;
- *   - refusals (NS_EINVAL): a ray with steps past the exchange's kinds
- *     (x - 64t, y - t); a failing acquire stops the kernel (NS_EIO). */
+ *   - the longest ray the rule language makes, (x - 2^20 t, y - t),
+ *     owns its sets, and a kind gives its steps back; a failing acquire
+ *     stops the kernel (NS_EIO). */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,10 +54,10 @@
 #include "testutil.h"
 #include "xproc.h"
 
-enum { MAXR = NS_XP_MAXR, TILE = 128, MAXH = 1024 /* blocks held at once, all processes */ };
+enum { MAXR = NS_XP_MAXR, TILE = 128, MAXH = 4096 /* blocks held at once, all processes */ };
 
 typedef struct win {
-    int kind;
+    int64_t kind;
     int64_t block, version;
     uint64_t *w;            /* owned */
     size_t n;
@@ -64,7 +66,7 @@ typedef struct win {
 
 /* a block of lines (kind, block) held by process by */
 typedef struct held_block {
-    int kind;
+    int64_t kind;
     int64_t block;
     int by;
 } held_block;
@@ -111,7 +113,7 @@ static int recv_tile(void *user, int64_t x0, int64_t y0, int64_t nx, int64_t ny,
 }
 
 /* the entry of block (kind, block) in p->hb, or -1 (under the lock) */
-static int held_at(const post *p, int kind, int64_t block)
+static int held_at(const post *p, int64_t kind, int64_t block)
 {
     for (int i = 0; i < p->nhb; i++)
         if (p->hb[i].kind == kind && p->hb[i].block == block)
@@ -119,7 +121,7 @@ static int held_at(const post *p, int kind, int64_t block)
     return -1;
 }
 
-static int acquire(void *user, int kind, int64_t block, int64_t version, uint64_t bytes, uint64_t **w, size_t *n)
+static int acquire(void *user, int64_t kind, int64_t block, int64_t version, uint64_t bytes, uint64_t **w, size_t *n)
 {
     proc *q = user;
     post *p = q->p;
@@ -159,7 +161,7 @@ static int acquire(void *user, int kind, int64_t block, int64_t version, uint64_
     return 0;
 }
 
-static int release(void *user, int kind, int64_t block, int64_t version, uint64_t bytes, uint64_t *w, size_t n)
+static int release(void *user, int64_t kind, int64_t block, int64_t version, uint64_t bytes, uint64_t *w, size_t n)
 {
     proc *q = user;
     post *p = q->p;
@@ -192,12 +194,18 @@ static uint32_t *W;
  * the row, the column and the rays (x - 2t, y - t), (x - t, y - 3t):
  * naive values in RY */
 enum { RN = 400 };
-static uint32_t *RD, *RY;
+static uint32_t *RD, *RY, *LR;
 static const char *ROWDIAG = "game rowdiag\npiles x, y\nmove y -> y - t for t in 1..y\n"
                              "move (x, y) -> (x - t, y - t) for t in 1..min(x, y)\n";
 static const char *RAYS = "game rays\npiles x, y\nmove x -> x - t for t in 1..x\nmove y -> y - t for t in 1..y\n"
                           "move (x, y) -> (x - 2*t, y - t) for t in 1..min(x / 2, y)\n"
                           "move (x, y) -> (x - t, y - 3*t) for t in 1..min(x, y / 3)\n";
+/* rays of long steps, (x - 70t, y - t) and (x - t, y - 100t): a tile meets
+ * 71 and 101 blocks of their lines; naive values in LR (RN x RN) */
+static const char *LONGRAYS = "game longrays\npiles x, y\nmove x -> x - t for t in 1..x\n"
+                              "move y -> y - t for t in 1..y\n"
+                              "move (x, y) -> (x - 70*t, y - t) for t in 1..min(x / 70, y)\n"
+                              "move (x, y) -> (x - t, y - 100*t) for t in 1..min(x, y / 100)\n";
 
 /* ns_tile_exchange.gather of the holder (the exchange's own taking of the
  * others' tiles, as dist/ does on a thread of its own): the tiles (i <= j)
@@ -248,10 +256,12 @@ static int gather(void *user, int64_t upto, int wait)
     return 0;
 }
 
-/* nim: 1 Nim, 0 Wythoff, 2 the rule file ROWDIAG, 3 RAYS */
+/* nim: 1 Nim, 0 Wythoff, 2 the rule file ROWDIAG, 3 RAYS, 4 LONGRAYS */
 static uint32_t expect(int nim, int64_t x, int64_t y)
 {
-    return nim == 1 ? (uint32_t)(x ^ y) : nim == 2 ? RD[x * RN + y] : nim == 3 ? RY[x * RN + y] : W[x * WN + y];
+    return nim == 1 ? (uint32_t)(x ^ y) : nim == 2 ? RD[x * RN + y] : nim == 3 ? RY[x * RN + y]
+         : nim == 4 ? LR[x * RN + y]
+                    : W[x * WN + y];
 }
 
 /* a resume's finished tiles (tile row + tile column < units) */
@@ -308,7 +318,9 @@ static void check_box(const char *game, int64_t n0, int64_t n, int ranks, int th
         n0 = n;
     /* gathered (stream 2 or 3): the holder's exchange takes the others'
      * tiles (ns_tile_exchange.gather) */
-    const int nim = strcmp(game, "nim") == 0 ? 1 : strcmp(game, "rowdiag") == 0 ? 2 : strcmp(game, "rays") == 0 ? 3 : 0;
+    const int nim = strcmp(game, "nim") == 0 ? 1 : strcmp(game, "rowdiag") == 0 ? 2 : strcmp(game, "rays") == 0 ? 3
+                    : strcmp(game, "longrays") == 0 ? 4
+                                                    : 0;
     SRC_NIM = nim;
     ns_error err = {0};
     ns_params pr = {0};
@@ -316,7 +328,7 @@ static void check_box(const char *game, int64_t n0, int64_t n, int ranks, int th
         CHECK(ns_params_parse(&pr, "piles=2", &err) == NS_OK);
     ns_game *g = NULL;
     if (nim >= 2)
-        CHECK(ns_rules_compile(nim == 2 ? ROWDIAG : RAYS, "t.rules", &pr, 2, &g, &err) == NS_OK);
+        CHECK(ns_rules_compile(nim == 2 ? ROWDIAG : nim == 3 ? RAYS : LONGRAYS, "t.rules", &pr, 2, &g, &err) == NS_OK);
     else
         g = ns_preset_build(game, &pr, 2, &err);
     int64_t b[2] = {n0, n};
@@ -388,8 +400,9 @@ static void check_box(const char *game, int64_t n0, int64_t n, int ranks, int th
         /* a row in progress keeps its block and a diagonal block, a tile
          * being computed adds a column block and a diagonal block (the
          * plain case: the row keeps its block and q blocks of each ray
-         * (x - a t, y - q t), a tile adds a blocks of each) */
-        static const int KEEP[4] = {2, 1, 2, 5}, TAKE[4] = {2, 1, 1, 4};
+         * (x - a t, y - q t), a tile adds a blocks of each; the row ray is
+         * one block, the column (1, 0) keeps none) */
+        static const int KEEP[5] = {2, 1, 2, 5, 102}, TAKE[5] = {2, 1, 1, 4, 72};
         const int keep = sym ? 2 : KEEP[nim], take = sym ? 2 : TAKE[nim];
         int64_t own = (p.ti - r + ranks - 1) / ranks;
         /* a resume: the holder replays the finished tiles of every row first */
@@ -434,7 +447,7 @@ static void check_box(const char *game, int64_t n0, int64_t n, int ranks, int th
 }
 
 /* an acquire that fails once a block has been used: the kernel stops */
-static int acquire_fail(void *user, int kind, int64_t block, int64_t version, uint64_t bytes, uint64_t **w,
+static int acquire_fail(void *user, int64_t kind, int64_t block, int64_t version, uint64_t bytes, uint64_t **w,
                         size_t *n)
 {
     (void)user, (void)kind, (void)block, (void)bytes;
@@ -443,7 +456,7 @@ static int acquire_fail(void *user, int kind, int64_t block, int64_t version, ui
     return version > 0;
 }
 
-static int release_free(void *user, int kind, int64_t block, int64_t version, uint64_t bytes, uint64_t *w, size_t n)
+static int release_free(void *user, int64_t kind, int64_t block, int64_t version, uint64_t bytes, uint64_t *w, size_t n)
 {
     (void)user, (void)kind, (void)block, (void)version, (void)bytes, (void)n;
     free(w);
@@ -461,25 +474,23 @@ static void check_refusals(void)
     ns_params none = {0};
     ns_game *g = ns_preset_build("wythoff", &none, 2, &err);
     int64_t rect[2] = {300, 400}, sq[2] = {300, 300};
-    /* a ray (x - 64t, y - t): steps past the exchange's kinds, neither case */
+    /* the longest ray the rule language makes, (x - 2^20 t, y - t),
+     * owns its sets (the plain case); its kind gives its steps back */
     ns_game *kn = NULL;
     CHECK(ns_rules_compile("game kn\npiles x, y\nmove x -> x - t for t in 1..x\n"
-                           "move (x, y) -> (x - 64*t, y - t) for t in 1..min(x / 64, y)\n", "kn.rules", &none, 2, &kn,
-                           &err) == NS_OK);
+                           "move (x, y) -> (x - 1048576*t, y - t) for t in 1..min(x / 1048576, y)\n",
+                           "kn.rules", &none, 2, &kn, &err) == NS_OK);
+    CHECK(kn && ns_game_set_bounds(kn, rect, &err) == NS_OK && owned_kind(kn) == 2);
+    ns_game_free(kn);
+    const int64_t kind = NS_LINES_RAY_KIND(NS_LINES_RAY_MAX, NS_LINES_RAY_MAX - 1);
+    CHECK(NS_LINES_RAY_A(kind) == NS_LINES_RAY_MAX && NS_LINES_RAY_Q(kind) == NS_LINES_RAY_MAX - 1);
+    CHECK(NS_LINES_RAY_A(NS_LINES_RAY_KIND(70, 0)) == 70 && NS_LINES_RAY_Q(NS_LINES_RAY_KIND(1, 100)) == 100);
     post p = {.x = {.ranks = 1}};
     proc q = {.b = {.p = &p.x}, .p = &p};
     q.b.x = (ns_tile_exchange){.mine = ns_xp_mine, .send = send_tile, .recv = recv_tile, .acquire = acquire,
                                .release = release, .user = &q, .ranks = 1, .holder = 1};
     ns_engine_opts o = {.threads = 1, .tile_exchange = &q.b.x};
     ns_table *t = NULL;
-    CHECK(kn && ns_game_set_bounds(kn, rect, &err) == NS_OK && (t = ns_engine_table_new(kn, 0, &err)));
-    CHECK(kn && owned_kind(kn) == 0);
-    if (t) {
-        CHECK(ns_engine_run(kn, t, &o, &err) == NS_EINVAL && strstr(err.msg, "ray steps of at most 63"));
-        ns_table_free(t);
-        t = NULL;
-    }
-    ns_game_free(kn);
     CHECK(g && ns_game_set_bounds(g, sq, &err) == NS_OK && (t = ns_engine_table_new(g, 0, &err)));
     if (t) {
         /* a failing hook stops the kernel with NS_EIO, no hang */
@@ -495,10 +506,12 @@ int main(void)
 {
     W = ns_ref_wythoff_grid(WN, WN);
     CHECK(W != NULL);
-    static const int64_t rowdiag[2][2] = {{0, 1}, {1, 1}}, rays[4][2] = {{1, 0}, {0, 1}, {2, 1}, {1, 3}};
+    static const int64_t rowdiag[2][2] = {{0, 1}, {1, 1}}, rays[4][2] = {{1, 0}, {0, 1}, {2, 1}, {1, 3}},
+                         longrays[4][2] = {{1, 0}, {0, 1}, {70, 1}, {1, 100}};
     RD = ns_ref_rays_grid(RN, RN, 2, rowdiag);
     RY = ns_ref_rays_grid(RN, RN, 4, rays);
-    CHECK(RD != NULL && RY != NULL);
+    LR = ns_ref_rays_grid(RN, RN, 4, longrays);
+    CHECK(RD != NULL && RY != NULL && LR != NULL);
     for (int r = 1; r <= MAXR; r++)
         for (int t = 1; t <= 2; t++) {
             check("wythoff", WN, r, t, 0, 0);
@@ -539,6 +552,8 @@ int main(void)
         check_box("rays", RN, 300, r, 2, 0, 0);
         check_box("rays", 300, RN, r, 1, 1, 3);
         check_box("rays", RN, RN, r, 2, 0, 5);
+        check_box("longrays", RN, 300, r, 2, 0, 0);
+        check_box("longrays", 300, RN, r, 1, 1, 3);
     }
     check_box("nim", 700, 300, 3, 2, 0, 0);
     check_box("nim", 300, 700, 2, 1, 1, 3);
@@ -547,10 +562,12 @@ int main(void)
         check_box("wythoff", WN, 300, r, 1, 3, 5);
         check_box("rowdiag", RN, 260, r, 2, 3, 0);
         check_box("rays", RN, 300, r, 1, 2, 4);
+        check_box("longrays", RN, RN, r, 2, 3, 5);
     }
     check_refusals();
     free(W);
     free(RD);
     free(RY);
+    free(LR);
     return TEST_REPORT();
 }
