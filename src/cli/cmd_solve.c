@@ -545,11 +545,13 @@ static int dist_levels_end(ns_dist_levels *d, int rc, int quiet)
         ns_dist_abort(rc);
         return rc;
     }
-    uint64_t sent, got, levels;
+    uint64_t sent, got, levels, w[3];
     ns_dist_levels_bytes(d, &sent, &got, &levels);
+    ns_dist_levels_widths(d, w);
     if (!quiet)
         printf("mpi:           %d ranks, a block of each of %" PRIu64 " shared levels a rank; rank 0 sent %.1f MB and "
-               "received %.1f MB of values\n", ns_dist_size(), levels, (double)sent / 1e6, (double)got / 1e6);
+               "received %.1f MB of values (levels at 1, 2, 4 bytes a value: %" PRIu64 ", %" PRIu64 ", %" PRIu64
+               ")\n", ns_dist_size(), levels, (double)sent / 1e6, (double)got / 1e6, w[0], w[1], w[2]);
     return NS_EXIT_OK;
 }
 

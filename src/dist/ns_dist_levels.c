@@ -14,62 +14,82 @@
 
 #include "dist/ns_dist_world.h"
 
-/* Each rank's part of the gathered buffer: a header of HEAD words (status,
- * the level's low and high 32 bits), then its block's values. */
-enum { HEAD = 3 };
+/* Each rank's header: its status, the level's low and high 32 bits, the
+ * largest value of its block. */
+enum { HEAD = 4 };
 
 struct ns_dist_levels {
     MPI_Comm comm;          /* a duplicate of MPI_COMM_WORLD */
     int rank, size;
     int *counts, *displs;   /* size entries each; owned */
-    uint32_t *buf;          /* HEAD * size + the level's values; owned */
-    uint64_t cap;
+    uint32_t *heads;        /* HEAD * size; owned */
+    uint8_t *buf;           /* the level's values at their width; owned */
+    uint64_t cap;           /* bytes of buf */
     uint64_t sent, received, levels;
+    uint64_t widths[3];     /* levels exchanged at 1, 2 and 4 bytes a value */
     uint64_t die_after;     /* test hook: > 0, this rank kills itself after so many exchanges */
 };
 
-/* One collective a level: MPI_Allgatherv of every rank's header and block
- * (in place); the headers say whether every rank did its block (else the
- * values are not used) and that all are at the same level. */
+/* values[0 .. n) stored at w bytes each into out, or back (unpack) */
+static void pack(const uint32_t *v, uint64_t n, int w, uint8_t *out)
+{
+    if (w == 1)
+        for (uint64_t i = 0; i < n; i++)
+            out[i] = (uint8_t)v[i];
+    else if (w == 2)
+        for (uint64_t i = 0; i < n; i++) {
+            const uint16_t x = (uint16_t)v[i];
+            memcpy(out + 2 * i, &x, 2);
+        }
+    else
+        memcpy(out, v, (size_t)n * 4);
+}
+
+static void unpack(const uint8_t *in, uint64_t n, int w, uint32_t *v)
+{
+    if (w == 1)
+        for (uint64_t i = 0; i < n; i++)
+            v[i] = in[i];
+    else if (w == 2)
+        for (uint64_t i = 0; i < n; i++) {
+            uint16_t x;
+            memcpy(&x, in + 2 * i, 2);
+            v[i] = x;
+        }
+    else
+        memcpy(v, in, (size_t)n * 4);
+}
+
+/* Two collectives a level: MPI_Allgather of every rank's header, which
+ * says whether every rank did its block (else no value moves), that all
+ * are at the same level, and the level's largest value; then, when all
+ * did, MPI_Allgatherv (in place) of the blocks at the narrowest width that
+ * holds that value (1, 2 or 4 bytes a cell: the MPI type of that width,
+ * so counts stay in cells). */
 static int exchange(void *user, int64_t level, int *status, uint32_t *vals, uint64_t n, const uint64_t *first,
                     ns_error *err)
 {
     ns_dist_levels *d = user;
-    const uint64_t total = n + (uint64_t)HEAD * (uint64_t)d->size;
-    if (total > INT_MAX) {
+    if (n > INT_MAX) {
         ns_error_set(err, NS_EINVAL, "rank %d: level %lld has %llu cells: more than MPI's counts reach (%d)", d->rank,
                      (long long)level, (unsigned long long)n, INT_MAX);
         return 1;
     }
-    if (total > d->cap) {
-        uint32_t *b = realloc(d->buf, (size_t)total * sizeof *b);
-        if (!b) {
-            ns_error_set(err, NS_ENOMEM, "rank %d: out of memory for the values of level %lld", d->rank,
-                         (long long)level);
-            return 1;
-        }
-        d->buf = b;
-        d->cap = total;
-    }
-    for (int q = 0; q < d->size; q++) {
-        d->counts[q] = HEAD + (int)(first[q + 1] - first[q]);
-        d->displs[q] = HEAD * q + (int)first[q];
-    }
-    uint32_t *mine = d->buf + d->displs[d->rank];
     const uint64_t own = first[d->rank + 1] - first[d->rank];
-    mine[0] = (uint32_t)*status;
-    mine[1] = (uint32_t)((uint64_t)level & 0xFFFFFFFFu);
-    mine[2] = (uint32_t)((uint64_t)level >> 32);
-    if (*status == 0 && own)
-        memcpy(mine + HEAD, vals + first[d->rank], (size_t)own * sizeof *vals);
-    if (MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, d->buf, d->counts, d->displs, MPI_UINT32_T, d->comm) !=
-        MPI_SUCCESS) {
-        ns_error_set(err, NS_EIO, "rank %d: MPI_Allgatherv failed at level %lld", d->rank, (long long)level);
+    uint32_t big = 0;
+    if (*status == 0)
+        for (uint64_t i = first[d->rank]; i < first[d->rank + 1]; i++)
+            big = vals[i] > big ? vals[i] : big;
+    const uint32_t head[HEAD] = {(uint32_t)*status, (uint32_t)((uint64_t)level & 0xFFFFFFFFu),
+                                 (uint32_t)((uint64_t)level >> 32), big};
+    if (MPI_Allgather(head, HEAD, MPI_UINT32_T, d->heads, HEAD, MPI_UINT32_T, d->comm) != MPI_SUCCESS) {
+        ns_error_set(err, NS_EIO, "rank %d: MPI_Allgather failed at level %lld", d->rank, (long long)level);
         return 1;
     }
     int most = 0, failed = -1;
+    big = 0;
     for (int q = 0; q < d->size; q++) {
-        const uint32_t *h = d->buf + d->displs[q];
+        const uint32_t *h = d->heads + HEAD * q;
         const int64_t lq = (int64_t)((uint64_t)h[1] | (uint64_t)h[2] << 32);
         if (lq != level) {
             ns_error_set(err, NS_EINTERNAL, "rank %d at level %lld, rank %d at level %lld: the ranks do not share the "
@@ -80,6 +100,7 @@ static int exchange(void *user, int64_t level, int *status, uint32_t *vals, uint
             most = (int)h[0];
         if (h[0] >= 2 && failed < 0)
             failed = q;
+        big = h[3] > big ? h[3] : big;
     }
     *status = most;
     if (most >= 2) {
@@ -88,11 +109,34 @@ static int exchange(void *user, int64_t level, int *status, uint32_t *vals, uint
     }
     if (most)
         return 0;
+    const int w = big <= UINT8_MAX ? 1 : big <= UINT16_MAX ? 2 : 4;
+    const MPI_Datatype type = w == 1 ? MPI_UINT8_T : w == 2 ? MPI_UINT16_T : MPI_UINT32_T;
+    if (n * (uint64_t)w > d->cap) {
+        uint8_t *b = realloc(d->buf, (size_t)(n * (uint64_t)w));
+        if (!b) {
+            ns_error_set(err, NS_ENOMEM, "rank %d: out of memory for the values of level %lld", d->rank,
+                         (long long)level);
+            return 1;
+        }
+        d->buf = b;
+        d->cap = n * (uint64_t)w;
+    }
+    for (int q = 0; q < d->size; q++) {
+        d->counts[q] = (int)(first[q + 1] - first[q]);
+        d->displs[q] = (int)first[q];
+    }
+    pack(vals + first[d->rank], own, w, d->buf + first[d->rank] * (uint64_t)w);
+    if (MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, d->buf, d->counts, d->displs, type, d->comm) !=
+        MPI_SUCCESS) {
+        ns_error_set(err, NS_EIO, "rank %d: MPI_Allgatherv failed at level %lld", d->rank, (long long)level);
+        return 1;
+    }
     for (int q = 0; q < d->size; q++)
         if (q != d->rank && first[q + 1] > first[q])
-            memcpy(vals + first[q], d->buf + d->displs[q] + HEAD, (size_t)(first[q + 1] - first[q]) * sizeof *vals);
-    d->sent += own * sizeof *vals * (uint64_t)(d->size - 1);
-    d->received += (n - own) * sizeof *vals;
+            unpack(d->buf + first[q] * (uint64_t)w, first[q + 1] - first[q], w, vals + first[q]);
+    d->sent += own * (uint64_t)w * (uint64_t)(d->size - 1);
+    d->received += (n - own) * (uint64_t)w;
+    d->widths[w == 1 ? 0 : w == 2 ? 1 : 2]++;
     /* test hook: a rank that dies mid-run (NS_DIST_TEST_DIE_AFTER_LEVELS) */
     if (++d->levels == d->die_after)
         raise(SIGKILL);
@@ -112,7 +156,8 @@ ns_dist_levels *ns_dist_levels_new(ns_level_exchange *x, ns_error *err)
     }
     d->counts = calloc((size_t)d->size, sizeof *d->counts);
     d->displs = calloc((size_t)d->size, sizeof *d->displs);
-    if (!d->counts || !d->displs) {
+    d->heads = calloc((size_t)d->size * HEAD, sizeof *d->heads);
+    if (!d->counts || !d->displs || !d->heads) {
         ns_dist_levels_free(d);
         ns_error_set(err, NS_ENOMEM, "rank %d: out of memory", ns_dist_rank());
         return NULL;
@@ -134,6 +179,11 @@ void ns_dist_levels_bytes(const ns_dist_levels *d, uint64_t *sent, uint64_t *rec
     *levels = d->levels;
 }
 
+void ns_dist_levels_widths(const ns_dist_levels *d, uint64_t widths[3])
+{
+    memcpy(widths, d->widths, sizeof d->widths);
+}
+
 void ns_dist_levels_free(ns_dist_levels *d)
 {
     if (!d)
@@ -141,6 +191,7 @@ void ns_dist_levels_free(ns_dist_levels *d)
     MPI_Comm_free(&d->comm);
     free(d->counts);
     free(d->displs);
+    free(d->heads);
     free(d->buf);
     free(d);
 }
@@ -162,6 +213,12 @@ void ns_dist_levels_bytes(const ns_dist_levels *d, uint64_t *sent, uint64_t *rec
 {
     (void)d;
     *sent = *received = *levels = 0;
+}
+
+void ns_dist_levels_widths(const ns_dist_levels *d, uint64_t widths[3])
+{
+    (void)d;
+    widths[0] = widths[1] = widths[2] = 0;
 }
 
 void ns_dist_levels_free(ns_dist_levels *d)

@@ -3,12 +3,13 @@
  *
  * Every rank keeps the whole table and all line and running sets; of each
  * shared level it computes a contiguous block (the engine's rank_block),
- * then the ranks meet once: one MPI_Allgatherv (in place, on a
- * communicator of its own) of every rank's header (its status and the
- * level: 12 bytes) and its block's values (4 bytes a cell), copied into the
- * engine's array only when every rank did its block and all are at the
- * same level. Every rank so receives (R-1)/R of each shared level's cells
- * and sends its 1/R to R - 1 ranks. Called by the engine's thread 0 (the
+ * then the ranks meet: an MPI_Allgather (on a communicator of its own) of
+ * every rank's header (its status, the level and its block's largest
+ * value: 16 bytes), then, when every rank did its block and all are at the
+ * same level, one MPI_Allgatherv (in place) of the blocks' values at the
+ * narrowest width that holds the level's largest value (1, 2 or 4 bytes a
+ * cell), copied into the engine's array. Every rank so receives (R-1)/R
+ * of each shared level's cells and sends its 1/R to R - 1 ranks. Called by the engine's thread 0 (the
  * thread that started MPI: MPI_THREAD_FUNNELED suffices). Checkpoints
  * and resume need nothing here: every rank holds the whole state after a
  * level (rank 0 writes the checkpoint; a resume's table goes from rank 0
@@ -34,6 +35,9 @@ ns_dist_levels *ns_dist_levels_new(ns_level_exchange *x, ns_error *err);
 /* Bytes of cell values this rank sent (counted once per receiver) and
  * received, and the exchanges (shared levels) so far. */
 void ns_dist_levels_bytes(const ns_dist_levels *d, uint64_t *sent, uint64_t *received, uint64_t *levels);
+
+/* The shared levels whose values went at 1, 2 and 4 bytes a cell. */
+void ns_dist_levels_widths(const ns_dist_levels *d, uint64_t widths[3]);
 
 /* Free d. NULL: nothing. */
 void ns_dist_levels_free(ns_dist_levels *d);

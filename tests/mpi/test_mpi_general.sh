@@ -9,7 +9,9 @@
 # exactly two of three piles (strict boxes), boxes not of equal sides.
 # The values against independent sources: Nim's a ^ b ^ c (Bouton), Moore's
 # theorem (P iff every binary column sums to 0 mod k + 1) and a naive mex
-# of a-Wythoff written here. Also --resume and --checkpoint-every taken
+# of a-Wythoff written here. The values of a level travel at 1 byte a cell
+# where they fit (Nim), at 2 past 255 (a-Wythoff). Also --resume and
+# --checkpoint-every taken
 # across ranks, and a failure mid-run (a widening past --memory) ends the
 # job with its cause, not a hang.
 NS=$1 SRC=$2 WORK=$3
@@ -49,6 +51,17 @@ for gi in 0 1 2 3 4; do
             grep -q "^mpi: .*$r ranks, a block of each of" "$OUT" || { fail "$nm at $r ranks: expected the mpi: line"; show; }
             grep -q "^engine: general" "$OUT" || { fail "$nm at $r ranks: expected the general engine"; show; }
             [ "$(grep -c '^output:' "$OUT")" -eq 1 ] || { fail "$nm at $r ranks: expected one report"; show; }
+            # the values travel at the narrowest width that holds each
+            # level's largest: Nim 40 x 36 x 30 (values below 64) at one
+            # byte, a-Wythoff 160 x 150 (values to 308) at two past 255
+            widths=$(sed -n 's/^mpi: .* a block of each of \([0-9]*\) shared levels.*bytes a value: \([0-9]*\), \([0-9]*\), \([0-9]*\))$/\1 \2 \3 \4/p' "$OUT")
+            read -r lv w1 w2 w4 <<<"${widths:-x x x x}"
+            CHECKS=$((CHECKS + 1))
+            case $nm in
+            nim | nimpn) [ "$w1" = "$lv" ] && [ "$w2" = 0 ] && [ "$w4" = 0 ] ;;
+            awythoff) [ "$w1" != x ] && [ "$w2" -gt 0 ] && [ "$w4" = 0 ] && [ $((w1 + w2)) -eq "$lv" ] ;;
+            *) [ "$w1" != x ] && [ $((w1 + w2 + w4)) -eq "$lv" ] ;;
+            esac || { fail "$nm at $r ranks: levels by width '$widths' not as expected"; show; }
         fi
     done
 done
