@@ -34,7 +34,7 @@ static void usage(void)
     printf("usage: nimsieve solve GAME [-D name=value ...] (--size N | --bounds N1,N2,..)\n"
            "                      [--pn-only] [--misere] [--threads T] [--memory LIMIT]\n"
            "                      [--checkpoint-every SECONDS] [--resume] [--stream] [--until-periodic]\n"
-           "                      [--no-stream] [--loose-bound] [--mpi-write rank0|parallel]\n"
+           "                      [--no-stream] [--loose-bound] [--mpi-write rank0|placed|parallel]\n"
            "                      [--mpi-sets replicated|owned] [--mpi-rows K]\n"
            "                      [--force] [--quiet] -o OUT.h5\n"
            "\n"
@@ -106,13 +106,18 @@ static void usage(void)
            "                           by an eighth) and write the heap sizes computed; --size\n"
            "                           is then the most to compute\n"
            "      --mpi-write WHO      across MPI ranks, who writes a table held in memory:\n"
-           "                           rank0 (the default: rank 0 alone, with the fast\n"
-           "                           single-process writer) or parallel (every rank its\n"
-           "                           bands of chunk rows with parallel HDF5, also under\n"
-           "                           one rank); the file says which (attribute mpi_write).\n"
+           "                           rank0 (rank 0 alone, with the fast single-process\n"
+           "                           writer; the default but for the general engine),\n"
+           "                           placed (every rank filters its share of the chunks\n"
+           "                           as one process does and writes them into rank 0's\n"
+           "                           file at the places rank 0 gives; the general\n"
+           "                           engine's default) or parallel (every rank its bands\n"
+           "                           of chunk rows with parallel HDF5, also under one\n"
+           "                           rank); the file says which (attribute mpi_write).\n"
            "                           A streamed Grundy table with owned line sets: every\n"
            "                           rank writes its own tiles' chunks into rank 0's file\n"
-           "                           unless rank0 is given; other streamed solves: rank 0\n"
+           "                           (placed) unless rank0 is given; other streamed\n"
+           "                           solves: rank 0\n"
            "  -f, --force              overwrite OUT.h5 if it exists; discard a checkpoint\n"
            "  -q, --quiet              print nothing but errors (no plan, summary or progress)\n"
            "  -o, --output OUT.h5      the table file to write (required)\n"
@@ -146,12 +151,13 @@ static void usage(void)
            "tables of the row kernel (rows-pn, --pn-only), blocks of 256 rows dealt\n"
            "cyclically; in memory or --stream. The file is the same as one process's\n"
            "(values, chunks, filters, attributes), with the attributes mpi_ranks and\n"
-           "mpi_write: rank 0 writes it, or with --mpi-write parallel (tables in memory:\n"
-           "tile kernel, row kernel, general engine) every rank writes its bands of chunk\n"
-           "rows with parallel HDF5. The general engine (three or more\n"
+           "mpi_write: rank 0 writes it, or with --mpi-write placed or parallel (tables in\n"
+           "memory: tile kernel, row kernel, general engine) every rank writes its share\n"
+           "of the chunks. The general engine (three or more\n"
            "piles, Moore's Nim, a-Wythoff, other moves) too: each rank computes a block\n"
            "of every level, the ranks swap the blocks' values after each level and\n"
-           "every rank keeps the whole table.\n"
+           "every rank keeps the whole table, so every rank writes its share of the\n"
+           "file (placed, by default).\n"
            "Checkpoints and --resume across ranks, for all three: rank 0 writes the\n"
            "checkpoints (the single-process OUT.h5.ckpt: after each unit it holds every\n"
            "finished tile, block of rows or level); --resume goes on under any number of\n"
@@ -208,7 +214,7 @@ typedef struct solve_args {
     uint64_t memory;       /* budget in bytes; 0: MemAvailable */
     double ckpt_every;     /* seconds; 0: no checkpoints */
     int ckpt_given;        /* --checkpoint-every was on the command line */
-    int mpi_write;         /* --mpi-write: MPI_WRITE_RANK0 or MPI_WRITE_PARALLEL */
+    int mpi_write;         /* --mpi-write: MPI_WRITE_RANK0, _PARALLEL or _PLACED */
     int mpi_write_given;   /* --mpi-write was on the command line */
     int mpi_sets;          /* --mpi-sets: MPI_SETS_AUTO, _REPLICATED, _OWNED */
     int64_t mpi_rows;      /* --mpi-rows: tile rows dealt to a rank at a time; 0: the default */
@@ -216,7 +222,7 @@ typedef struct solve_args {
 } solve_args;
 
 /* --mpi-write: who writes the file of a solve across MPI ranks */
-enum { MPI_WRITE_RANK0 = 0, MPI_WRITE_PARALLEL = 1 };
+enum { MPI_WRITE_RANK0 = 0, MPI_WRITE_PARALLEL = 1, MPI_WRITE_PLACED = 2 };
 /* the default: rank 0 alone, measured faster on this machine (README,
  * "Across MPI ranks", the write-time table) */
 #define MPI_WRITE_DEFAULT MPI_WRITE_RANK0
@@ -336,8 +342,10 @@ static int parse_args(int argc, char **argv, solve_args *a)
                 a->mpi_write = MPI_WRITE_RANK0;
             else if (strcmp(optarg, "parallel") == 0)
                 a->mpi_write = MPI_WRITE_PARALLEL;
+            else if (strcmp(optarg, "placed") == 0)
+                a->mpi_write = MPI_WRITE_PLACED;
             else
-                return ns_cli_error(CMD, "--mpi-write '%s': expected rank0 or parallel", optarg);
+                return ns_cli_error(CMD, "--mpi-write '%s': expected rank0, placed or parallel", optarg);
             a->mpi_write_given = 1;
             break;
         default: return ns_cli_bad_option(CMD, c, argv);
@@ -645,16 +653,31 @@ static int dist_resume_share(int rc, const ns_engine_plan *plan, ns_table *t, ui
 }
 
 /* Under MPI, in memory: every rank writes its share of the table file
- * (ns_h5_write_par; rank 0's wall time in the file), stats (OPTIONAL) the
- * summary. A failure is printed with the rank and ends the job. */
-static int dist_write(const solve_args *a, const ns_table *t, ns_meta *meta, int threads, double wall,
-                      ns_table_stats *stats)
+ * (mode MPI_WRITE_PARALLEL: ns_h5_write_par, rank 0's wall time in the
+ * file; MPI_WRITE_PLACED: ns_h5_write_placed, rep (OPTIONAL) what it did),
+ * stats (OPTIONAL) the summary. A failure is printed with the rank; with
+ * parallel HDF5 it ends the job; placed, every rank has agreed on it
+ * (only the rank whose failure it is says it) and returns. */
+static int dist_write(const solve_args *a, int mode, const ns_table *t, ns_meta *meta, int threads, double wall,
+                      ns_table_stats *stats, ns_h5_placed_report *rep)
 {
     ns_error err = {0};
     ns_table_stats ts;
+    ns_h5_placed_report r0;
     meta->threads = threads;
     meta->wall_seconds = wall;
     meta->complete = 1;
+    if (mode == MPI_WRITE_PLACED) {
+        if (!rep)
+            rep = &r0;
+        if (!ns_h5_write_placed(a->out, t, meta, a->force ? NS_H5_FORCE : 0, ns_dist_comm(), stats ? stats : &ts, rep,
+                                &err))
+            return NS_EXIT_OK;
+        if (!rep->echo)
+            ns_cli_error(CMD, "%s", err.msg);   /* "rank R of N: " comes with it */
+        fflush(stderr);
+        return NS_EXIT_ERROR;
+    }
     if (ns_h5_write_par(a->out, t, meta, a->force ? NS_H5_FORCE : 0, ns_dist_comm(), stats ? stats : &ts, &err)) {
         ns_cli_error(CMD, "%s", err.msg);   /* "rank R of N: " comes with it */
         fflush(stderr);
@@ -1152,11 +1175,11 @@ static int solve_streaming(const solve_args *a, const ns_game *g, ns_meta *meta,
         meta->mpi_ranks = 0;
         meta->mpi_write[0] = '\0';
     }
-    if (a->mpi_write_given && a->mpi_write == MPI_WRITE_PARALLEL && ns_dist_is_mpi_build() && ns_dist_rank() == 0 &&
+    if (a->mpi_write_given && a->mpi_write != MPI_WRITE_RANK0 && ns_dist_is_mpi_build() && ns_dist_rank() == 0 &&
         !want_place)
-        fprintf(stderr, "nimsieve solve: --mpi-write parallel: this streamed solve's file is written by rank 0 alone "
+        fprintf(stderr, "nimsieve solve: --mpi-write %s: this streamed solve's file is written by rank 0 alone "
                 "(each rank writes its own chunks with owned line sets only; the parallel write takes tables in "
-                "memory)\n");
+                "memory)\n", a->mpi_write == MPI_WRITE_PLACED ? "placed" : "parallel");
     ns_dist_tiles *dt = NULL;
     ns_tile_exchange xch;
     int64_t *shared_p = NULL;   /* across ranks: a resume's P-positions from rank 0 */
@@ -1246,7 +1269,7 @@ static int solve_streaming(const solve_args *a, const ns_game *g, ns_meta *meta,
      * own rows only (owned sets), not the threads x ranks of the sink */
     if (dt && want_place &&
         place_start(a->out, sink.s, dt, &xch, g->bounds, elem, tile, threads, ctx->owned == 1, &sink, &place) > 0) {
-        snprintf(meta->mpi_write, sizeof meta->mpi_write, "parallel");
+        snprintf(meta->mpi_write, sizeof meta->mpi_write, "placed");
         if (!writer) {
             opts.tile_sink = on_tile_place;
             opts.tile_source = NULL;   /* owned sets: the finished tiles are rank 0's */
@@ -1374,7 +1397,7 @@ static int solve_streaming(const solve_args *a, const ns_game *g, ns_meta *meta,
                : io == 1 ? " (written in 8 MiB blocks through the page cache, by the file driver's own thread: "
                            "O_DIRECT refused or NS_H5_DIRECT=0)"
                          : "");
-        if (strcmp(meta->mpi_write, "parallel") == 0)
+        if (strcmp(meta->mpi_write, "placed") == 0)
             printf("mpi write:     each of %d ranks wrote the chunks of its own tiles into the file; rank 0 placed "
                    "them (%" PRIu64 " requests from the other ranks: sizes and P-positions, no values)\n",
                    ns_dist_size(), placings);
@@ -1519,18 +1542,25 @@ int ns_cmd_solve(int argc, char **argv)
         fprintf(stderr, "nimsieve solve: not distributed yet (the %s engine): runs on rank 0 of %d, the other ranks "
                 "wait\n", plan.engine->name, ranks);
     }
-    /* --mpi-write parallel: an in-memory table of a shared engine is
-     * written by every rank (ns_h5_write_par), also by a job of one rank
-     * in an MPI build; else rank 0 writes it. A streamed solve is written
-     * by rank 0 whatever was asked (solve_streaming) */
-    const int par_write = a.mpi_write == MPI_WRITE_PARALLEL && ns_dist_is_mpi_build() && !ctx.owned &&
+    /* --mpi-write parallel or placed: an in-memory table of a shared
+     * engine is written by every rank (ns_h5_write_par with parallel HDF5;
+     * ns_h5_write_placed, each rank its share of the chunks with the
+     * single-process filters), also by a job of one rank in an MPI build;
+     * else rank 0 writes it. The general engine, whose ranks all hold the
+     * table, places by default. A streamed solve: solve_streaming */
+    const int wmode = a.mpi_write_given ? a.mpi_write
+                      : dist_general && ctx.dist ? MPI_WRITE_PLACED : MPI_WRITE_DEFAULT;
+    const int par_write = wmode != MPI_WRITE_RANK0 && ns_dist_is_mpi_build() && !ctx.owned &&
                           (ctx.dist || (ranks == 1 && shared));
-    if (ctx.owned && a.mpi_write_given && a.mpi_write == MPI_WRITE_PARALLEL && ns_dist_rank() == 0)
-        fprintf(stderr, "nimsieve solve: --mpi-write parallel: with owned line sets rank 0 alone holds the table "
-                "and writes the file (ask --mpi-sets replicated for the parallel write)\n");
+    if (ctx.owned && a.mpi_write_given && a.mpi_write != MPI_WRITE_RANK0 && ns_dist_rank() == 0)
+        fprintf(stderr, "nimsieve solve: --mpi-write %s: with owned line sets rank 0 alone holds the table "
+                "and writes the file (ask --mpi-sets replicated for the %s write)\n",
+                a.mpi_write == MPI_WRITE_PLACED ? "placed" : "parallel",
+                a.mpi_write == MPI_WRITE_PLACED ? "placed" : "parallel");
     if (ctx.dist || par_write) {
         meta.mpi_ranks = ranks;
-        snprintf(meta.mpi_write, sizeof meta.mpi_write, "%s", par_write ? "parallel" : "rank0");
+        snprintf(meta.mpi_write, sizeof meta.mpi_write, "%s",
+                 !par_write ? "rank0" : wmode == MPI_WRITE_PLACED ? "placed" : "parallel");
     }
     const int threads = a.threads > 0 ? a.threads : ns_omp_max_threads();
     char dims[256], tb[32], lb[32], nb[32], avb[32];
@@ -1881,7 +1911,7 @@ int ns_cmd_solve(int argc, char **argv)
          * alone writes it */
         if (ns_dist_rank() != 0) {
             if (par_write)
-                rc = dist_write(&a, t, &meta, threads, ctx.prior + wall, NULL);
+                rc = dist_write(&a, wmode, t, &meta, threads, ctx.prior + wall, NULL, NULL);
             goto fail;
         }
     }
@@ -1900,7 +1930,7 @@ int ns_cmd_solve(int argc, char **argv)
             goto fail;
         if (ns_dist_rank() != 0) { /* with rank 0 (--mpi-write parallel), or rank 0 alone */
             if (par_write)
-                rc = dist_write(&a, t, &meta, threads, ctx.prior + wall, NULL);
+                rc = dist_write(&a, wmode, t, &meta, threads, ctx.prior + wall, NULL, NULL);
             goto fail;
         }
     }
@@ -1992,8 +2022,9 @@ int ns_cmd_solve(int argc, char **argv)
     double write_s = ns_cli_now();
     /* --mpi-write parallel: every rank writes its share (the others are in
      * dist_write too); else rank 0 writes alone */
+    ns_h5_placed_report prep = {0};
     if (par_write) {
-        if ((rc = dist_write(&a, t, &meta, threads, ctx.prior + wall, &ts)))
+        if ((rc = dist_write(&a, wmode, t, &meta, threads, ctx.prior + wall, &ts, &prep)))
             goto fail;
     } else if (seq ? ns_h5_seq_close(seq, t, &meta, &ts, &err)
                    : ns_h5_write_stats(a.out, t, &meta, a.force ? NS_H5_FORCE : 0, &ts, &err)) {
@@ -2025,7 +2056,15 @@ int ns_cmd_solve(int argc, char **argv)
             printf("gsg values:    %" PRIu64 " finite (largest %" PRIu32 "), %" PRIu64 " infinite\n", gsg->nfinite,
                    gsg->max_finite, gsg->ninf);
         print_times(&ctx, wall, threads);
-        if (par_write)
+        if (par_write && wmode == MPI_WRITE_PLACED && prep.shared)
+            printf("mpi write:     %d rank%s wrote %s at once, each its share of the chunks filtered as one process "
+                   "does, at the places rank 0 gave (%" PRIu64 " bytes of chunks, %" PRIu64 " by the ranks but 0) "
+                   "in %.2f s (--mpi-write placed)\n", ns_dist_size(), ns_dist_size() == 1 ? "" : "s", a.out,
+                   prep.bytes, prep.bytes_others, write_s);
+        else if (par_write && wmode == MPI_WRITE_PLACED)
+            printf("mpi write:     rank 0 of %d wrote %s alone in %.2f s (a rank could not open its .part: "
+                   "--mpi-write placed fell back to rank 0)\n", ns_dist_size(), a.out, write_s);
+        else if (par_write)
             printf("mpi write:     %d rank%s wrote %s at once with parallel HDF5 (each its bands of chunk rows) "
                    "in %.2f s (--mpi-write parallel)\n", ns_dist_size(), ns_dist_size() == 1 ? "" : "s", a.out,
                    write_s);

@@ -181,6 +181,10 @@ typedef struct writer {
     ns_table_stats *stats; /* OPTIONAL: gets the table's summary; borrowed */
     const ns_h5_par *par;  /* every rank of an MPI job writes (ns_h5_write_par); else NULL */
     char created[32];      /* created_utc when set (a parallel write: rank 0's) */
+    /* rank 0 of ns_h5_write_placed; else NULL */
+    ns_h5_placer *pl;
+    int pl_started;        /* the others have rank 0's header */
+    ns_h5_placed_report *rep;   /* borrowed */
 } writer;
 
 static ns_err attr_write(writer *w, const char *name, hid_t ftype, hid_t mtype, hid_t space,
@@ -311,7 +315,7 @@ ns_err ns_h5_root_attrs(hid_t file, const char *path, int k, const int64_t *boun
                         const ns_table_stats *st, int has_invalid, uint32_t invalid_value, hid_t gtype,
                         ns_error *err)
 {
-    writer w = {path, NULL, err, file, H5I_INVALID_HID, H5I_INVALID_HID, NULL, NULL, ""};
+    writer w = {path, NULL, err, file, H5I_INVALID_HID, H5I_INVALID_HID, NULL, NULL, "", NULL, 0, NULL};
     ns_err rc;
     w.scalar = H5Screate(H5S_SCALAR);
     w.vstr = H5Tcopy(H5T_C_S1);
@@ -677,30 +681,88 @@ static void gather_p_positions(const ns_table *t, const scan *sc, uint64_t a, ui
 
 /* /grundy (dg, when the table has Grundy values) and /pn (dpn) together,
  * then /p_positions (dp: n_p x k, chunks of prows x k). */
+/* The chunk job of /grundy (unless P/N) and /pn of table t: every chunk
+ * (first 0, count all), filled from tf (set up here). */
+static void table_job(const char *path, const ns_table *t, size_t gsize, uint32_t ginv, const hsize_t *dims,
+                      const hsize_t *chunk, int threads, hid_t dg, hid_t dpn, table_fill *tf, ns_h5_chunk_job *job)
+{
+    const int k = t->k;
+    memset(tf, 0, sizeof *tf);
+    memset(job, 0, sizeof *job);
+    tf->t = t;
+    tf->gsize = t->pn_only ? 0 : gsize;
+    tf->ginv = ginv;
+    job->path = path;
+    job->rank = k;
+    job->fill = fill_table_chunk;
+    job->user = tf;
+    job->threads = threads;
+    for (int d = 0; d < k; d++) {
+        tf->dims[d] = job->dims[d] = dims[d];
+        tf->chunk[d] = job->chunk[d] = chunk[d];
+    }
+    if (!t->pn_only) {
+        job->dset[job->n] = dg;
+        job->name[job->n] = "/grundy";
+        job->elem[job->n++] = gsize;
+    }
+    job->dset[job->n] = dpn;
+    job->name[job->n] = "/pn";
+    job->skip[job->n] = NS_PN_N;  /* its fill value: all-N chunks are not stored */
+    job->elem[job->n++] = 1;
+    job->first = 0;
+    job->count = ns_h5_chunk_count(job);
+}
+
+/* ns_h5_write_placed: this rank's share of job's chunks, chunks
+ * C q / R .. C (q + 1) / R - 1 of rank q of R (C the job's). */
+static void placed_share(const ns_h5_placer *pl, ns_h5_chunk_job *job)
+{
+    const uint64_t c = job->count, q = (uint64_t)ns_h5_placer_rank(pl), r = (uint64_t)ns_h5_placer_size(pl);
+    /* c < 2^40 chunks and r < 2^20 ranks: no overflow */
+    job->first = c * q / r;
+    job->count = c * (q + 1) / r - job->first;
+    job->put = ns_h5_placed_put;
+    job->put_user = (void *)pl;
+}
+
+/* The ranks' part of ns_h5_write_placed (any rank): share the file, then
+ * every rank writes its chunks of job (or rank 0 all of them, when a rank
+ * cannot open the file). */
+static ns_err placed_chunks(ns_h5_placer *pl, hid_t file, ns_h5_chunk_job *job, ns_h5_placed_report *rep,
+                            ns_error *err)
+{
+    int shared = 0;
+    ns_err rc = ns_h5_placer_share(pl, file, job, &shared, err);
+    if (rc)
+        return rc;
+    if (rep)
+        rep->shared = shared;
+    if (!shared)
+        return ns_h5_placer_rank(pl) == 0 ? ns_h5_write_chunks(job, err) : NS_OK;
+    placed_share(pl, job);
+    rc = ns_h5_write_chunks(job, err);
+    return ns_h5_placed_finish(pl, rc, rep ? &rep->bytes : NULL, rep ? &rep->bytes_others : NULL, err);
+}
+
 static ns_err write_direct(writer *w, const ns_table *t, const scan *sc, const ns_table_stats *st,
                            int threads, hid_t dg, size_t gsize, uint32_t ginv, hid_t dpn,
                            const hsize_t *dims, const hsize_t *chunk, hid_t dp, hsize_t prows)
 {
     const int k = t->k;
-    table_fill tf = {.t = t, .gsize = t->pn_only ? 0 : gsize, .ginv = ginv};
-    ns_h5_chunk_job job = {.path = w->path, .rank = k, .fill = fill_table_chunk, .user = &tf,
-                           .threads = threads};
-    for (int d = 0; d < k; d++) {
-        tf.dims[d] = job.dims[d] = dims[d];
-        tf.chunk[d] = job.chunk[d] = chunk[d];
+    table_fill tf;
+    ns_h5_chunk_job job;
+    table_job(w->path, t, gsize, ginv, dims, chunk, threads, dg, dpn, &tf, &job);
+    ns_err rc;
+    if (w->pl) {
+        /* the others' header: the stored width (they build the same job) */
+        int64_t hdr[3] = {1, (int64_t)gsize, (int64_t)ginv};
+        ns_h5_placer_bcast(w->pl, hdr, sizeof hdr);
+        w->pl_started = 1;
+        rc = placed_chunks(w->pl, w->file, &job, w->rep, w->err);
+    } else {
+        rc = ns_h5_write_chunks(&job, w->err);
     }
-    if (!t->pn_only) {
-        job.dset[job.n] = dg;
-        job.name[job.n] = "/grundy";
-        job.elem[job.n++] = gsize;
-    }
-    job.dset[job.n] = dpn;
-    job.name[job.n] = "/pn";
-    job.skip[job.n] = NS_PN_N;  /* its fill value: all-N chunks are not stored */
-    job.elem[job.n++] = 1;
-    job.first = 0;
-    job.count = ns_h5_chunk_count(&job);
-    ns_err rc = ns_h5_write_chunks(&job, w->err);
     if (rc || st->n_p == 0)
         return rc;
 
@@ -904,6 +966,10 @@ static ns_err write_contents(writer *w, const ns_table *t, const ns_meta *m)
         rc = ns_error_set(w->err, NS_EINTERNAL, "%s: /p_positions chunks of %llu x %llu cells for %d piles",
                           w->path, (unsigned long long)pchunk[0], (unsigned long long)pchunk[1], k);
         goto fail;
+    } else if (w->pl && !(direct && pchunk[1] == (hsize_t)k)) {
+        rc = ns_error_set(w->err, NS_EINTERNAL, "%s: placed chunks need direct chunk writes and /p_positions chunks of "
+                          "whole rows", w->path);
+        goto fail;
     } else if (direct && pchunk[1] == (hsize_t)k) {
         if ((rc = write_direct(w, t, &sc, &st, threads, dg, gsize, ginv, dpn, dims, chunk, dp, pchunk[0])))
             goto fail;
@@ -937,6 +1003,9 @@ static ns_err write_contents(writer *w, const ns_table *t, const ns_meta *m)
     }
 
     ns_meta ml = *m;
+    /* placed, but a rank could not open the file: rank 0 wrote it alone */
+    if (w->pl && w->rep && !w->rep->shared)
+        snprintf(ml.mpi_write, sizeof ml.mpi_write, "rank0");
     if (m->loopy) {
         ml.n_draws = 0;
         for (uint64_t i = 0; i < t->ncells; i++)
@@ -975,7 +1044,7 @@ ns_err ns_h5_write(const char *path, const ns_table *t, const ns_meta *m, int fl
 
 /* ns_h5_write_stats, and with par (not NULL) ns_h5_write_par's file */
 static ns_err write_file(const char *path, const ns_table *t, const ns_meta *m, int flags, ns_table_stats *stats,
-                         const ns_h5_par *par, ns_error *err)
+                         const ns_h5_par *par, writer *pw, ns_error *err)
 {
     ns_h5_quiet();
     struct stat sb;
@@ -986,8 +1055,12 @@ static ns_err write_file(const char *path, const ns_table *t, const ns_meta *m, 
                             path, t->k, t->elem);
 
     ns_err rc = NS_OK;
-    writer w = {path, NULL, err, H5I_INVALID_HID, H5I_INVALID_HID, H5I_INVALID_HID, stats, par, ""};
+    writer w = {path, NULL, err, H5I_INVALID_HID, H5I_INVALID_HID, H5I_INVALID_HID, stats, par, "", NULL, 0, NULL};
     hid_t fapl = H5I_INVALID_HID;
+    if (pw) {   /* rank 0 of a placed write: its placing and report */
+        w.pl = pw->pl;
+        w.rep = pw->rep;
+    }
     w.part = ns_h5_path_plus(path, ".part");
     if (!w.part)
         return ns_error_set(err, NS_ENOMEM, "%s: out of memory", path);
@@ -1003,6 +1076,9 @@ static ns_err write_file(const char *path, const ns_table *t, const ns_meta *m, 
         rc = ns_h5_fail(err, NS_EIO, "%s: cannot set up the file access properties", path);
         goto out;
     }
+    /* placed chunks: the driver that places a chunk without writing it */
+    if (w.pl && (rc = ns_h5_direct_fapl(fapl, path, err)))
+        goto out;
     errno = 0;
     w.file = H5Fcreate(w.part, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
     if (w.file < 0) {
@@ -1072,13 +1148,15 @@ fail:
 out:
     close_id(&fapl, H5Pclose);
     free(w.part);
+    if (pw)
+        pw->pl_started = w.pl_started;
     return rc;
 }
 
 ns_err ns_h5_write_stats(const char *path, const ns_table *t, const ns_meta *m, int flags, ns_table_stats *stats,
                          ns_error *err)
 {
-    return write_file(path, t, m, flags, stats, NULL, err);
+    return write_file(path, t, m, flags, stats, NULL, NULL, err);
 }
 
 ns_err ns_h5_write_par(const char *path, const ns_table *t, const ns_meta *m, int flags, const void *comm,
@@ -1091,8 +1169,78 @@ ns_err ns_h5_write_par(const char *path, const ns_table *t, const ns_meta *m, in
     ns_h5_par par;
     ns_err rc = ns_h5_par_open(comm, path, &par, err);
     if (!rc)
-        rc = write_file(path, t, m, flags, stats, &par, err);
+        rc = write_file(path, t, m, flags, stats, &par, NULL, err);
     ns_h5_par_close(&par);
+    return rc;
+}
+
+/* ns_h5_write_placed on a rank but 0: rank 0's header, then its chunks */
+static ns_err placed_follow(const char *path, const ns_table *t, const ns_meta *m, ns_h5_placer *pl,
+                            ns_h5_placed_report *rep, ns_error *err)
+{
+    int64_t hdr[3] = {0, 0, 0};
+    ns_h5_placer_bcast(pl, hdr, sizeof hdr);
+    if (!hdr[0]) {
+        rep->echo = 1;
+        return ns_error_set(err, NS_EIO, "%s: rank 0 could not write the file (its message says why)", path);
+    }
+    const size_t gsize = (size_t)hdr[1];
+    hsize_t dims[NS_MAX_DIM], chunk[NS_MAX_DIM];
+    for (int d = 0; d < t->k; d++)
+        dims[d] = (hsize_t)t->bounds[d];
+    ns_h5_chunk_shape(t->k, dims, CHUNK_BYTES / (t->pn_only ? 1 : gsize), chunk);
+    const int asked = m->threads > 0 ? m->threads : ns_omp_max_threads();
+    const int threads = asked < 1 ? 1 : asked > WRITE_THREADS_MAX ? WRITE_THREADS_MAX : asked;
+    table_fill tf;
+    ns_h5_chunk_job job;
+    table_job(path, t, gsize, (uint32_t)hdr[2], dims, chunk, threads, H5I_INVALID_HID, H5I_INVALID_HID, &tf, &job);
+    return placed_chunks(pl, H5I_INVALID_HID, &job, rep, err);
+}
+
+ns_err ns_h5_write_placed(const char *path, const ns_table *t, const ns_meta *m, int flags, const void *comm,
+                          ns_table_stats *stats, ns_h5_placed_report *rep, ns_error *err)
+{
+    ns_h5_quiet();
+    ns_h5_placed_report r0;
+    if (!rep)
+        rep = &r0;
+    memset(rep, 0, sizeof *rep);
+    if (m->loopy || m->seq_code[0])
+        return ns_error_set(err, NS_EINTERNAL, "%s: the placed writer takes two-pile and k-pile tables only, "
+                            "not a loopy game's or a heap game's file", path);
+    char *part = ns_h5_path_plus(path, ".part");
+    ns_h5_placer *pl = NULL;
+    ns_err rc = part ? ns_h5_placer_new(comm, path, part, &pl, err)
+                     : ns_error_set(err, NS_ENOMEM, "%s: out of memory", path);
+    if (rc) {
+        free(part);
+        return rc;   /* the same on every rank: no MPI, no memory */
+    }
+    const int me = ns_h5_placer_rank(pl);
+    if (me == 0) {
+        writer pw;
+        memset(&pw, 0, sizeof pw);
+        pw.pl = pl;
+        pw.rep = rep;
+        rc = write_file(path, t, m, flags, stats, NULL, &pw, err);
+        if (!pw.pl_started) {   /* it failed before the others had its header */
+            int64_t hdr[3] = {0, 0, 0};
+            ns_h5_placer_bcast(pl, hdr, sizeof hdr);
+        }
+    } else {
+        rc = placed_follow(path, t, m, pl, rep, err);
+    }
+    /* rank 0's result, the file renamed or not, on every rank */
+    int32_t fin = (int32_t)rc;
+    ns_h5_placer_bcast(pl, &fin, sizeof fin);
+    if (me != 0 && !rc && fin) {
+        rep->echo = 1;
+        rc = ns_error_set(err, (ns_err)fin, "%s: rank 0 could not write the file (its message says why)", path);
+    }
+    if (rc && ns_h5_placer_echo(pl))
+        rep->echo = 1;
+    ns_h5_placer_free(pl);
+    free(part);
     return rc;
 }
 

@@ -176,6 +176,32 @@ ns_err ns_h5_write_stats(const char *path, const ns_table *t, const ns_meta *m, 
 ns_err ns_h5_write_par(const char *path, const ns_table *t, const ns_meta *m, int flags, const void *comm,
                        ns_table_stats *stats, ns_error *err);
 
+/* What ns_h5_write_placed did. */
+typedef struct ns_h5_placed_report {
+    int shared;         /* every rank wrote its chunks (0: rank 0 wrote
+                           them all, a rank could not open the file) */
+    uint64_t bytes;     /* rank 0, shared: the filtered bytes of /grundy
+                           and /pn that the ranks wrote */
+    uint64_t bytes_others;   /* rank 0, shared: of them the ranks but 0 */
+    int echo;           /* the error returned is another rank's, which
+                           that rank returned (and says) itself */
+} ns_h5_placed_report;
+
+/* The same file as ns_h5_write_stats's, byte for byte in every chunk,
+ * written by every rank of an MPI job at once (issue 21, item 3; comm an
+ * MPI_Comm *; collective): every rank holds the same table t. Rank 0
+ * creates "<path>.part" and its datasets; each rank fills and filters a
+ * contiguous share of the chunks of /grundy and /pn with the
+ * single-process filters and writes them into the .part at the places
+ * rank 0 gives (src/store/ns_h5_placed.c); rank 0 writes /p_positions and
+ * the attributes, closes and renames. A rank that cannot open the .part
+ * (another file system) leaves rank 0 to write every chunk (rep->shared
+ * 0). A failure on any rank fails every rank (rep->echo on the ranks whose
+ * error is another's). Tables only: no loopy game's or heap game's file
+ * (NS_EINTERNAL). In a build without MPI: NS_EINTERNAL. */
+ns_err ns_h5_write_placed(const char *path, const ns_table *t, const ns_meta *m, int flags, const void *comm,
+                          ns_table_stats *stats, ns_h5_placed_report *rep, ns_error *err);
+
 /* Read the metadata and the shape (k, bounds) only. */
 ns_err ns_h5_read_meta(const char *path, ns_meta *m, int *k, int64_t *bounds, ns_error *err);
 

@@ -73,8 +73,7 @@ uint64_t ns_h5_chunk_count(const ns_h5_chunk_job *job)
     return n;
 }
 
-/* Element offset of chunk number c (row-major over the grid). */
-static void chunk_offset(const ns_h5_chunk_job *job, uint64_t c, hsize_t *off)
+void ns_h5_chunk_offset(const ns_h5_chunk_job *job, uint64_t c, hsize_t *off)
 {
     for (int d = job->rank - 1; d >= 0; d--) {
         const uint64_t per = (job->dims[d] + job->chunk[d] - 1) / job->chunk[d];
@@ -104,6 +103,11 @@ typedef struct run {
     worker *workers;                 /* threads; owned */
     int failed;                      /* read and set atomically */
     ns_error first;                  /* the first failure's message */
+    /* put mode (job->put), thread 0 only */
+    size_t *plen;                    /* batch x datasets; owned */
+    const uint8_t **pbuf;            /* batch x datasets; owned */
+    int more;                        /* some rank has batches to come */
+    int stopped;                     /* a round stopped every rank */
 } run;
 
 static void fail_once(run *r, const ns_error *e)
@@ -148,7 +152,7 @@ static void filter_chunk(run *r, worker *w, uint64_t c, slot *s)
 {
     const ns_h5_chunk_job *job = r->job;
     hsize_t off[H5S_MAX_RANK];
-    chunk_offset(job, c, off);
+    ns_h5_chunk_offset(job, c, off);
     job->fill(job->user, off, w->raw);
     for (int j = 0; j < job->n; j++) {
         ns_error e = {0};
@@ -170,7 +174,7 @@ static void write_batch(run *r, uint64_t first, uint64_t n, slot *s)
     const ns_h5_chunk_job *job = r->job;
     for (uint64_t i = 0; i < n && !has_failed(r); i++) {
         hsize_t off[H5S_MAX_RANK];
-        chunk_offset(job, first + i, off);
+        ns_h5_chunk_offset(job, first + i, off);
         for (int j = 0; j < job->n; j++) {
             if (s[i].len[j] == 0)
                 continue;
@@ -190,6 +194,32 @@ static void write_batch(run *r, uint64_t first, uint64_t n, slot *s)
     }
 }
 
+/* Put mode: hand the filtered chunks first..first+n-1 in slots s[0..n) to
+ * the job's put (a collective round; see ns_h5_put_fn). Thread 0 only. */
+static void put_batch(run *r, uint64_t first, uint64_t n, const slot *s, int last)
+{
+    const ns_h5_chunk_job *job = r->job;
+    if (r->stopped)
+        return;
+    const int failed = has_failed(r);
+    if (failed)
+        n = 0;
+    for (uint64_t i = 0; i < n; i++)
+        for (int j = 0; j < job->n; j++) {
+            r->plen[i * (uint64_t)job->n + (uint64_t)j] = s[i].len[j];
+            r->pbuf[i * (uint64_t)job->n + (uint64_t)j] = s[i].buf[j];
+        }
+    ns_error e = {0};
+    int more = 0;
+    if (job->put(job->put_user, first, n, r->plen, r->pbuf, failed, last, &more, &e)) {
+        r->stopped = 1;
+        if (!failed)
+            fail_once(r, &e);
+        return;
+    }
+    r->more = more;
+}
+
 static void free_run(run *r, int nthreads)
 {
     if (r->slots)
@@ -204,6 +234,8 @@ static void free_run(run *r, int nthreads)
         }
     free(r->slots);
     free(r->workers);
+    free(r->plen);
+    free(r->pbuf);
 }
 
 ns_err ns_h5_write_chunks(const ns_h5_chunk_job *job, ns_error *err)
@@ -218,28 +250,42 @@ ns_err ns_h5_write_chunks(const ns_h5_chunk_job *job, ns_error *err)
                             "%llu+%llu of %llu", job->path, job->n, job->rank, job->threads,
                             (unsigned long long)job->first, (unsigned long long)job->count,
                             (unsigned long long)total);
-    if (job->count == 0)
-        return NS_OK;
-
-    const int nt = (uint64_t)job->threads < job->count ? job->threads : (int)job->count;
     run r;
     memset(&r, 0, sizeof r);
     r.job = job;
+    r.more = 1;
+    if (job->count == 0) {
+        /* put mode: the rounds of the other ranks' batches, with none */
+        while (job->put && r.more && !r.stopped)
+            put_batch(&r, job->first, 0, NULL, 1);
+        if (r.stopped) {
+            if (err)
+                *err = r.first;
+            return r.first.code ? r.first.code : NS_EIO;
+        }
+        return NS_OK;
+    }
+
+    const int nt = (uint64_t)job->threads < job->count ? job->threads : (int)job->count;
+    ns_err rc = NS_OK;
     uint64_t cells = 1;
     for (int d = 0; d < job->rank; d++)
         cells *= job->chunk[d];
     size_t max_bytes = 0, slot_bytes = 0;
+    uint64_t batch = 0;
     for (int j = 0; j < job->n; j++) {
-        if (job->elem[j] == 0 || cells > (uint64_t)UINT32_MAX / job->elem[j])
-            return ns_error_set(err, NS_EINTERNAL, "%s: chunks of dataset %s are too large (%llu cells)",
-                                job->path, job->name[j], (unsigned long long)cells);
+        if (job->elem[j] == 0 || cells > (uint64_t)UINT32_MAX / job->elem[j]) {
+            rc = ns_error_set(err, NS_EINTERNAL, "%s: chunks of dataset %s are too large (%llu cells)",
+                              job->path, job->name[j], (unsigned long long)cells);
+            goto setup_failed;
+        }
         r.bytes[j] = (size_t)cells * job->elem[j];
         r.bound[j] = ns_chunkfilter_bound(r.bytes[j]);
         max_bytes = r.bytes[j] > max_bytes ? r.bytes[j] : max_bytes;
         slot_bytes += r.bound[j];
     }
     /* a few chunks per thread, within the budget, at least one per thread */
-    uint64_t batch = 4 * (uint64_t)nt;
+    batch = 4 * (uint64_t)nt;
     if (batch * slot_bytes > SLOT_BUDGET)
         batch = SLOT_BUDGET / slot_bytes;
     if (batch < (uint64_t)nt)
@@ -248,10 +294,12 @@ ns_err ns_h5_write_chunks(const ns_h5_chunk_job *job, ns_error *err)
         batch = job->count;
     r.batch = batch;
 
-    ns_err rc = NS_OK;
     r.slots = calloc(2 * batch, sizeof *r.slots);
     r.workers = calloc((size_t)nt, sizeof *r.workers);
     if (!r.slots || !r.workers)
+        goto nomem;
+    if (job->put && (!(r.plen = calloc(batch * (uint64_t)job->n, sizeof *r.plen)) ||
+                     !(r.pbuf = calloc(batch * (uint64_t)job->n, sizeof *r.pbuf))))
         goto nomem;
     for (uint64_t i = 0; i < 2 * batch; i++)
         for (int j = 0; j < job->n; j++)
@@ -260,7 +308,7 @@ ns_err ns_h5_write_chunks(const ns_h5_chunk_job *job, ns_error *err)
     for (int t = 0; t < nt; t++) {
         if (!(r.workers[t].filter = ns_chunkfilter_new(max_bytes, NS_H5_DEFLATE_LEVEL, NS_DEFLATE_PLANES, err))) {
             rc = err && err->code ? err->code : NS_ENOMEM;
-            goto fail;
+            goto setup_failed;
         }
         for (int j = 0; j < job->n; j++)
             if (!(r.workers[t].raw[j] = malloc(r.bytes[j])))
@@ -275,7 +323,10 @@ ns_err ns_h5_write_chunks(const ns_h5_chunk_job *job, ns_error *err)
             if (tid == 0 && b > 0) {
                 const uint64_t first = (b - 1) * batch;
                 const uint64_t n = job->count - first < batch ? job->count - first : batch;
-                write_batch(&r, job->first + first, n, r.slots + ((b - 1) & 1) * batch);
+                if (job->put)
+                    put_batch(&r, job->first + first, n, r.slots + ((b - 1) & 1) * batch, b == nbatch);
+                else
+                    write_batch(&r, job->first + first, n, r.slots + ((b - 1) & 1) * batch);
             }
             if (b < nbatch) {
                 const uint64_t first = b * batch;
@@ -288,6 +339,9 @@ ns_err ns_h5_write_chunks(const ns_h5_chunk_job *job, ns_error *err)
             }
         }
     }
+    /* put mode: the rounds of the ranks that still have batches */
+    while (job->put && r.more && !r.stopped)
+        put_batch(&r, job->first + job->count, 0, NULL, 1);
     if (r.failed) {
         if (err)
             *err = r.first;
@@ -297,6 +351,16 @@ ns_err ns_h5_write_chunks(const ns_h5_chunk_job *job, ns_error *err)
 
 nomem:
     rc = ns_error_set(err, NS_ENOMEM, "%s: out of memory for the chunk buffers", job->path);
+setup_failed:
+    if (job->put) {
+        /* this rank's failure stops every rank in the next round */
+        ns_error keep = err ? *err : (ns_error){0};
+        PRAGMA(omp atomic write)
+        r.failed = 1;
+        r.first = keep;
+        while (r.more && !r.stopped)
+            put_batch(&r, job->first, 0, NULL, 1);
+    }
 fail:
     free_run(&r, nt);
     return rc;

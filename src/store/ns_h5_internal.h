@@ -178,6 +178,18 @@ enum { NS_H5_GROUP_MAX = 4 };
  * threads at once, each with its own buffers: must not call HDF5. */
 typedef void (*ns_h5_fill_fn)(void *user, const hsize_t *offset, void *const *bufs);
 
+/* A round of placed chunks across MPI ranks (ns_h5_write_placed): the
+ * calling thread of ns_h5_write_chunks hands each batch of filtered chunks
+ * to put instead of writing them; every rank calls it the same number of
+ * times (a collective). len[i * n + j] and buf[i * n + j] are chunk first +
+ * i of dataset j (n the job's datasets; len 0: not stored); failed: this
+ * rank failed (every rank stops in this round); last: no batch of this
+ * rank follows. *more gets whether some rank still has batches: the
+ * writer then calls put with no chunks (nchunks 0, last 1) until none has.
+ * A round that stops returns an error on every rank. */
+typedef ns_err (*ns_h5_put_fn)(void *user, uint64_t first, uint64_t nchunks, const size_t *len,
+                               const uint8_t *const *buf, int failed, int last, int *more, ns_error *err);
+
 typedef struct ns_h5_chunk_job {
     const char *path;            /* the file, for messages; borrowed */
     int n;                       /* datasets written together, 1..NS_H5_GROUP_MAX */
@@ -197,10 +209,15 @@ typedef struct ns_h5_chunk_job {
     ns_h5_fill_fn fill;
     void *user;                  /* passed to fill; borrowed */
     int threads;                 /* OpenMP threads, >= 1 */
+    ns_h5_put_fn put;            /* NULL: H5Dwrite_chunk into dset[] */
+    void *put_user;              /* passed to put; borrowed */
 } ns_h5_chunk_job;
 
 /* Number of chunks in the grid of a job (its dims and chunk). */
 uint64_t ns_h5_chunk_count(const ns_h5_chunk_job *job);
+
+/* Element offset of chunk number c (row-major over the grid of chunks). */
+void ns_h5_chunk_offset(const ns_h5_chunk_job *job, uint64_t c, hsize_t *off);
 
 /* Write the chunks of job: each is filled and filtered on some thread,
  * batch by batch (memory: two batches of filtered chunks, a few per
@@ -327,6 +344,47 @@ typedef struct ns_h5_tile_chunks {
     uint32_t max_value;
     uint64_t zeros;         /* P-positions */
 } ns_h5_tile_chunks;
+
+/* Rank 0 places a chunk of len bytes at off of dataset ds in file (a
+ * shared direct-I/O file, ns_h5_direct_share) without writing it: HDF5
+ * allocates and indexes it, handed dummy (len bytes, not written); *addr
+ * gets where it lies (ns_h5_place.c). */
+ns_err ns_h5_place_chunk(hid_t file, hid_t ds, const hsize_t *off, uint64_t len, const void *dummy, uint64_t *addr,
+                         const char *path, ns_error *err);
+
+/* ---- a table in memory on every rank, written by all of them into one
+ * file with the single-process filters (ns_h5_placed.c; ns_h5_write_placed) */
+typedef struct ns_h5_placer ns_h5_placer;
+
+/* Collective over comm (an MPI_Comm *): path the file, part its .part
+ * (borrowed, kept). NS_EINTERNAL in a build without MPI. */
+ns_err ns_h5_placer_new(const void *comm, const char *path, const char *part, ns_h5_placer **out, ns_error *err);
+void ns_h5_placer_free(ns_h5_placer *p);
+int ns_h5_placer_rank(const ns_h5_placer *p);
+int ns_h5_placer_size(const ns_h5_placer *p);
+/* the last failure returned on this rank was another rank's (said there) */
+int ns_h5_placer_echo(const ns_h5_placer *p);
+/* rank 0's n bytes at buf on every rank; the largest v of every rank */
+void ns_h5_placer_bcast(const ns_h5_placer *p, void *buf, size_t n);
+int ns_h5_placer_max(const ns_h5_placer *p, int v);
+
+/* Collective: rank 0 shares its open file (the .part, through the direct
+ * driver; its datasets and grid in job, kept), every other rank opens it
+ * for writing. *shared: every rank could (else rank 0 writes alone). A
+ * failure of rank 0 reaches every rank (its message on rank 0). */
+ns_err ns_h5_placer_share(ns_h5_placer *p, hid_t file, const ns_h5_chunk_job *job, int *shared, ns_error *err);
+
+/* The put of a chunk job across the ranks (ns_h5_put_fn; user: the
+ * placing): a round as described in ns_h5_placed.c. */
+ns_err ns_h5_placed_put(void *user, uint64_t first, uint64_t nchunks, const size_t *len, const uint8_t *const *buf,
+                        int failed, int last, int *more, ns_error *err);
+
+/* Collective, after the rounds: the ranks sync their writes and agree on
+ * failure (rc: this rank's code so far; the result is every rank's: a
+ * failed rank's message, or one naming the lowest rank that failed).
+ * *bytes (rank 0) gets the filtered bytes every rank wrote, *others
+ * those of the ranks but 0. */
+ns_err ns_h5_placed_finish(ns_h5_placer *p, ns_err rc, uint64_t *bytes, uint64_t *others, ns_error *err);
 
 /* Filter the nx x ny tile vals into its c0 x c1 chunks of elem-byte
  * values: /grundy's into gout (gcap bytes), /pn's (through pnraw, c0 x c1

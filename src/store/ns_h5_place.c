@@ -286,6 +286,25 @@ bad:
                         path, bytes);
 }
 
+/* ---- rank 0 places a chunk: HDF5 allocates and indexes it ---- */
+
+ns_err ns_h5_place_chunk(hid_t file, hid_t ds, const hsize_t *off, uint64_t len, const void *dummy, uint64_t *addr,
+                         const char *path, ns_error *err)
+{
+    uint64_t got = 0;
+    if (ns_h5_direct_skip(file, 1, NULL, NULL))
+        return ns_error_set(err, NS_EINTERNAL, "%s: the file does not take other processes' chunks", path);
+    const herr_t w = H5Dwrite_chunk(ds, H5P_DEFAULT, 0, off, (size_t)len, dummy);
+    const ns_err k = ns_h5_direct_skip(file, 0, addr, &got);
+    if (w < 0)
+        return ns_h5_fail(err, NS_EIO, "%s: cannot place the chunk at %llu,%llu", path, (unsigned long long)off[0],
+                          (unsigned long long)off[1]);
+    if (k || got != len)
+        return ns_error_set(err, NS_EINTERNAL, "%s: the chunk at %llu,%llu was not placed as one write", path,
+                            (unsigned long long)off[0], (unsigned long long)off[1]);
+    return NS_OK;
+}
+
 /* ---- the rank writes its bytes where rank 0 placed them ---- */
 
 ns_err ns_h5_place_write(int fd, const void *data, size_t data_bytes, const void *reply, size_t reply_bytes,

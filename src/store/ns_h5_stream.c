@@ -474,23 +474,6 @@ const char *ns_h5_stream_file(const ns_h5_stream *s)
     return cur(s);
 }
 
-/* One chunk placed, not written (under the critical section): its address. */
-static ns_err place_one(ns_h5_stream *s, hid_t ds, const hsize_t *off, uint64_t len, uint64_t *addr, ns_error *err)
-{
-    uint64_t got = 0;
-    if (ns_h5_direct_skip(s->file, 1, NULL, NULL))
-        return ns_error_set(err, NS_EINTERNAL, "%s: the file does not take other processes' chunks", s->path);
-    const herr_t w = H5Dwrite_chunk(ds, H5P_DEFAULT, 0, off, (size_t)len, s->dummy);
-    const ns_err k = ns_h5_direct_skip(s->file, 0, addr, &got);
-    if (w < 0)
-        return ns_h5_fail(err, NS_EIO, "%s: cannot place the chunk at %llu,%llu", s->path, (unsigned long long)off[0],
-                          (unsigned long long)off[1]);
-    if (k || got != len)
-        return ns_error_set(err, NS_EINTERNAL, "%s: the chunk at %llu,%llu was not placed as one write", s->path,
-                            (unsigned long long)off[0], (unsigned long long)off[1]);
-    return NS_OK;
-}
-
 ns_err ns_h5_stream_place(ns_h5_stream *s, const void *req, size_t req_bytes, void **reply, size_t *reply_bytes,
                           ns_error *err)
 {
@@ -521,9 +504,9 @@ ns_err ns_h5_stream_place(ns_h5_stream *s, const void *req, size_t req_bytes, vo
             const ns_h5_place_tile *t = &tl[i];
             const hsize_t off[2] = {(hsize_t)t->x0, (hsize_t)t->y0};
             a[2 + 2 * i] = UINT64_MAX;
-            rc = place_one(s, s->dg, off, t->glen, &a[1 + 2 * i], err);
+            rc = ns_h5_place_chunk(s->file, s->dg, off, t->glen, s->dummy, &a[1 + 2 * i], s->path, err);
             if (!rc && t->plen)
-                rc = place_one(s, s->dpn, off, t->plen, &a[2 + 2 * i], err);
+                rc = ns_h5_place_chunk(s->file, s->dpn, off, t->plen, s->dummy, &a[2 + 2 * i], s->path, err);
             for (uint64_t k = 0; !rc && k < t->zeros; k++)
                 if (add_p(s, t->pp[2 * k], t->pp[2 * k + 1]))
                     rc = ns_error_set(err, NS_ENOMEM, "%s: out of memory for the P-positions", s->path);

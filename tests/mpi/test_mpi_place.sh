@@ -7,7 +7,7 @@
 #  - Wythoff 1500 at 2, 3 and 4 ranks, and two-pile Nim 1500 at 3 ranks x
 #    2 threads: the single-process file value for value (h5same.py, and
 #    h5diff on every dataset when installed), the values against the
-#    closed forms (Wythoff's pairs; Nim's x XOR y), mpi_write = parallel,
+#    closed forms (Wythoff's pairs; Nim's x XOR y), mpi_write = placed,
 #    the summary's "mpi write:" line, and rank 0's received bytes below a
 #    twentieth of what rank 0 receives when it writes alone
 #    (--mpi-write rank0: every other rank's tiles, 4 bytes a cell); in
@@ -62,7 +62,7 @@ for case in "wythoff 2 1" "wythoff 3 1" "wythoff 4 1" "nim 3 2"; do
     same_as "$label" "$ref" "$f"
     CHECKS=$((CHECKS + 3))
     closed_form "$nm" "$f" || fail "$label: not the closed form's values"
-    text_attr_is "$f" mpi_write parallel || fail "$label: expected mpi_write = parallel"
+    text_attr_is "$f" mpi_write placed || fail "$label: expected mpi_write = placed"
     grep -q "^mpi write:     each of $r ranks wrote the chunks of its own tiles into the file; rank 0 placed them" \
         "$OUT" && grep -q "^output: .*(shared: every rank wrote its own tiles' chunks" "$OUT" ||
         { fail "$label: expected the summary to say every rank wrote its chunks"; show; }

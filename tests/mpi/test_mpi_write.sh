@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # test_mpi_write.sh - who writes the file of a solve across MPI ranks
-# (issue 21, item 3; solve --mpi-write rank0|parallel). With --mpi-write
+# (issue 21, item 3; solve --mpi-write rank0|parallel; placed:
+# test_mpi_placed.sh). With --mpi-write
 # parallel every rank writes its bands of chunk rows with parallel HDF5:
 # the row kernel's P/N tables (rows-pn, in memory), the general engine's
 # Grundy and P/N tables on three piles and the tile kernel's Grundy
@@ -14,12 +15,12 @@
 # ranks do not write). Tables with more chunk rows than ranks and with
 # fewer (one band: idle writers at 2 and 3 ranks) are both among them (the
 # test checks which: every engine has a table of 4 or 5 bands).
-# --mpi-write rank0 (and the default) gives the same values written by
+# --mpi-write rank0 (and the default, but for the general engine) gives the same values written by
 # rank 0 alone (mpi_write = rank0, incremental allocation). A streamed
 # solve (tile kernel, row kernel; 1, 2, 3 ranks) asked for --mpi-write
 # parallel is the single-process file; the tile kernel's (owned line sets)
 # on 2 and 3 ranks is written by every rank, its own tiles' chunks
-# (mpi_write = parallel, the summary says so); the others by rank 0, which
+# (mpi_write = placed, the summary says so); the others by rank 0, which
 # says so on stderr (mpi_write = rank0; none at one rank). The values
 # themselves against closed forms: Wythoff's P-positions (Wythoff 1907),
 # Nim's a ^ b ^ c (Bouton 1901), Moore's Nim_2 P-positions (Moore 1910:
@@ -123,10 +124,13 @@ for e in rows-pn general tiles2d; do
 done
 [ "$few" -ge 2 ] || fail "expected tables with fewer chunk rows than 3 ranks (got $few)"
 
-# rank 0 alone: --mpi-write rank0, and the default
+# rank 0 alone: --mpi-write rank0, and the default (the general engine's
+# default is placed: test_mpi_placed.sh)
 for how in "--mpi-write rank0" ""; do
     read -r -a opt <<<"$how"
-    for nm in wythoff-pn nim3; do
+    nms="wythoff-pn nim3"
+    [ -z "$how" ] && nms=wythoff-pn
+    for nm in $nms; do
         [ "$nm" = nim3 ] && game=(nim -D piles=3 --bounds 200,128,100) || game=(wythoff --size 4500 --pn-only --no-stream)
         f="$WORK/$nm.rank0.h5"
         rm -f "$f"
@@ -172,7 +176,7 @@ for nm in stream stream-pn; do
         # writes its own tiles' chunks; else rank 0 alone, with the note
         want=rank0
         placed=0
-        [ "$nm" = stream ] && [ "$r" -gt 1 ] && { want=parallel; placed=1; }
+        [ "$nm" = stream ] && [ "$r" -gt 1 ] && { want=placed; placed=1; }
         [ "$r" -eq 1 ] && want="" # one rank: a single process's file
         CHECKS=$((CHECKS + 1))
         [ "$(attr "$f" mpi_write)" = "$want" ] || fail "$nm at $r ranks: expected mpi_write = '$want', got '$(attr "$f" mpi_write)'"
@@ -191,7 +195,7 @@ done
 # a bad value: one line, exit 2
 mpi 2 "$NS" solve wythoff --size 100 --mpi-write everyone -o "$WORK/bad.h5"
 CHECKS=$((CHECKS + 1))
-[ "$RC" -eq 2 ] && grep -Eq "^nimsieve solve: (rank [01] of 2: )?--mpi-write 'everyone': expected rank0 or parallel" "$ERR" ||
+[ "$RC" -eq 2 ] && grep -Eq "^nimsieve solve: (rank [01] of 2: )?--mpi-write 'everyone': expected rank0, placed or parallel" "$ERR" ||
     { fail "--mpi-write everyone: expected exit 2 and the message"; show; }
 
 # the values against closed forms (3 ranks, parallel)

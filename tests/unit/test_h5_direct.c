@@ -11,6 +11,10 @@
  *  - a one-byte dataset with fill value 1 written with skip = 1: the chunks
  *    all 1 are not stored (H5Dget_num_chunks), the others are, and every
  *    reader gets the whole array back (unstored chunks as the fill value);
+ *  - put mode (the rounds of placed chunks across MPI ranks) hands every
+ *    chunk once, in order, and the file equals the plain write's chunk for
+ *    chunk; it keeps taking rounds while other ranks have batches (also
+ *    with no chunk of its own) and stops in the round that fails;
  *  - a table file of ns_h5_write is read by h5py and h5dump as they are.
  * The tests may include hdf5.h; the library's code outside ns_h5*.c not. */
 #define _XOPEN_SOURCE 700
@@ -436,6 +440,108 @@ static void test_write_chunks(void)
 
 /* ---- h5py and h5dump read a table file as it is ---- */
 
+/* Put mode (ns_h5_put_fn, the rounds of placed chunks across MPI ranks),
+ * one process standing for rank 0 of a job whose other ranks have `extra`
+ * rounds more: the fake put writes each batch itself with H5Dwrite_chunk,
+ * checks that the batches follow each other and says "more" until the
+ * others' rounds are done; stop_at > 0 fails the round of that number. */
+typedef struct fake_put {
+    hid_t d;
+    uint64_t next;       /* the chunk the next batch must start at */
+    int calls, lasts, extra, stop_at, empty_after_last, bad;
+    const ns_h5_chunk_job *job;
+} fake_put;
+
+static ns_err put_fake(void *user, uint64_t first, uint64_t n, const size_t *len, const uint8_t *const *buf,
+                       int failed, int last, int *more, ns_error *err)
+{
+    fake_put *f = user;
+    f->calls++;
+    if (failed || (f->lasts && n) || (!f->lasts && first != f->next))
+        f->bad++;
+    if (f->stop_at && f->calls == f->stop_at)
+        return ns_error_set(err, NS_EIO, "rank 1 failed to write its chunks (test)");
+    for (uint64_t i = 0; i < n; i++) {
+        hsize_t off[3] = {0, 0, 0};
+        ns_h5_chunk_offset(f->job, first + i, off);
+        if (len[i] && H5Dwrite_chunk(f->d, H5P_DEFAULT, 0, off, len[i], buf[i]) < 0)
+            f->bad++;
+    }
+    f->next = first + n;
+    if (f->lasts)
+        f->empty_after_last++;
+    if (last)
+        f->lasts++;
+    *more = f->lasts && f->empty_after_last >= f->extra ? 0 : 1;
+    return NS_OK;
+}
+
+static void test_put_mode(void)
+{
+    enum { N0 = 700, N1 = 450 };
+    uint16_t *v = malloc((size_t)N0 * N1 * sizeof *v);
+    for (size_t i = 0; i < (size_t)N0 * N1; i++)
+        v[i] = (uint16_t)(i * 2654435761u >> 20);
+    const src_array s = {(const uint8_t *)v, 2, 2, {N0, N1}, {64, 128}};
+    char ref[256], got[256];
+    path_in(ref, sizeof ref, "put_ref.h5");
+    CHECK(write_array(ref, &s, H5T_STD_U16LE, 2) == 0);
+    size_t rl = 0;
+    uint8_t *rb = all_chunks(ref, &s, &rl);
+    for (int extra = 0; extra <= 3; extra += 3)
+        for (int threads = 1; threads <= 3; threads += 2)
+            for (int stop_at = 0; stop_at <= 2; stop_at += 2) {
+                path_in(got, sizeof got, "put_got.h5");
+                ns_error err = {0};
+                hid_t f = H5Fcreate(got, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+                hid_t d = ns_h5_create_chunked(f, got, "/x", H5T_STD_U16LE, 2, s.dims, NULL, s.chunk, NULL, &err);
+                ns_h5_chunk_job job = {.path = got, .n = 1, .dset = {H5I_INVALID_HID}, .name = {"/x"},
+                                       .elem = {2}, .skip = {-1}, .rank = 2, .dims = {N0, N1}, .chunk = {64, 128},
+                                       .fill = fill_from_array, .user = (void *)&s, .threads = threads};
+                job.count = ns_h5_chunk_count(&job);
+                fake_put fp = {.d = d, .extra = extra, .stop_at = stop_at, .job = &job};
+                job.put = put_fake;
+                job.put_user = &fp;
+                const ns_err rc = ns_h5_write_chunks(&job, &err);
+                H5Dclose(d);
+                H5Fclose(f);
+                CHECKF(fp.bad == 0, "put mode (extra %d, %d threads): %d bad calls", extra, threads, fp.bad);
+                if (stop_at) {
+                    /* the round that stops ends the rounds on this rank too */
+                    CHECKF(rc == NS_EIO && strstr(err.msg, "rank 1 failed") && fp.calls == stop_at,
+                           "put mode, stopped in round %d: rc %d, %d calls, '%s'", stop_at, rc, fp.calls, err.msg);
+                    continue;
+                }
+                CHECKF(rc == NS_OK, "put mode: %s", err.msg);
+                /* every chunk once, in order, then the others' rounds empty */
+                CHECKF(fp.next == job.count && fp.lasts == 1 + extra && fp.empty_after_last == extra,
+                       "put mode (extra %d): next %llu of %llu, %d lasts, %d empty", extra,
+                       (unsigned long long)fp.next, (unsigned long long)job.count, fp.lasts, fp.empty_after_last);
+                size_t gl = 0;
+                uint8_t *gb = all_chunks(got, &s, &gl);
+                CHECKF(gb && gl == rl && memcmp(gb, rb, rl) == 0, "put mode (extra %d, %d threads): other chunks",
+                       extra, threads);
+                free(gb);
+            }
+    /* a rank with no chunk of its own (count 0) still takes every round */
+    {
+        ns_error err = {0};
+        ns_h5_chunk_job job = {.path = got, .n = 1, .name = {"/x"}, .elem = {2}, .skip = {-1}, .rank = 2,
+                               .dims = {N0, N1}, .chunk = {64, 128}, .fill = fill_from_array, .user = (void *)&s,
+                               .threads = 2};
+        fake_put fp = {.extra = 2, .job = &job};
+        job.first = ns_h5_chunk_count(&job);
+        job.count = 0;
+        job.put = put_fake;
+        job.put_user = &fp;
+        fp.next = job.first;
+        CHECK(ns_h5_write_chunks(&job, &err) == NS_OK);
+        CHECKF(fp.calls == 3 && fp.bad == 0, "put mode, no chunks: %d calls, %d bad", fp.calls, fp.bad);
+    }
+    free(rb);
+    free(v);
+}
+
 static int have(const char *cmd)
 {
     char c[300];
@@ -551,6 +657,7 @@ int main(void)
     test_plain_equals_hdf5();
     test_write_chunks();
     test_skip_fill();
+    test_put_mode();
     test_readers();
     nftw(dir, rm_cb, 8, FTW_DEPTH | FTW_PHYS);
     return TEST_REPORT();

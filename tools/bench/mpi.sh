@@ -8,14 +8,15 @@
 # MPI build. Every result is checked to be the file of 1x1.
 # NS_BENCH_SETS=owned|replicated: solve's --mpi-sets (default: solve's own
 # default, owned line sets for Wythoff across ranks). NS_BENCH_STREAM=1:
-# streamed (--stream) instead of in memory; NS_BENCH_WRITE=rank0|parallel:
-# solve's --mpi-write (streamed with owned sets: parallel, the default, has
+# streamed (--stream) instead of in memory; NS_BENCH_WRITE=rank0|placed|parallel:
+# solve's --mpi-write (streamed with owned sets: placed, the default, has
 # every rank write its own tiles' chunks; rank0 has rank 0 take every tile
-# and write them).
+# and write them; the general engine's default is placed too).
 # --general SPEC (repeatable; then no tile sizes unless given): the general
 # engine (level sieve) across ranks instead, SPEC one of nim3:N (Nim on
 # N x N x N), moore3:N (Moore's Nim_2 on N x N x N), awythoff:N (a-Wythoff
-# a = 2 on N x N); the same columns, bytes of level values.
+# a = 2 on N x N); the same columns, bytes of level values, and the write's
+# seconds of the summary's mpi write: line (- at one rank: no such line).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=$root/build-mpi
@@ -80,7 +81,9 @@ for n in ${sizes[@]+"${sizes[@]}"}; do
     done
 done
 
-# the general engine: one spec at a time, the same columns
+# the general engine: one spec at a time, the same columns and the write's
+[ ${#general[@]} -gt 0 ] &&
+    printf '%-8s %-6s %9s %8s %10s %10s %8s  %s\n' spec RxT "wall s" "x 1x1" "sent MB" "recv MB" "write s" "same file"
 for spec in ${general[@]+"${general[@]}"}; do
     n=${spec#*:}
     case ${spec%%:*} in
@@ -97,7 +100,8 @@ for spec in ${general[@]+"${general[@]}"}; do
             rm -f "$dir/o.h5"
             t0=$(date +%s.%N)
             OMP_NUM_THREADS=$t timeout 600 "$mpiexec" --oversubscribe -np "$r" "$ns" solve "${game[@]}" \
-                -o "$dir/o.h5" >"$dir/out" 2>"$dir/err" || { echo "mpi.sh: $spec $rt failed: $(head -1 "$dir/err")"; exit 1; }
+                ${NS_BENCH_WRITE:+--mpi-write "$NS_BENCH_WRITE"} -o "$dir/o.h5" >"$dir/out" 2>"$dir/err" ||
+                { echo "mpi.sh: $spec $rt failed: $(head -1 "$dir/err")"; exit 1; }
             t1=$(date +%s.%N)
             w=$(echo "$t1 - $t0" | bc -l)
             if [ -z "$best" ] || [ "$(echo "$w < $best" | bc -l)" = 1 ]; then best=$w; fi
@@ -114,7 +118,8 @@ for spec in ${general[@]+"${general[@]}"}; do
         line=$(grep '^mpi:' "$dir/out" || true)
         sent=$(echo "$line" | sed -n 's/.*sent \([0-9.]*\) MB.*/\1/p')
         recv=$(echo "$line" | sed -n 's/.*received \([0-9.]*\) MB.*/\1/p')
-        printf '%-8s %-6s %9.3f %8.3f %10s %10s  %s\n' "$spec" "$rt" "$best" "$(echo "$best / $base" | bc -l)" \
-            "${sent:-0}" "${recv:-0}" "$same"
+        ws=$(sed -n 's/^mpi write:.* in \([0-9.]*\) s .*/\1/p' "$dir/out")
+        printf '%-8s %-6s %9.3f %8.3f %10s %10s %8s  %s\n' "$spec" "$rt" "$best" "$(echo "$best / $base" | bc -l)" \
+            "${sent:-0}" "${recv:-0}" "${ws:--}" "$same"
     done
 done
