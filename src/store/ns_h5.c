@@ -714,14 +714,15 @@ static void table_job(const char *path, const ns_table *t, size_t gsize, uint32_
     job->count = ns_h5_chunk_count(job);
 }
 
-/* ns_h5_write_placed: this rank's share of job's chunks, chunks
- * C q / R .. C (q + 1) / R - 1 of rank q of R (C the job's). */
+/* ns_h5_write_placed: this rank's share of job's chunks, dealt
+ * cyclically (chunk c to rank c mod R: the costly parts of a table, its
+ * valid cells, spread over the ranks). */
 static void placed_share(const ns_h5_placer *pl, ns_h5_chunk_job *job)
 {
     const uint64_t c = job->count, q = (uint64_t)ns_h5_placer_rank(pl), r = (uint64_t)ns_h5_placer_size(pl);
-    /* c < 2^40 chunks and r < 2^20 ranks: no overflow */
-    job->first = c * q / r;
-    job->count = c * (q + 1) / r - job->first;
+    job->first = q < c ? q : c;
+    job->count = q < c ? (c - q + r - 1) / r : 0;
+    job->stride = r;
     job->put = ns_h5_placed_put;
     job->put_user = (void *)pl;
 }

@@ -194,7 +194,13 @@ static void write_batch(run *r, uint64_t first, uint64_t n, slot *s)
     }
 }
 
-/* Put mode: hand the filtered chunks first..first+n-1 in slots s[0..n) to
+/* The step between the job's chunks (1: contiguous). */
+static uint64_t stride_of(const ns_h5_chunk_job *job)
+{
+    return job->stride ? job->stride : 1;
+}
+
+/* Put mode: hand the job's chunks first..first+n-1 (ordinals) in slots s[0..n) to
  * the job's put (a collective round; see ns_h5_put_fn). Thread 0 only. */
 static void put_batch(run *r, uint64_t first, uint64_t n, const slot *s, int last)
 {
@@ -245,7 +251,8 @@ ns_err ns_h5_write_chunks(const ns_h5_chunk_job *job, ns_error *err)
                             "little-endian host", job->path);
     const uint64_t total = ns_h5_chunk_count(job);
     if (job->n < 1 || job->n > NS_H5_GROUP_MAX || job->rank < 1 || job->rank > H5S_MAX_RANK ||
-        job->threads < 1 || !job->fill || job->first > total || job->count > total - job->first)
+        job->threads < 1 || !job->fill || job->first > total ||
+        (job->count && (job->first + (job->count - 1) * stride_of(job) >= total)))
         return ns_error_set(err, NS_EINTERNAL, "%s: bad chunk job: %d datasets, rank %d, %d threads, chunks "
                             "%llu+%llu of %llu", job->path, job->n, job->rank, job->threads,
                             (unsigned long long)job->first, (unsigned long long)job->count,
@@ -257,7 +264,7 @@ ns_err ns_h5_write_chunks(const ns_h5_chunk_job *job, ns_error *err)
     if (job->count == 0) {
         /* put mode: the rounds of the other ranks' batches, with none */
         while (job->put && r.more && !r.stopped)
-            put_batch(&r, job->first, 0, NULL, 1);
+            put_batch(&r, 0, 0, NULL, 1);
         if (r.stopped) {
             if (err)
                 *err = r.first;
@@ -324,7 +331,7 @@ ns_err ns_h5_write_chunks(const ns_h5_chunk_job *job, ns_error *err)
                 const uint64_t first = (b - 1) * batch;
                 const uint64_t n = job->count - first < batch ? job->count - first : batch;
                 if (job->put)
-                    put_batch(&r, job->first + first, n, r.slots + ((b - 1) & 1) * batch, b == nbatch);
+                    put_batch(&r, first, n, r.slots + ((b - 1) & 1) * batch, b == nbatch);
                 else
                     write_batch(&r, job->first + first, n, r.slots + ((b - 1) & 1) * batch);
             }
@@ -335,13 +342,14 @@ ns_err ns_h5_write_chunks(const ns_h5_chunk_job *job, ns_error *err)
                 PRAGMA(omp for schedule(dynamic, 1))
                 for (int64_t i = 0; i < n; i++)
                     if (!has_failed(&r))
-                        filter_chunk(&r, &r.workers[tid], job->first + first + (uint64_t)i, &set[i]);
+                        filter_chunk(&r, &r.workers[tid], job->first + (first + (uint64_t)i) * stride_of(job),
+                                     &set[i]);
             }
         }
     }
     /* put mode: the rounds of the ranks that still have batches */
     while (job->put && r.more && !r.stopped)
-        put_batch(&r, job->first + job->count, 0, NULL, 1);
+        put_batch(&r, job->count, 0, NULL, 1);
     if (r.failed) {
         if (err)
             *err = r.first;
@@ -359,7 +367,7 @@ setup_failed:
         r.failed = 1;
         r.first = keep;
         while (r.more && !r.stopped)
-            put_batch(&r, job->first, 0, NULL, 1);
+            put_batch(&r, 0, 0, NULL, 1);
     }
 fail:
     free_run(&r, nt);

@@ -181,8 +181,10 @@ typedef void (*ns_h5_fill_fn)(void *user, const hsize_t *offset, void *const *bu
 /* A round of placed chunks across MPI ranks (ns_h5_write_placed): the
  * calling thread of ns_h5_write_chunks hands each batch of filtered chunks
  * to put instead of writing them; every rank calls it the same number of
- * times (a collective). len[i * n + j] and buf[i * n + j] are chunk first +
- * i of dataset j (n the job's datasets; len 0: not stored); failed: this
+ * times (a collective). len[i * n + j] and buf[i * n + j] are the job's
+ * chunk number first + i (its ordinal: chunk job.first + (first + i)
+ * job.stride of the grid) of dataset j (n the job's datasets; len 0: not
+ * stored); failed: this
  * rank failed (every rank stops in this round); last: no batch of this
  * rank follows. *more gets whether some rank still has batches: the
  * writer then calls put with no chunks (nchunks 0, last 1) until none has.
@@ -206,6 +208,8 @@ typedef struct ns_h5_chunk_job {
     hsize_t chunk[H5S_MAX_RANK];
     uint64_t first, count;       /* chunks first.. first+count-1, numbered
                                   * row-major over the grid of chunks */
+    uint64_t stride;             /* 0 or 1: those; else the job's k-th chunk
+                                  * is chunk first + k stride (put mode only) */
     ns_h5_fill_fn fill;
     void *user;                  /* passed to fill; borrowed */
     int threads;                 /* OpenMP threads, >= 1 */

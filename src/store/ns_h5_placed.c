@@ -6,8 +6,9 @@
  *
  * Rank 0 creates the file ("<path>.part", through the direct-I/O driver
  * in its shared mode, ns_h5_direct_share) and its datasets; each rank
- * fills and filters its share of the chunks of /grundy and /pn (a
- * contiguous range of the chunk grid, ns_h5_write_chunks in put mode) and
+ * fills and filters its share of the chunks of /grundy and /pn (its
+ * share of the chunk grid, chunk c to rank c mod R, ns_h5_write_chunks in
+ * put mode) and
  * the ranks meet once a batch (ns_h5_placed_put):
  *   1. MPI_Gather of a header a rank (failed, chunks, first, last) and
  *      MPI_Gatherv of the chunks' filtered sizes to rank 0;
@@ -254,10 +255,12 @@ static ns_err place_round(ns_h5_placer *p, const size_t *len, const uint8_t *con
     const ns_h5_chunk_job *job = p->job;
     const int nds = p->nds;
     for (int q = 0; q < p->size; q++) {
+        /* rank q's ordinal k is chunk q + k R (ns_h5.c, placed_share) */
         const uint64_t first = (uint64_t)p->hdrs[4 * q + 2], n = (uint64_t)p->hdrs[4 * q + 1];
         for (uint64_t i = 0; i < n; i++) {
             hsize_t off[H5S_MAX_RANK] = {0};
-            ns_h5_chunk_offset(job, first + i, off);
+            const uint64_t chunk = (uint64_t)q + (first + i) * (uint64_t)p->size;
+            ns_h5_chunk_offset(job, chunk, off);
             for (int j = 0; j < nds; j++) {
                 const size_t k = (size_t)p->displs[q] + i * (uint64_t)nds + (uint64_t)j;
                 p->addrs[k] = UINT64_MAX;
@@ -268,7 +271,7 @@ static ns_err place_round(ns_h5_placer *p, const size_t *len, const uint8_t *con
                     if (H5Dwrite_chunk(job->dset[j], H5P_DEFAULT, 0, off, len[i * (uint64_t)nds + (uint64_t)j],
                                        buf[i * (uint64_t)nds + (uint64_t)j]) < 0)
                         return ns_h5_fail(err, NS_EIO, "%s: cannot write chunk %llu of dataset %s", p->path,
-                                          (unsigned long long)(first + i), job->name[j]);
+                                          (unsigned long long)chunk, job->name[j]);
                     p->bytes += l;
                     continue;
                 }

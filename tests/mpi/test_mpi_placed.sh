@@ -5,15 +5,18 @@
 # tile kernel with replicated sets and the row kernel in memory when
 # asked; issue 21, item 3). Each rank fills and filters a contiguous share
 # of the chunks of /grundy and /pn and writes them into rank 0's .part at
-# the places rank 0 gives (src/store/ns_h5_placed.c).
+# the places rank 0 gives (src/store/ns_h5_placed.c); chunk c is rank c
+# mod R's.
 #
-# Checked, at 1, 2 and 3 ranks (4 for three-pile Nim) against the default
+# Checked, at 1, 2 and 3 ranks (4 for three-pile Nim, and for a table of
+# one chunk: ranks with no chunk take part) against the default
 # build's single-process file: h5same.py (every stored chunk byte for byte,
 # so the ranks' chunks are the single-process filters' own bytes, and
 # every attribute but the run's own), h5dump's allocation time (the
 # single-process writer's, incremental: not parallel HDF5), mpi_write =
 # placed and mpi_ranks = R, the summary's line with the bytes the ranks but
-# 0 wrote (more than none at 2 ranks and more); three-pile Nim's values
+# 0 wrote (more than none at 2 ranks and more: every table but the tiny
+# one has two chunks or more); three-pile Nim's values
 # against Bouton's a ^ b ^ c. A rank that cannot open the .part
 # (NS_TEST_PLACE_REFUSE=R): rank 0 writes every chunk, the same file,
 # mpi_write = rank0, and the summary says so. A rank whose write fails
@@ -30,13 +33,14 @@ alloc() { # FILE: each dataset's allocation time, one line "NAME TIME"
 }
 
 games=("nim -D piles=3 --bounds 200,128,100"
-    "nim -D piles=3 --size 48 --pn-only --mpi-write placed"
-    "moore -D piles=3 -D k=2 --size 24 --mpi-write placed"
-    "a-wythoff -D a=2 --size 700"
+    "nim -D piles=3 --size 128 --pn-only --mpi-write placed"
+    "moore -D piles=3 -D k=2 --size 112 --mpi-write placed"
+    "a-wythoff -D a=2 --size 1200"
     "wythoff --size 2500 --mpi-sets replicated --mpi-write placed"
-    "wythoff --size 4500 --pn-only --no-stream --mpi-write placed")
-names=(nim3 nim3-pn moore awythoff wythoff wythoff-pn)
-engines=(general general general general tiles2d rows-pn)
+    "wythoff --size 4500 --pn-only --no-stream --mpi-write placed"
+    "nim -D piles=3 --size 9")
+names=(nim3 nim3-pn moore awythoff wythoff wythoff-pn tiny)
+engines=(general general general general tiles2d rows-pn general)
 for gi in "${!games[@]}"; do
     read -r -a game <<<"${games[$gi]}"
     nm=${names[$gi]}
@@ -49,8 +53,20 @@ for gi in "${!games[@]}"; do
     done
     run "$REF_NS" solve "${ref_game[@]}" -q -o "$ref"
     [ "$RC" -eq 0 ] || { fail "reference $nm: exit $RC"; show; continue; }
+    # chunks of the table dataset: chunk c is rank c mod R's, so with two or
+    # more the ranks but 0 write some
+    nchunks=$($PY -c '
+import sys, h5py
+f = h5py.File(sys.argv[1], "r")
+d = f["grundy"] if "grundy" in f else f["pn"]
+n = 1
+for s, c in zip(d.shape, d.chunks):
+    n *= -(-s // c)
+print(n)' "$ref")
+    [ "$nm" = tiny ] || [ "$nchunks" -ge 2 ] || fail "$nm: expected a table of two chunks or more (got $nchunks)"
     ranks="1 2 3"
     [ "$nm" = nim3 ] && ranks="1 2 3 4"
+    [ "$nm" = tiny ] && ranks="4"   # one chunk: three ranks without any
     for r in $ranks; do
         f="$WORK/$nm.$r.h5"
         rm -f "$f" "$f.part"
@@ -79,7 +95,7 @@ for gi in "${!games[@]}"; do
         if [ -z "$line" ] || [ -z "$others" ]; then
             fail "$nm at $r ranks: expected the 'mpi write:' line"
             show
-        elif [ "$r" -gt 1 ] && [ "$others" -eq 0 ]; then
+        elif [ "$r" -gt 1 ] && [ "$others" -eq 0 ] && [ "$nchunks" -ge 2 ]; then
             fail "$nm at $r ranks: the ranks but 0 wrote no chunk ($line)"
         elif [ "$r" -eq 1 ] && [ "$others" != 0 ]; then
             fail "$nm at one rank: expected no bytes from other ranks ($line)"
