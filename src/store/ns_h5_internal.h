@@ -368,9 +368,8 @@ int ns_h5_placer_rank(const ns_h5_placer *p);
 int ns_h5_placer_size(const ns_h5_placer *p);
 /* the last failure returned on this rank was another rank's (said there) */
 int ns_h5_placer_echo(const ns_h5_placer *p);
-/* rank 0's n bytes at buf on every rank; the largest v of every rank */
+/* rank 0's n bytes at buf on every rank */
 void ns_h5_placer_bcast(const ns_h5_placer *p, void *buf, size_t n);
-int ns_h5_placer_max(const ns_h5_placer *p, int v);
 
 /* Collective: rank 0 shares its open file (the .part, through the direct
  * driver; its datasets and grid in job, kept), every other rank opens it

@@ -131,14 +131,6 @@ void ns_h5_placer_bcast(const ns_h5_placer *p, void *buf, size_t n)
     MPI_Bcast(buf, (int)n, MPI_BYTE, 0, p->comm);
 }
 
-int ns_h5_placer_max(const ns_h5_placer *p, int v)
-{
-    int out = v;
-    if (MPI_Allreduce(&v, &out, 1, MPI_INT, MPI_MAX, p->comm) != MPI_SUCCESS)
-        return v ? v : NS_EINTERNAL;
-    return out;
-}
-
 ns_err ns_h5_placer_share(ns_h5_placer *p, hid_t file, const ns_h5_chunk_job *job, int *shared, ns_error *err)
 {
     /* rank 0 says where the file is (device, inode), or that it cannot share it */
@@ -411,12 +403,6 @@ void ns_h5_placer_bcast(const ns_h5_placer *p, void *buf, size_t n)
     (void)p;
     (void)buf;
     (void)n;
-}
-
-int ns_h5_placer_max(const ns_h5_placer *p, int v)
-{
-    (void)p;
-    return v;
 }
 
 ns_err ns_h5_placer_share(ns_h5_placer *p, hid_t file, const ns_h5_chunk_job *job, int *shared, ns_error *err)
