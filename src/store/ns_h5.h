@@ -41,9 +41,13 @@ typedef struct ns_meta {
     int mpi_ranks;            /* > 0: a solve across that many MPI ranks
                                  (root attribute mpi_ranks; not read back) */
     char mpi_write[16];       /* with mpi_ranks > 0: who wrote the file,
-                                 "rank0" (rank 0 alone) or "parallel" (every
-                                 rank, ns_h5_write_par); root attribute
-                                 mpi_write when not ""; not read back */
+                                 "rank0" (rank 0 alone), "placed" (every
+                                 rank its chunks with our filters at the
+                                 places rank 0 gave: ns_h5_write_placed,
+                                 or a streamed table's placed chunks) or
+                                 "parallel" (every rank, ns_h5_write_par);
+                                 root attribute mpi_write when not "";
+                                 not read back */
     char mpi_sets[16];        /* "" or, a tile solve across ranks, how the
                                  line sets were kept: "owned", "replicated"
                                  (root attribute mpi_sets; not read back) */
