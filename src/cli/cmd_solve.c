@@ -670,8 +670,13 @@ static int dist_write(const solve_args *a, int mode, const ns_table *t, ns_meta 
     if (mode == MPI_WRITE_PLACED) {
         if (!rep)
             rep = &r0;
-        if (!ns_h5_write_placed(a->out, t, meta, a->force ? NS_H5_FORCE : 0, ns_dist_comm(), stats ? stats : &ts, rep,
-                                &err))
+        const ns_err rc = ns_h5_write_placed(a->out, t, meta, a->force ? NS_H5_FORCE : 0, ns_dist_comm(),
+                                             stats ? stats : &ts, rep, &err);
+        if (rep->refused) /* as for a streamed table's placed chunks */
+            fprintf(stderr, "nimsieve solve: rank %d: %s.part: %s; rank 0 writes the file alone (each rank writes its "
+                    "own chunks only where every rank sees the output's file system)\n", ns_dist_rank(), a->out,
+                    rep->refused > 0 ? strerror(rep->refused) : "not the file rank 0 writes");
+        if (!rc)
             return NS_EXIT_OK;
         if (!rep->echo)
             ns_cli_error(CMD, "%s", err.msg);   /* "rank R of N: " comes with it */

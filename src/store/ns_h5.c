@@ -1240,6 +1240,7 @@ ns_err ns_h5_write_placed(const char *path, const ns_table *t, const ns_meta *m,
     }
     if (rc && ns_h5_placer_echo(pl))
         rep->echo = 1;
+    rep->refused = ns_h5_placer_refused(pl);
     ns_h5_placer_free(pl);
     free(part);
     return rc;

@@ -189,6 +189,8 @@ typedef struct ns_h5_placed_report {
     uint64_t bytes_others;   /* rank 0, shared: of them the ranks but 0 */
     int echo;           /* the error returned is another rank's, which
                            that rank returned (and says) itself */
+    int refused;        /* this rank could not open the .part: its errno,
+                           or -1 (not rank 0's file); 0: it could */
 } ns_h5_placed_report;
 
 /* The same file as ns_h5_write_stats's, byte for byte in every chunk,

@@ -368,6 +368,9 @@ int ns_h5_placer_rank(const ns_h5_placer *p);
 int ns_h5_placer_size(const ns_h5_placer *p);
 /* the last failure returned on this rank was another rank's (said there) */
 int ns_h5_placer_echo(const ns_h5_placer *p);
+/* this rank could not open rank 0's .part: its errno, -1 (another file);
+ * 0: it could */
+int ns_h5_placer_refused(const ns_h5_placer *p);
 /* rank 0's n bytes at buf on every rank */
 void ns_h5_placer_bcast(const ns_h5_placer *p, void *buf, size_t n);
 

@@ -61,6 +61,8 @@ struct ns_h5_placer {
     uint64_t bytes;               /* filtered bytes this rank wrote */
     int fail_after;               /* test hook: fail the write after this many chunks; -1 */
     int echo;                     /* the failure returned is another rank's */
+    int refused;                  /* this rank could not open the .part: its
+                                     errno, or -1: not rank 0's file */
 };
 
 #ifdef NS_MPI
@@ -121,6 +123,11 @@ int ns_h5_placer_echo(const ns_h5_placer *p)
     return p->echo;
 }
 
+int ns_h5_placer_refused(const ns_h5_placer *p)
+{
+    return p->refused;
+}
+
 int ns_h5_placer_size(const ns_h5_placer *p)
 {
     return p->size;
@@ -171,8 +178,13 @@ ns_err ns_h5_placer_share(ns_h5_placer *p, hid_t file, const ns_h5_chunk_job *jo
     if (p->rank != 0) {
         const char *refuse = getenv("NS_TEST_PLACE_REFUSE");
         struct stat sb;
-        p->fd = refuse && *refuse && atoi(refuse) == p->rank ? -1 : open(p->part, O_WRONLY | O_CLOEXEC);
+        p->fd = refuse && *refuse && atoi(refuse) == p->rank ? (errno = ENOENT, -1)
+                                                              : open(p->part, O_WRONLY | O_CLOEXEC);
+        if (p->fd < 0)
+            p->refused = errno ? errno : -1;
         ok = p->fd >= 0 && fstat(p->fd, &sb) == 0 && (int64_t)sb.st_dev == id[1] && (int64_t)sb.st_ino == id[2];
+        if (!ok && !p->refused)
+            p->refused = -1;
         if (!ok && p->fd >= 0) {
             close(p->fd);
             p->fd = -1;
@@ -387,6 +399,12 @@ int ns_h5_placer_rank(const ns_h5_placer *p)
 }
 
 int ns_h5_placer_echo(const ns_h5_placer *p)
+{
+    (void)p;
+    return 0;
+}
+
+int ns_h5_placer_refused(const ns_h5_placer *p)
 {
     (void)p;
     return 0;

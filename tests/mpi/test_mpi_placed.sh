@@ -19,7 +19,7 @@
 # one has two chunks or more); three-pile Nim's values
 # against Bouton's a ^ b ^ c. A rank that cannot open the .part
 # (NS_TEST_PLACE_REFUSE=R): rank 0 writes every chunk, the same file,
-# mpi_write = rank0, and the summary says so. A rank whose write fails
+# mpi_write = rank0, the summary says so and the rank says why on stderr. A rank whose write fails
 # (NS_H5_PLACED_TEST_FAIL=R:N, its write after N chunks): every rank stops
 # in the same meeting, exit non-zero (not a hang), one message naming the
 # rank, no file and no .part left.
@@ -130,6 +130,10 @@ else
     CHECKS=$((CHECKS + 1))
     grep -q "^mpi write: *rank 0 of 2 wrote $f alone .*fell back to rank 0" "$OUT" ||
         { fail "a rank refused: expected the fallback in the 'mpi write:' line"; show; }
+    CHECKS=$((CHECKS + 1))
+    grep -q "^nimsieve solve: rank 1: $f.part: No such file or directory; rank 0 writes the file alone" "$ERR" &&
+        [ "$(grep -c '^nimsieve solve:' "$ERR")" -eq 1 ] ||
+        { fail "a rank refused: expected one line naming it on stderr"; show; }
 fi
 
 # a rank whose write fails: every rank stops, one message, nothing left
