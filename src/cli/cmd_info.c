@@ -20,7 +20,8 @@ static void usage(void)
            "\n"
            "Summarise a table file written by 'nimsieve solve': game, parameters, bounds,\n"
            "play convention, kind (grundy or P/N), number of P-positions, largest Grundy\n"
-           "value, the counts of the values 0..%d, timing and provenance.\n"
+           "value, the counts of the values 0..%d, timing and provenance (the engine; across\n"
+           "MPI ranks, how many and who wrote the file).\n"
            "\n"
            "options:\n"
            "  -h, --help   this help\n",
@@ -128,6 +129,15 @@ int ns_cmd_info(int argc, char **argv)
         ns_cli_seq_print(&meta, t->bounds[0]);
     printf("timing:        %.3f s wall on %d thread%s\n", meta.wall_seconds, meta.threads, meta.threads == 1 ? "" : "s");
     printf("engine:        %s\n", meta.engine[0] ? meta.engine : "(not recorded: written before engines had names)");
+    if (meta.mpi_ranks > 0) {
+        const char *w = meta.mpi_write;
+        printf("mpi:           %d rank%s; file written %s%s%s\n", meta.mpi_ranks, meta.mpi_ranks == 1 ? "" : "s",
+               strcmp(w, "placed") == 0     ? "by every rank, its chunks at the places rank 0 gave (placed)"
+               : strcmp(w, "parallel") == 0 ? "by every rank with parallel HDF5 (parallel)"
+               : strcmp(w, "rank0") == 0    ? "by rank 0 alone (rank0)"
+                                            : "(not recorded)",
+               meta.mpi_sets[0] ? "; line sets " : "", meta.mpi_sets);
+    }
     printf("complete:      %s\n", meta.complete ? "yes" : "NO (the solve did not finish)");
     printf("created:       %s\n", meta.created_utc[0] ? meta.created_utc : "(unknown)");
     printf("version:       nimsieve %s (git %s)\n", meta.nimsieve_version, meta.git_revision);

@@ -1578,6 +1578,9 @@ static ns_err open_reader(reader *r, const char *path, ns_meta *m, ns_error *err
         (rc = read_str_into(r, "params", 1, 1, m->params, sizeof m->params)) ||
         (rc = read_str_into(r, "play", 1, 1, play, sizeof play)) ||
         (rc = read_str_into(r, "engine", 0, 0, m->engine, sizeof m->engine)) ||
+        (rc = read_num(r, "mpi_ranks", 0, H5T_NATIVE_INT, &m->mpi_ranks, NULL)) ||
+        (rc = read_str_into(r, "mpi_write", 0, 0, m->mpi_write, sizeof m->mpi_write)) ||
+        (rc = read_str_into(r, "mpi_sets", 0, 0, m->mpi_sets, sizeof m->mpi_sets)) ||
         (rc = read_num(r, "threads", 0, H5T_NATIVE_INT, &m->threads, NULL)) ||
         (rc = read_num(r, "wall_seconds", 0, H5T_NATIVE_DOUBLE, &m->wall_seconds, NULL)) ||
         (rc = read_num(r, "max_value", 1, H5T_NATIVE_UINT32, &r->max_value, NULL)) ||

@@ -39,7 +39,7 @@ typedef struct ns_meta {
     int pn_only;
     int threads;
     int mpi_ranks;            /* > 0: a solve across that many MPI ranks
-                                 (root attribute mpi_ranks; not read back) */
+                                 (root attribute mpi_ranks; read back) */
     char mpi_write[16];       /* with mpi_ranks > 0: who wrote the file,
                                  "rank0" (rank 0 alone), "placed" (every
                                  rank its chunks with our filters at the
@@ -47,10 +47,10 @@ typedef struct ns_meta {
                                  or a streamed table's placed chunks) or
                                  "parallel" (every rank, ns_h5_write_par);
                                  root attribute mpi_write when not "";
-                                 not read back */
+                                 read back (info says it) */
     char mpi_sets[16];        /* "" or, a tile solve across ranks, how the
                                  line sets were kept: "owned", "replicated"
-                                 (root attribute mpi_sets; not read back) */
+                                 (root attribute mpi_sets; read back) */
     double wall_seconds;
     int complete;             /* 1 when the solve finished */
     char engine[32];          /* the engine that solved it (ns_engine.name);

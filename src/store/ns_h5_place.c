@@ -225,13 +225,15 @@ int ns_h5_packer_tile(ns_h5_packer *p, int64_t x0, int64_t y0, int64_t nx, int64
         *r++ = (int64_t)c->plen;
         *r++ = (int64_t)c->zeros;
         *r++ = (int64_t)c->max_value;
-        memcpy(r, s->pp[i], (size_t)c->zeros * 2 * sizeof *r);
+        if (c->zeros) /* else s->pp[i] may be NULL */
+            memcpy(r, s->pp[i], (size_t)c->zeros * 2 * sizeof *r);
         r += 2 * c->zeros;
         *dh++ = (int64_t)c->glen;
         *dh++ = (int64_t)c->plen;
         memcpy(db, s->g[i], c->glen);
         db += c->glen;
-        memcpy(db, s->p[i], c->plen);
+        if (c->plen)
+            memcpy(db, s->p[i], c->plen);
         db += c->plen;
     }
     out->x0 = s->at[0][0];

@@ -17,7 +17,8 @@
 # placed and mpi_ranks = R, the summary's line with the bytes the ranks but
 # 0 wrote (more than none at 2 ranks and more: every table but the tiny
 # one has two chunks or more); three-pile Nim's values
-# against Bouton's a ^ b ^ c. A rank that cannot open the .part
+# against Bouton's a ^ b ^ c; `info` says the ranks and who wrote the
+# file (nothing of MPI for a single process's). A rank that cannot open the .part
 # (NS_TEST_PLACE_REFUSE=R): rank 0 writes every chunk, the same file,
 # mpi_write = rank0, the summary says so and the rank says why on stderr. A rank whose write fails
 # (NS_H5_PLACED_TEST_FAIL=R:N, its write after N chunks): every rank stops
@@ -103,6 +104,20 @@ print(n)' "$ref")
     done
 done
 
+# info says how the file was made (the ranks and who wrote it); a
+# single-process file has no such line
+CHECKS=$((CHECKS + 1))
+run "$NS" info "$WORK/nim3.3.h5"
+grep -q "^mpi: *3 ranks; file written by every rank, its chunks at the places rank 0 gave (placed)$" "$OUT" ||
+    { fail "info nim3.3.h5: expected its mpi: line"; show; }
+CHECKS=$((CHECKS + 1))
+run "$NS" info "$WORK/wythoff.2.h5"
+grep -q "^mpi: *2 ranks; file written by every rank, .*(placed); line sets replicated$" "$OUT" ||
+    { fail "info wythoff.2.h5: expected its mpi: line with the line sets"; show; }
+CHECKS=$((CHECKS + 1))
+run "$NS" info "$WORK/nim3.ref.h5"
+[ "$RC" -eq 0 ] && ! grep -q "^mpi:" "$OUT" || { fail "info of a single-process file: expected no mpi: line"; show; }
+
 # the values against a closed form: Bouton's a ^ b ^ c, the sorted cells
 CHECKS=$((CHECKS + 1))
 $PY - "$WORK/nim3.3.h5" <<'PY' || fail "nim3 at 3 ranks: the values are not a ^ b ^ c"
@@ -127,6 +142,9 @@ else
         fail "a rank refused: not the single-process file: $(head -3 "$WORK/diff")"
     CHECKS=$((CHECKS + 1))
     text_attr_is "$f" mpi_write rank0 || fail "a rank refused: expected mpi_write = rank0"
+    CHECKS=$((CHECKS + 1))
+    "$NS" info "$f" | grep -q "^mpi: *2 ranks; file written by rank 0 alone (rank0)$" ||
+        fail "a rank refused: info should say rank 0 wrote the file"
     CHECKS=$((CHECKS + 1))
     grep -q "^mpi write: *rank 0 of 2 wrote $f alone .*fell back to rank 0" "$OUT" ||
         { fail "a rank refused: expected the fallback in the 'mpi write:' line"; show; }
