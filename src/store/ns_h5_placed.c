@@ -22,7 +22,7 @@
  *      rank 0's file: device and inode).
  * A rank's failure (filter, memory, a write) is sent with its next
  * header, or with the closing meeting (ns_h5_placed_finish, after every
- * rank's fsync), and stops every rank in that meeting. */
+ * rank has closed its descriptor), and stops every rank in that meeting. */
 #include "store/ns_h5_internal.h"
 #include "store/ns_chunkfilter.h"
 
@@ -351,12 +351,14 @@ ns_err ns_h5_placed_put(void *user, uint64_t first, uint64_t nchunks, const size
 
 ns_err ns_h5_placed_finish(ns_h5_placer *p, ns_err rc, uint64_t *bytes, uint64_t *others, ns_error *err)
 {
+    /* a rank's writes reach rank 0's file by its close (the page cache of
+     * one node; close-to-open on a network file system), as durable as the
+     * single-process writer's, which does not sync either */
     if (p->rank != 0 && p->fd >= 0) {
-        if (!rc && !p->lfail && fsync(p->fd) != 0) {
+        if (close(p->fd) != 0 && !rc && !p->lfail) {
             p->lfail = 1;
-            ns_error_set(&p->lerr, NS_EIO, "%s: cannot sync %s: %s", p->path, p->part, strerror(errno));
+            ns_error_set(&p->lerr, NS_EIO, "%s: cannot close %s: %s", p->path, p->part, strerror(errno));
         }
-        close(p->fd);
         p->fd = -1;
     }
     if (!rc && p->lfail) {
