@@ -385,7 +385,7 @@ ns_err ns_h5_placer_share(ns_h5_placer *p, hid_t file, const ns_h5_chunk_job *jo
 ns_err ns_h5_placed_put(void *user, uint64_t first, uint64_t nchunks, const size_t *len, const uint8_t *const *buf,
                         int failed, int last, int *more, ns_error *err);
 
-/* Collective, after the rounds: the ranks sync their writes and agree on
+/* Collective, after the rounds: the ranks close their descriptors and agree on
  * failure (rc: this rank's code so far; the result is every rank's: a
  * failed rank's message, or one naming the lowest rank that failed).
  * *bytes (rank 0) gets the filtered bytes every rank wrote, *others
