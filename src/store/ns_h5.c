@@ -679,8 +679,23 @@ static void gather_p_positions(const ns_table *t, const scan *sc, uint64_t a, ui
     }
 }
 
-/* /grundy (dg, when the table has Grundy values) and /pn (dpn) together,
- * then /p_positions (dp: n_p x k, chunks of prows x k). */
+/* The writing threads m asks for (0: OpenMP's), 1..WRITE_THREADS_MAX:
+ * each holds ~4 MiB of buffers. */
+static int write_threads(const ns_meta *m)
+{
+    const int asked = m->threads > 0 ? m->threads : ns_omp_max_threads();
+    return asked < 1 ? 1 : asked > WRITE_THREADS_MAX ? WRITE_THREADS_MAX : asked;
+}
+
+/* The shape of table t (dims) and the chunk shape /grundy and /pn share
+ * (gsize: bytes of a stored Grundy value). */
+static void table_shape(const ns_table *t, size_t gsize, hsize_t *dims, hsize_t *chunk)
+{
+    for (int d = 0; d < t->k; d++)
+        dims[d] = (hsize_t)t->bounds[d];
+    ns_h5_chunk_shape(t->k, dims, CHUNK_BYTES / (t->pn_only ? 1 : gsize), chunk);
+}
+
 /* The chunk job of /grundy (unless P/N) and /pn of table t: every chunk
  * (first 0, count all), filled from tf (set up here). */
 static void table_job(const char *path, const ns_table *t, size_t gsize, uint32_t ginv, const hsize_t *dims,
@@ -746,6 +761,8 @@ static ns_err placed_chunks(ns_h5_placer *pl, hid_t file, ns_h5_chunk_job *job, 
     return ns_h5_placed_finish(pl, rc, rep ? &rep->bytes : NULL, rep ? &rep->bytes_others : NULL, err);
 }
 
+/* /grundy (dg, when the table has Grundy values) and /pn (dpn) together,
+ * then /p_positions (dp: n_p x k, chunks of prows x k). */
 static ns_err write_direct(writer *w, const ns_table *t, const scan *sc, const ns_table_stats *st,
                            int threads, hid_t dg, size_t gsize, uint32_t ginv, hid_t dpn,
                            const hsize_t *dims, const hsize_t *chunk, hid_t dp, hsize_t prows)
@@ -901,9 +918,7 @@ static ns_err write_contents(writer *w, const ns_table *t, const ns_meta *m)
 #else
     const int direct = ns_h5_direct_ok() && !w->par;
 #endif
-    /* each writing thread holds ~4 MiB of buffers */
-    const int asked = m->threads > 0 ? m->threads : ns_omp_max_threads();
-    const int threads = asked < 1 ? 1 : asked > WRITE_THREADS_MAX ? WRITE_THREADS_MAX : asked;
+    const int threads = write_threads(m);
 
     ns_table_stats st;
     if (direct || w->par) {
@@ -923,9 +938,7 @@ static ns_err write_contents(writer *w, const ns_table *t, const ns_meta *m)
 
     /* /grundy and /pn share their chunk shape */
     hsize_t dims[NS_MAX_DIM], chunk[NS_MAX_DIM];
-    for (int d = 0; d < k; d++)
-        dims[d] = (hsize_t)t->bounds[d];
-    ns_h5_chunk_shape(k, dims, CHUNK_BYTES / (t->pn_only ? 1 : gsize), chunk);
+    table_shape(t, gsize, dims, chunk);
     tspace = H5Screate_simple(k, dims, NULL);
     if (tspace < 0) {
         rc = ns_h5_fail(w->err, NS_EIO, "%s: cannot create the dataspace of the table", w->path);
@@ -1187,14 +1200,11 @@ static ns_err placed_follow(const char *path, const ns_table *t, const ns_meta *
     }
     const size_t gsize = (size_t)hdr[1];
     hsize_t dims[NS_MAX_DIM], chunk[NS_MAX_DIM];
-    for (int d = 0; d < t->k; d++)
-        dims[d] = (hsize_t)t->bounds[d];
-    ns_h5_chunk_shape(t->k, dims, CHUNK_BYTES / (t->pn_only ? 1 : gsize), chunk);
-    const int asked = m->threads > 0 ? m->threads : ns_omp_max_threads();
-    const int threads = asked < 1 ? 1 : asked > WRITE_THREADS_MAX ? WRITE_THREADS_MAX : asked;
+    table_shape(t, gsize, dims, chunk);
     table_fill tf;
     ns_h5_chunk_job job;
-    table_job(path, t, gsize, (uint32_t)hdr[2], dims, chunk, threads, H5I_INVALID_HID, H5I_INVALID_HID, &tf, &job);
+    table_job(path, t, gsize, (uint32_t)hdr[2], dims, chunk, write_threads(m), H5I_INVALID_HID, H5I_INVALID_HID, &tf,
+              &job);
     return placed_chunks(pl, H5I_INVALID_HID, &job, rep, err);
 }
 
