@@ -158,13 +158,15 @@ static void usage(void)
            "of every level, the ranks swap the blocks' values after each level and\n"
            "every rank keeps the whole table, so every rank writes its share of the\n"
            "file (placed, by default).\n"
-           "Checkpoints and --resume across ranks, for all three: rank 0 writes the\n"
-           "checkpoints (the single-process OUT.h5.ckpt: after each unit it holds every\n"
-           "finished tile, block of rows or level); --resume goes on under any number of\n"
+           "Checkpoints and --resume across ranks, for all three: the checkpoint is the\n"
+           "single-process OUT.h5.ckpt; rank 0 writes it (after each unit it holds every\n"
+           "finished tile or block of rows), but for the general engine, whose ranks\n"
+           "each write their share of its chunks (--mpi-write rank0: rank 0 alone);\n"
+           "--resume goes on under any number of\n"
            "ranks, or one process, rank 0 passing on what the others need (the finished\n"
            "tiles; the finished rows' P-positions; the general engine's table).\n"
-           "SIGTERM to the ranks: rank 0 writes a final checkpoint at the end of its\n"
-           "unit (a range of tiles, a block of rows, a level), then ends every rank\n"
+           "SIGTERM to the ranks: rank 0 has the final checkpoint written at the end\n"
+           "of its unit (a range of tiles, a block of rows, a level), then ends every rank\n"
            "(mpirun passes SIGTERM on after ~1 s and kills ~1 s later: the final\n"
            "checkpoint only if rank 0 gets there first). A rank that dies ends the job\n"
            "(mpirun says which); the last checkpoint stays intact. Other games run on\n"
@@ -428,6 +430,13 @@ typedef struct solve_ctx {
                                MPI ranks (more than one) */
     int owned;              /* the tile kernel across ranks with owned line
                                sets (ns_dist_tiles_own) */
+    int ckpt_placed;        /* the general engine across ranks: every rank
+                               takes the checkpoint callback, rank 0 decides
+                               and every rank writes its share of the
+                               checkpoint (ns_h5_ckpt_write_placed) */
+    int ckpt_shared;        /* with it: checkpoints written by every rank */
+    uint64_t ckpt_bytes, ckpt_others;   /* rank 0: the bytes of the last
+                                           one, of them the other ranks' */
 } solve_ctx;
 
 /* Under MPI: the tile exchange of a solve across the ranks into *x and
@@ -516,10 +525,11 @@ static int dist_end(ns_dist_tiles *d, int rc, int quiet, int pn, int team)
 }
 
 /* Under MPI: the general engine's level exchange across the ranks into *x
- * and opts (progress and checkpoints from rank 0 only: after each level
- * every rank holds the whole state, so rank 0's checkpoint is the job's).
- * NULL after printing the error. */
-static ns_dist_levels *dist_levels_start(ns_engine_opts *opts, ns_level_exchange *x, ns_meta *meta)
+ * and opts (progress from rank 0 only; checkpoints: after each level every
+ * rank holds the whole state, so rank 0's checkpoint is the job's; with
+ * all_ckpt every rank takes the callback and writes its share of it, the
+ * decision rank 0's: on_checkpoint). NULL after printing the error. */
+static ns_dist_levels *dist_levels_start(ns_engine_opts *opts, ns_level_exchange *x, ns_meta *meta, int all_ckpt)
 {
     ns_error err = {0};
     /* every rank has checked the paths and allocated its table before rank 0
@@ -535,7 +545,8 @@ static ns_dist_levels *dist_levels_start(ns_engine_opts *opts, ns_level_exchange
     opts->level_exchange = x;
     if (ns_dist_rank() != 0) {
         opts->progress = NULL;
-        opts->checkpoint = NULL;
+        if (!all_ckpt)   /* placed checkpoints: every rank takes the callback */
+            opts->checkpoint = NULL;
     }
     meta->mpi_ranks = ns_dist_size();
     /* a rank that fails now ends the job: the others would wait for its levels */
@@ -740,7 +751,10 @@ static int on_seq_unit(void *user, const ns_table *t, int64_t n)
     return 1;
 }
 
-static int write_checkpoint(solve_ctx *c, uint64_t done, uint64_t total)
+/* Write the checkpoint after `done` units: across ranks, with placed
+ * checkpoints (all: every rank calls it at once), every rank its share;
+ * else this process alone. 0 on success; -1 with c->err (and c->failed). */
+static int write_checkpoint_with(solve_ctx *c, uint64_t done, uint64_t total, int all)
 {
     ns_h5_ckpt ck;
     memset(&ck, 0, sizeof ck);
@@ -749,9 +763,27 @@ static int write_checkpoint(solve_ctx *c, uint64_t done, uint64_t total)
     ck.units_total = total;
     const double start = ns_cli_now();
     ck.seconds = c->prior + (start - c->t0);
-    if (c->seq ? ns_h5_seq_checkpoint(c->seq, c->t, seq_done(c->t, done), c->ckpt_path, c->meta, &ck, &c->err)
-        : c->stream ? ns_h5_stream_checkpoint(c->stream, c->ckpt_path, c->meta, &ck, &c->err)
-                    : ns_h5_ckpt_write(c->ckpt_path, c->t, c->meta, &ck, &c->err)) {
+    if (all) {
+        ns_h5_placed_report rep;
+        const ns_err rc = ns_h5_ckpt_write_placed(c->ckpt_path, c->t, c->meta, &ck, ns_dist_comm(), &rep, &c->err);
+        if (rep.refused && !c->nwritten) /* said once, as for the file's placed chunks */
+            fprintf(stderr, "nimsieve solve: rank %d: %s.tmp: %s; rank 0 writes the checkpoints alone (each rank "
+                    "writes its own chunks only where every rank sees the output's file system)\n", ns_dist_rank(),
+                    c->ckpt_path, rep.refused > 0 ? strerror(rep.refused) : "not the file rank 0 writes");
+        if (rc) {
+            /* a rank's own failure is said here ("rank R of N: "); another's
+             * by that rank, and rank 0 ends the job */
+            if (ns_dist_rank() != 0 && !rep.echo)
+                ns_cli_error(CMD, "%s", c->err.msg);
+            c->failed = 1;
+            return -1;
+        }
+        c->ckpt_shared = rep.shared;
+        c->ckpt_bytes = rep.bytes;
+        c->ckpt_others = rep.bytes_others;
+    } else if (c->seq ? ns_h5_seq_checkpoint(c->seq, c->t, seq_done(c->t, done), c->ckpt_path, c->meta, &ck, &c->err)
+               : c->stream ? ns_h5_stream_checkpoint(c->stream, c->ckpt_path, c->meta, &ck, &c->err)
+                           : ns_h5_ckpt_write(c->ckpt_path, c->t, c->meta, &ck, &c->err)) {
         c->failed = 1;
         return -1;
     }
@@ -764,6 +796,11 @@ static int write_checkpoint(solve_ctx *c, uint64_t done, uint64_t total)
     return 0;
 }
 
+static int write_checkpoint(solve_ctx *c, uint64_t done, uint64_t total)
+{
+    return write_checkpoint_with(c, done, total, 0);
+}
+
 /* Test hook: NS_SOLVE_TEST_TERM_AT=N: the solve raises SIGTERM on itself
  * once N units are done (a stop at a known unit; across ranks rank 0's:
  * it alone gets the checkpoint callback). 0: none. */
@@ -773,9 +810,11 @@ static uint64_t test_term_at(void)
     return e && *e ? strtoull(e, NULL, 10) : 0;
 }
 
-static int on_checkpoint(void *user, uint64_t done, uint64_t total)
+/* What to do after `done` units: the result says whether to stop, *write
+ * whether to write a checkpoint first (a failed write stops too). */
+static int ckpt_plan(solve_ctx *c, uint64_t done, uint64_t total, int *write)
 {
-    solve_ctx *c = user;
+    *write = 0;
     const uint64_t term_at = test_term_at();
     if (term_at && done >= term_at && !ns_cli_interrupted())
         raise(SIGTERM);
@@ -795,13 +834,43 @@ static int on_checkpoint(void *user, uint64_t done, uint64_t total)
         return sig;
     if (sig && done < total) {
         c->stopped = 1;
-        if (done > c->units_saved && done < total)
-            (void)write_checkpoint(c, done, total);
+        *write = done > c->units_saved && done < total;
         return 1;
     }
-    if (done >= total || ns_cli_now() < c->next_due)
-        return 0;
-    return write_checkpoint(c, done, total) ? 1 : 0;
+    *write = done < total && ns_cli_now() >= c->next_due;
+    return 0;
+}
+
+static int on_checkpoint(void *user, uint64_t done, uint64_t total)
+{
+    solve_ctx *c = user;
+    int write = 0, stop = 0;
+    if (!c->ckpt_placed) {
+        stop = ckpt_plan(c, done, total, &write);
+        if (write && write_checkpoint(c, done, total) && !stop)
+            return 1;
+        return stop;
+    }
+    /* placed checkpoints across ranks (the general engine): every rank
+     * comes here after every level; rank 0 decides and every rank writes
+     * its share. A stop is rank 0's: it says why and ends the job; the
+     * others go on to the next level's exchange, which waits for it */
+    int32_t plan[2] = {0, 0};
+    if (ns_dist_rank() == 0) {
+        stop = ckpt_plan(c, done, total, &write);
+        plan[0] = write;
+        plan[1] = stop;
+    }
+    ns_error e = {0};
+    if (ns_dist_bcast_bytes(plan, sizeof plan, &e)) {
+        ns_error_set(&c->err, NS_EIO, "rank %d: %s", ns_dist_rank(), e.msg);
+        c->failed = 1;
+        return 1;
+    }
+    c->units_done = done;
+    c->units_total = total;
+    const int failed = plan[0] && write_checkpoint_with(c, done, total, 1);
+    return ns_dist_rank() == 0 && (plan[1] || failed);
 }
 
 /* Does the checkpoint belong to this solve? NULL if so, else what differs. */
@@ -879,9 +948,16 @@ static void print_times(const solve_ctx *ctx, double wall, int threads)
     if (ctx->prior > 0)
         printf(" (%.3f s in all, with the runs before the resume)", ctx->prior + wall);
     printf("\n");
-    if (ctx->nwritten)
-        printf("checkpoints:   %d, %.3f s in all (%.1f%% of the time)\n", ctx->nwritten, ctx->write_seconds,
-               wall > 0 ? 100.0 * ctx->write_seconds / wall : 0.0);
+    if (!ctx->nwritten)
+        return;
+    printf("checkpoints:   %d, %.3f s in all (%.1f%% of the time)", ctx->nwritten, ctx->write_seconds,
+           wall > 0 ? 100.0 * ctx->write_seconds / wall : 0.0);
+    if (ctx->ckpt_placed && ctx->ckpt_shared)
+        printf("; every rank wrote its share of the chunks (the last: %" PRIu64 " bytes of chunks, %" PRIu64
+               " by the ranks but 0)", ctx->ckpt_bytes, ctx->ckpt_others);
+    else if (ctx->ckpt_placed)
+        printf("; rank 0 wrote them alone (a rank could not open the file)");
+    printf("\n");
 }
 
 /* ---- streaming: tiles go straight to the file ---- */
@@ -1771,7 +1847,8 @@ int ns_cmd_solve(int argc, char **argv)
     ns_dist_levels *dl = NULL;
     take_table take_mem = {t, ctx.owned == 1};
     if (ctx.dist && dist_general) {
-        if (!(dl = dist_levels_start(&opts, &lxch, &meta))) {
+        ctx.ckpt_placed = wmode != MPI_WRITE_RANK0 && a.ckpt_every > 0 && !meta.loopy;
+        if (!(dl = dist_levels_start(&opts, &lxch, &meta, ctx.ckpt_placed))) {
             rc = NS_EXIT_ERROR;
             goto fail;
         }

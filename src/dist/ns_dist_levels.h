@@ -12,8 +12,9 @@
  * of each shared level's cells and sends its 1/R to R - 1 ranks. Called by the engine's thread 0 (the
  * thread that started MPI: MPI_THREAD_FUNNELED suffices). Checkpoints
  * and resume need nothing here: every rank holds the whole state after a
- * level (rank 0 writes the checkpoint; a resume's table goes from rank 0
- * to the others with ns_dist_bcast_bytes). Test hook:
+ * level (the CLI has every rank write its share of the checkpoint, rank 0
+ * deciding when; a resume's table goes from rank 0 to the others with
+ * ns_dist_bcast_bytes). Test hook:
  * NS_DIST_TEST_DIE_AFTER_LEVELS=N kills rank NS_DIST_TEST_FAIL_RANK
  * (default 1) with SIGKILL after its N-th exchange. */
 #ifndef NS_DIST_LEVELS_H

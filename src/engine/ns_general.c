@@ -66,8 +66,9 @@
  *
  * Checkpoints: a unit is a rank level r = 0 .. levels-1 (empty or not).
  * Across processes (opts.level_exchange) every process holds the whole
- * state after each level, so the checkpoint callback of any one of them
- * (the caller picks one) sees the levels done final in its table; a resume
+ * state after each level, so the checkpoint callback of each of them (the
+ * caller picks which get one) sees the levels done final in its table,
+ * after the same levels on every process; a resume
  * rebuilds the sets from the table alone, so every process given the same
  * checkpoint's table starts from the same state, whatever the number of
  * processes that wrote it. */

@@ -729,38 +729,6 @@ static void table_job(const char *path, const ns_table *t, size_t gsize, uint32_
     job->count = ns_h5_chunk_count(job);
 }
 
-/* ns_h5_write_placed: this rank's share of job's chunks, dealt
- * cyclically (chunk c to rank c mod R: the costly parts of a table, its
- * valid cells, spread over the ranks). */
-static void placed_share(const ns_h5_placer *pl, ns_h5_chunk_job *job)
-{
-    const uint64_t c = job->count, q = (uint64_t)ns_h5_placer_rank(pl), r = (uint64_t)ns_h5_placer_size(pl);
-    job->first = q < c ? q : c;
-    job->count = q < c ? (c - q + r - 1) / r : 0;
-    job->stride = r;
-    job->put = ns_h5_placed_put;
-    job->put_user = (void *)pl;
-}
-
-/* The ranks' part of ns_h5_write_placed (any rank): share the file, then
- * every rank writes its chunks of job (or rank 0 all of them, when a rank
- * cannot open the file). */
-static ns_err placed_chunks(ns_h5_placer *pl, hid_t file, ns_h5_chunk_job *job, ns_h5_placed_report *rep,
-                            ns_error *err)
-{
-    int shared = 0;
-    ns_err rc = ns_h5_placer_share(pl, file, job, &shared, err);
-    if (rc)
-        return rc;
-    if (rep)
-        rep->shared = shared;
-    if (!shared)
-        return ns_h5_placer_rank(pl) == 0 ? ns_h5_write_chunks(job, err) : NS_OK;
-    placed_share(pl, job);
-    rc = ns_h5_write_chunks(job, err);
-    return ns_h5_placed_finish(pl, rc, rep ? &rep->bytes : NULL, rep ? &rep->bytes_others : NULL, err);
-}
-
 /* /grundy (dg, when the table has Grundy values) and /pn (dpn) together,
  * then /p_positions (dp: n_p x k, chunks of prows x k). */
 static ns_err write_direct(writer *w, const ns_table *t, const scan *sc, const ns_table_stats *st,
@@ -777,7 +745,8 @@ static ns_err write_direct(writer *w, const ns_table *t, const scan *sc, const n
         int64_t hdr[3] = {1, (int64_t)gsize, (int64_t)ginv};
         ns_h5_placer_bcast(w->pl, hdr, sizeof hdr);
         w->pl_started = 1;
-        rc = placed_chunks(w->pl, w->file, &job, w->rep, w->err);
+        rc = ns_h5_placed_chunks(w->pl, w->file, &job, w->rep ? &w->rep->shared : NULL, w->rep ? &w->rep->bytes : NULL,
+                                 w->rep ? &w->rep->bytes_others : NULL, w->err);
     } else {
         rc = ns_h5_write_chunks(&job, w->err);
     }
@@ -1205,7 +1174,7 @@ static ns_err placed_follow(const char *path, const ns_table *t, const ns_meta *
     ns_h5_chunk_job job;
     table_job(path, t, gsize, (uint32_t)hdr[2], dims, chunk, write_threads(m), H5I_INVALID_HID, H5I_INVALID_HID, &tf,
               &job);
-    return placed_chunks(pl, H5I_INVALID_HID, &job, rep, err);
+    return ns_h5_placed_chunks(pl, H5I_INVALID_HID, &job, &rep->shared, &rep->bytes, &rep->bytes_others, err);
 }
 
 ns_err ns_h5_write_placed(const char *path, const ns_table *t, const ns_meta *m, int flags, const void *comm,

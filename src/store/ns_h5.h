@@ -472,6 +472,21 @@ typedef struct ns_h5_ckpt {
 ns_err ns_h5_ckpt_write(const char *path, const ns_table *t, const ns_meta *m, const ns_h5_ckpt *c,
                         ns_error *err);
 
+/* The same checkpoint written by every rank of an MPI job at once (issue
+ * 21, item 3; comm an MPI_Comm *; collective): every rank holds the same
+ * table t (the general engine's ranks after a level). Rank 0 creates
+ * "<path>.tmp" with the record, each rank filters and writes its share of
+ * the chunks of the table (chunk c to rank c mod R, at the places rank 0
+ * gives, as ns_h5_write_placed), then rank 0 syncs it and renames it over
+ * path. A rank that cannot open the .tmp leaves its chunks to rank 0 (*rep
+ * says so: refused, shared 0). A failure on any rank fails every rank
+ * (rep->echo on those whose error is another's) and leaves the previous
+ * checkpoint at path. Not a loopy game's (NS_EINTERNAL); an HDF5 library
+ * without direct chunk writes: rank 0 writes it alone. In a build without
+ * MPI: NS_EINTERNAL. */
+ns_err ns_h5_ckpt_write_placed(const char *path, const ns_table *t, const ns_meta *m, const ns_h5_ckpt *c,
+                               const void *comm, ns_h5_placed_report *rep, ns_error *err);
+
 typedef struct ns_h5_ckpt_info {
     ns_meta meta;             /* game, rules_text (owned: ns_meta_free), params, play, pn_only */
     ns_h5_ckpt ckpt;

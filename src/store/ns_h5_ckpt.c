@@ -165,7 +165,40 @@ static void fill_chunk(void *user, const hsize_t *off, void *const *bufs)
  * + fletcher32, filtered in parallel (ns_h5_write_chunks) when HDF5 allows
  * direct chunk writes, else through HDF5's pipeline in slabs along
  * dimension 0. */
-static ns_err write_table(ckw *w, const char *name, const ns_table *t, int threads)
+typedef struct table_job {
+    const ns_table *t;
+    const uint32_t *rem;    /* a loopy game's remoteness, or NULL */
+    int threads;
+    ns_h5_placer *pl;       /* rank 0 of a placed checkpoint, else NULL */
+    ns_h5_placed_report *rep;   /* with pl */
+    int *started;           /* with pl: set once the others have the header */
+} table_job;
+
+/* The chunk job of the table t as dataset name (ds: rank 0's dataset, or
+ * H5I_INVALID_HID on the other ranks of a placed checkpoint). */
+static void table_chunks(ns_h5_chunk_job *job, ckfill *f, const char *path, hid_t ds, const char *name,
+                         const ns_table *t, int threads)
+{
+    memset(job, 0, sizeof *job);
+    f->t = t;
+    ckpt_chunk(t, f->chunk);
+    job->path = path;
+    job->n = 1;
+    job->dset[0] = ds;
+    job->name[0] = name;
+    job->elem[0] = (size_t)t->elem;
+    job->rank = t->k;
+    for (int d = 0; d < t->k; d++)
+        job->dims[d] = (hsize_t)t->bounds[d];
+    memcpy(job->chunk, f->chunk, sizeof(hsize_t) * (size_t)t->k);
+    job->first = 0;
+    job->count = ns_h5_chunk_count(job);
+    job->fill = fill_chunk;
+    job->user = f;
+    job->threads = threads > 0 ? threads : 1;
+}
+
+static ns_err write_table(ckw *w, const char *name, const ns_table *t, int threads, const table_job *pj)
 {
     hsize_t dims[NS_MAX_DIM];
     ckfill f = {.t = t};
@@ -180,21 +213,17 @@ static ns_err write_table(ckw *w, const char *name, const ns_table *t, int threa
         return w->err->code ? w->err->code : NS_EIO;
     if (ns_h5_direct_ok()) {
         ns_h5_chunk_job job;
-        memset(&job, 0, sizeof job);
-        job.path = w->path;
-        job.n = 1;
-        job.dset[0] = ds;
-        job.name[0] = name;
-        job.elem[0] = (size_t)t->elem;
-        job.rank = t->k;
-        memcpy(job.dims, dims, sizeof(hsize_t) * (size_t)t->k);
-        memcpy(job.chunk, f.chunk, sizeof(hsize_t) * (size_t)t->k);
-        job.first = 0;
-        job.count = ns_h5_chunk_count(&job);
-        job.fill = fill_chunk;
-        job.user = &f;
-        job.threads = threads > 0 ? threads : 1;
-        rc = ns_h5_write_chunks(&job, w->err);
+        table_chunks(&job, &f, w->path, ds, name, t, threads);
+        if (pj && pj->pl) {
+            /* a placed checkpoint: the others' header, then every rank its chunks */
+            int64_t hdr[3] = {1, t->elem, t->k};
+            ns_h5_placer_bcast(pj->pl, hdr, sizeof hdr);
+            *pj->started = 1;
+            rc = ns_h5_placed_chunks(pj->pl, w->file, &job, &pj->rep->shared, &pj->rep->bytes,
+                                     &pj->rep->bytes_others, w->err);
+        } else {
+            rc = ns_h5_write_chunks(&job, w->err);
+        }
         goto out;
     }
     space = H5Dget_space(ds);
@@ -242,11 +271,6 @@ ns_err ns_h5_sync_path(const char *path, int dir, ns_error *err)
  * table (ns_h5_ckpt_write), or a streamed solve's record (stream_payload). */
 typedef ns_err (*payload_fn)(ckw *w, const void *user);
 
-typedef struct table_job {
-    const ns_table *t;
-    const uint32_t *rem;    /* a loopy game's remoteness, or NULL */
-    int threads;
-} table_job;
 
 /* A table of 4-byte cells of t's shape over data (borrowed, not owned). */
 static ns_table rem_view(const ns_table *t, const uint32_t *data)
@@ -262,13 +286,13 @@ static ns_table rem_view(const ns_table *t, const uint32_t *data)
 static ns_err table_payload(ckw *w, const void *user)
 {
     const table_job *j = user;
-    ns_err rc = write_table(w, CKPT_DATASET, j->t, j->threads);
+    ns_err rc = write_table(w, CKPT_DATASET, j->t, j->threads, j);
     if (rc || !j->rem)
         return rc;
     const ns_table v = rem_view(j->t, j->rem);
     if ((rc = put_i32(w, "checkpoint_loopy", 1)))
         return rc;
-    return write_table(w, CKPT_REMOTENESS, &v, j->threads);
+    return write_table(w, CKPT_REMOTENESS, &v, j->threads, NULL);
 }
 
 /* Test hook (NS_TEST_CKPT_DELAY=S: the new checkpoint written to
@@ -296,7 +320,7 @@ ns_err ns_h5_sync_dir_of(const char *path, ns_error *err)
 }
 
 static ns_err write_ckpt(const char *path, int k, const int64_t *bounds, int pn_only, int elem, const ns_meta *m,
-                         const ns_h5_ckpt *c, payload_fn payload, const void *user, ns_error *err)
+                         const ns_h5_ckpt *c, payload_fn payload, const void *user, ns_h5_placer *pl, ns_error *err)
 {
     ns_h5_quiet();
     if (k < 1 || k > NS_MAX_DIM || (elem != 1 && elem != 2 && elem != 4))
@@ -315,6 +339,9 @@ static ns_err write_ckpt(const char *path, int k, const int64_t *bounds, int pn_
         rc = ns_h5_fail(err, NS_EIO, "%s: cannot set up the file access properties", path);
         goto fail;
     }
+    /* a placed checkpoint: the driver that places a chunk without writing it */
+    if (pl && (rc = ns_h5_direct_fapl(fapl, tmp, err)))
+        goto fail;
     errno = 0;
     w.file = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
     if (w.file < 0) {
@@ -377,8 +404,86 @@ out:
 ns_err ns_h5_ckpt_write(const char *path, const ns_table *t, const ns_meta *m, const ns_h5_ckpt *c,
                         ns_error *err)
 {
-    const table_job j = {t, m->loopy ? m->remoteness : NULL, m->threads};
-    return write_ckpt(path, t->k, t->bounds, t->pn_only, t->elem, m, c, table_payload, &j, err);
+    const table_job j = {t, m->loopy ? m->remoteness : NULL, m->threads, NULL, NULL, NULL};
+    return write_ckpt(path, t->k, t->bounds, t->pn_only, t->elem, m, c, table_payload, &j, NULL, err);
+}
+
+/* ns_h5_ckpt_write_placed on a rank but 0: rank 0's header, then its share
+ * of the chunks of /checkpoint_table (the same grid as rank 0's). */
+static ns_err ckpt_follow(const char *path, const ns_table *t, int threads, ns_h5_placer *pl,
+                          ns_h5_placed_report *rep, ns_error *err)
+{
+    int64_t hdr[3] = {0, 0, 0};
+    ns_h5_placer_bcast(pl, hdr, sizeof hdr);
+    if (!hdr[0]) {
+        rep->echo = 1;
+        return ns_error_set(err, NS_EIO, "%s: rank 0 could not write the checkpoint (its message says why)", path);
+    }
+    ns_h5_chunk_job job;
+    ckfill f;
+    table_chunks(&job, &f, path, H5I_INVALID_HID, CKPT_DATASET, t, threads);
+    if (hdr[1] == t->elem && hdr[2] == t->k)
+        return ns_h5_placed_chunks(pl, H5I_INVALID_HID, &job, &rep->shared, &rep->bytes, &rep->bytes_others, err);
+    /* not rank 0's table: share the file as the others do (a collective),
+     * then stop every rank in the first round (not shared: rank 0 writes
+     * every chunk of its own table) */
+    int shared = 0, more = 0;
+    ns_err rc = ns_h5_placer_share(pl, H5I_INVALID_HID, &job, &shared, err);
+    if (rc || !shared)
+        return rc;
+    ns_error ignored;
+    (void)ns_h5_placed_put(pl, 0, 0, NULL, NULL, 1, 1, &more, &ignored);
+    ns_error_set(err, NS_EINTERNAL, "%s: rank %d holds a table of %d-byte cells and rank %d, rank 0 one of %lld and "
+                 "%lld", path, ns_h5_placer_rank(pl), t->elem, t->k, (long long)hdr[1], (long long)hdr[2]);
+    return ns_h5_placed_finish(pl, NS_EINTERNAL, NULL, NULL, err);
+}
+
+ns_err ns_h5_ckpt_write_placed(const char *path, const ns_table *t, const ns_meta *m, const ns_h5_ckpt *c,
+                               const void *comm, ns_h5_placed_report *rep, ns_error *err)
+{
+    ns_h5_quiet();
+    ns_h5_placed_report r0;
+    if (!rep)
+        rep = &r0;
+    memset(rep, 0, sizeof *rep);
+    if (m->loopy)
+        return ns_error_set(err, NS_EINTERNAL, "%s: a loopy game's checkpoint is not written by every rank", path);
+    char *tmp = ns_h5_path_plus(path, ".tmp");
+    ns_h5_placer *pl = NULL;
+    ns_err rc = tmp ? ns_h5_placer_new(comm, path, tmp, &pl, err)
+                    : ns_error_set(err, NS_ENOMEM, "%s: out of memory", path);
+    if (rc) {
+        free(tmp);
+        return rc;   /* the same on every rank: no MPI, no memory */
+    }
+    /* HDF5 without direct chunk writes (the same library on every rank):
+     * rank 0 writes the checkpoint alone */
+    const int placed = ns_h5_direct_ok();
+    if (ns_h5_placer_rank(pl) == 0) {
+        int started = 0;
+        const table_job j = {t, NULL, m->threads, placed ? pl : NULL, rep, &started};
+        rc = write_ckpt(path, t->k, t->bounds, t->pn_only, t->elem, m, c, table_payload, &j, placed ? pl : NULL,
+                        err);
+        if (placed && !started) {   /* it failed before the others had its header */
+            int64_t hdr[3] = {0, 0, 0};
+            ns_h5_placer_bcast(pl, hdr, sizeof hdr);
+        }
+    } else if (placed) {
+        rc = ckpt_follow(path, t, m->threads, pl, rep, err);
+    }
+    /* rank 0's result, the checkpoint renamed or not, on every rank */
+    int32_t fin = (int32_t)rc;
+    ns_h5_placer_bcast(pl, &fin, sizeof fin);
+    if (ns_h5_placer_rank(pl) != 0 && !rc && fin) {
+        rep->echo = 1;
+        rc = ns_error_set(err, (ns_err)fin, "%s: rank 0 could not write the checkpoint (its message says why)", path);
+    }
+    if (rc && ns_h5_placer_echo(pl))
+        rep->echo = 1;
+    rep->refused = ns_h5_placer_refused(pl);
+    ns_h5_placer_free(pl);
+    free(tmp);
+    return rc;
 }
 
 /* ---- the chunk ledger of a streamed .part (both streamed records) ---- */
@@ -475,7 +580,7 @@ static ns_err stream_payload(ckw *w, const void *user)
 ns_err ns_h5_ckpt_write_stream(const char *path, const int64_t *bounds, int elem, const ns_meta *m,
                                const ns_h5_ckpt *c, const ns_h5_stream_rec *r, ns_error *err)
 {
-    return write_ckpt(path, 2, bounds, elem == 1, elem, m, c, stream_payload, r, err);
+    return write_ckpt(path, 2, bounds, elem == 1, elem, m, c, stream_payload, r, NULL, err);
 }
 
 /* ---------------------------------------------------------------- reading */
@@ -827,7 +932,7 @@ static ns_err seq_payload(ckw *w, const void *user)
 ns_err ns_h5_ckpt_write_seq(const char *path, int64_t n, const ns_meta *m, const ns_h5_ckpt *c,
                             const ns_h5_seq_rec *r, ns_error *err)
 {
-    return write_ckpt(path, 1, &n, 0, r->elem, m, c, seq_payload, r, err);
+    return write_ckpt(path, 1, &n, 0, r->elem, m, c, seq_payload, r, NULL, err);
 }
 
 ns_err ns_h5_ckpt_read_seq(const char *path, ns_h5_seq_rec *rec, ns_error *err)

@@ -392,6 +392,15 @@ ns_err ns_h5_placed_put(void *user, uint64_t first, uint64_t nchunks, const size
  * those of the ranks but 0. */
 ns_err ns_h5_placed_finish(ns_h5_placer *p, ns_err rc, uint64_t *bytes, uint64_t *others, ns_error *err);
 
+/* Collective: share file (rank 0's, H5I_INVALID_HID elsewhere), then
+ * every rank writes its share of job's chunks (chunk c of the grid to
+ * rank c mod R, put mode) and the ranks finish together; or, when a rank
+ * cannot open the file, rank 0 writes every chunk (*shared 0). job is the
+ * same on every rank but for its dataset ids (rank 0's only). *bytes and
+ * *others as ns_h5_placed_finish's (each may be NULL). */
+ns_err ns_h5_placed_chunks(ns_h5_placer *pl, hid_t file, ns_h5_chunk_job *job, int *shared, uint64_t *bytes,
+                           uint64_t *others, ns_error *err);
+
 /* Filter the nx x ny tile vals into its c0 x c1 chunks of elem-byte
  * values: /grundy's into gout (gcap bytes), /pn's (through pnraw, c0 x c1
  * bytes) into pout (pcap) when it has a P-position. A value over 16 bits

@@ -460,3 +460,32 @@ ns_err ns_h5_placed_finish(ns_h5_placer *p, ns_err rc, uint64_t *bytes, uint64_t
 }
 
 #endif
+
+/* This rank's share of job's chunks, dealt cyclically (chunk c to rank c
+ * mod R: the costly parts of a table, its valid cells, spread over the
+ * ranks). */
+static void deal(const ns_h5_placer *pl, ns_h5_chunk_job *job)
+{
+    const uint64_t c = job->count, q = (uint64_t)ns_h5_placer_rank(pl), r = (uint64_t)ns_h5_placer_size(pl);
+    job->first = q < c ? q : c;
+    job->count = q < c ? (c - q + r - 1) / r : 0;
+    job->stride = r;
+    job->put = ns_h5_placed_put;
+    job->put_user = (void *)pl;
+}
+
+ns_err ns_h5_placed_chunks(ns_h5_placer *pl, hid_t file, ns_h5_chunk_job *job, int *shared, uint64_t *bytes,
+                           uint64_t *others, ns_error *err)
+{
+    int all = 0;
+    ns_err rc = ns_h5_placer_share(pl, file, job, &all, err);
+    if (rc)
+        return rc;
+    if (shared)
+        *shared = all;
+    if (!all)
+        return ns_h5_placer_rank(pl) == 0 ? ns_h5_write_chunks(job, err) : NS_OK;
+    deal(pl, job);
+    rc = ns_h5_write_chunks(job, err);
+    return ns_h5_placed_finish(pl, rc, bytes, others, err);
+}
