@@ -28,6 +28,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -60,6 +61,7 @@ struct ns_h5_placer {
     ns_error lerr;                /* its message */
     uint64_t bytes;               /* filtered bytes this rank wrote */
     int fail_after;               /* test hook: fail the write after this many chunks; -1 */
+    int die;                      /* test hook: die (SIGKILL) there instead */
     int echo;                     /* the failure returned is another rank's */
     int refused;                  /* this rank could not open the .part: its
                                      errno, or -1: not rank 0's file */
@@ -89,10 +91,14 @@ ns_err ns_h5_placer_new(const void *comm, const char *path, const char *part, ns
         return ns_error_set(err, NS_EINTERNAL, "%s: MPI cannot say this rank and the number of ranks", path);
     }
     /* test hook: NS_H5_PLACED_TEST_FAIL=R:N, rank R's write fails after
-     * its N-th chunk (its message names the rank; every rank stops) */
+     * its N-th chunk (its message names the rank; every rank stops);
+     * R:N:die, rank R kills itself there (SIGKILL: a rank that dies in
+     * the middle of a write) */
     const char *hook = getenv("NS_H5_PLACED_TEST_FAIL");
-    if (hook && *hook && atoi(hook) == p->rank && strchr(hook, ':'))
+    if (hook && *hook && atoi(hook) == p->rank && strchr(hook, ':')) {
         p->fail_after = atoi(strchr(hook, ':') + 1);
+        p->die = strstr(hook, ":die") != NULL;
+    }
     *out = p;
     return NS_OK;
 }
@@ -227,6 +233,8 @@ static void write_mine(ns_h5_placer *p, uint64_t n, const size_t *len, const uin
             ns_error_set(&p->lerr, NS_EINTERNAL, "%s: rank %d: a chunk got no place in the file", p->path, p->rank);
             break;
         }
+        if (p->fail_after == 0 && p->die)
+            raise(SIGKILL);
         if (p->fail_after == 0) {
             p->lfail = 1;
             ns_error_set(&p->lerr, NS_EIO, "%s: cannot write a chunk of %zu bytes into %s: %s (test hook)", p->path,

@@ -22,6 +22,10 @@
 #     line saying the previous checkpoint is intact, no .tmp left, the
 #     checkpoint still at its level; resumed under 3 ranks it gives the
 #     single process's file (h5same.py);
+#   - rank 1 of 3 killed at its first chunk of a checkpoint
+#     (NS_H5_PLACED_TEST_FAIL=1:0:die): the job ends, mpirun naming rank 1
+#     and signal 9, the previous checkpoint holds its level, and resumed
+#     under 2 ranks it gives the single process's file, no .tmp left;
 #   - a rank that cannot open the .tmp (NS_TEST_PLACE_REFUSE=1): it says so
 #     on stderr, rank 0 writes the checkpoints alone, the file is the same.
 NS=$1 SRC=$2 WORK=$3
@@ -135,6 +139,34 @@ if [ "$RC" -ne 0 ] || [ -e "$f.ckpt" ]; then
     show
 elif ! $PY "$SAME" "$ref" "$f" --skip "$SKIP" >"$WORK/same.txt" 2>&1; then
     fail "resumed after the failed checkpoint: the file differs"
+    cat "$WORK/same.txt" >&2
+fi
+
+# a rank killed in the middle of a checkpoint's write (at its first
+# chunk): the job ends, mpirun naming it; the previous checkpoint holds
+f="$WORK/die.h5"
+rm -f "$f" "$f.ckpt" "$f.ckpt.tmp"
+NS_SOLVE_TEST_TERM_AT=120 mpi 3 "$NS" solve "${game[@]}" -q -o "$f" "${every[@]}"
+CHECKS=$((CHECKS + 1))
+[ "$RC" -eq 143 ] && [ -e "$f.ckpt" ] || { fail "stop at level 120: exit $RC"; show; }
+NS_H5_PLACED_TEST_FAIL=1:0:die mpi 3 "$NS" solve "${game[@]}" -q -o "$f" "${every[@]}" --resume
+CHECKS=$((CHECKS + 1))
+if [ "$RC" -eq 0 ] || [ "$RC" -eq 124 ] || [ -e "$f" ] || [ ! -e "$f.ckpt" ]; then
+    fail "a rank killed in a checkpoint: expected a non-zero exit (no timeout), no file, the checkpoint (exit $RC)"
+    show
+elif ! grep -q "rank 1 .*signal 9" "$ERR"; then
+    fail "a rank killed in a checkpoint: expected mpirun's message naming rank 1 and its signal"
+    show
+fi
+CHECKS=$((CHECKS + 1))
+[ "$(units_done "$f.ckpt")" = 120 ] || fail "a rank killed in a checkpoint: the previous one no longer holds 120 levels"
+mpi 2 "$NS" solve "${game[@]}" -q -o "$f" "${every[@]}" --resume
+CHECKS=$((CHECKS + 1))
+if [ "$RC" -ne 0 ] || [ -e "$f.ckpt" ] || [ -e "$f.ckpt.tmp" ]; then
+    fail "resumed after the killed rank under 2 ranks: exit $RC, or a checkpoint or .tmp left"
+    show
+elif ! $PY "$SAME" "$ref" "$f" --skip "$SKIP" >"$WORK/same.txt" 2>&1; then
+    fail "resumed after the killed rank: the file differs"
     cat "$WORK/same.txt" >&2
 fi
 
