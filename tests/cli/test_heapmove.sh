@@ -18,6 +18,7 @@ N=120
 cat >"$WORK/naive.py" <<'PYEOF'
 import sys, random, subprocess, re
 ns, h5, code, N, seed = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
+count = int(sys.argv[6])  # random positions
 
 def options(n):
     """(take, sorted parts) for every move from a heap of n"""
@@ -68,7 +69,7 @@ for n in range(N):
 
 rng = random.Random(seed)
 bad = 0
-positions = [[0], [1, 1], [N - 1]] + [[rng.randrange(N) for _ in range(rng.randint(1, 5))] for _ in range(25)]
+positions = [[0], [1, 1], [N - 1]] + [[rng.randrange(N) for _ in range(rng.randint(1, 5))] for _ in range(count)]
 for pos in positions:
     X = 0
     for h in pos:
@@ -112,12 +113,17 @@ print("checked %d positions, %d bad" % (len(positions), bad))
 sys.exit(1 if bad else 0)
 PYEOF
 
+# random positions a game (each a query and a move, two processes: most of
+# this test's time; a sanitizer build, where a process starts in about 70
+# ms, takes 10)
+COUNT=25
+[ "$SANITIZED" = 1 ] && COUNT=10
 check() { # name preset-args... ; code for the naive solver in $CODE
     local f="$WORK/$1.h5"
     shift
     expect_ok "$NS" solve "$@" --size $N -o "$f"
     CHECKS=$((CHECKS + 1))
-    if ! $PY "$WORK/naive.py" "$NS" "$f" "$CODE" $N 17 >"$WORK/naive.out" 2>&1; then
+    if ! $PY "$WORK/naive.py" "$NS" "$f" "$CODE" $N 17 $COUNT >"$WORK/naive.out" 2>&1; then
         fail "query/move against the naive solver ($CODE)"
         sed 's/^/  /' "$WORK/naive.out" >&2
     fi
