@@ -472,16 +472,7 @@ ns_err ns_h5_ckpt_write_placed(const char *path, const ns_table *t, const ns_met
         rc = ckpt_follow(path, t, m->threads, pl, rep, err);
     }
     /* rank 0's result, the checkpoint renamed or not, on every rank */
-    int32_t fin = (int32_t)rc;
-    ns_h5_placer_bcast(pl, &fin, sizeof fin);
-    if (ns_h5_placer_rank(pl) != 0 && !rc && fin) {
-        rep->echo = 1;
-        rc = ns_error_set(err, (ns_err)fin, "%s: rank 0 could not write the checkpoint (its message says why)", path);
-    }
-    if (rc && ns_h5_placer_echo(pl))
-        rep->echo = 1;
-    rep->refused = ns_h5_placer_refused(pl);
-    ns_h5_placer_free(pl);
+    rc = ns_h5_placed_end(pl, rc, "checkpoint", rep, err);
     free(tmp);
     return rc;
 }

@@ -401,6 +401,12 @@ ns_err ns_h5_placed_finish(ns_h5_placer *p, ns_err rc, uint64_t *bytes, uint64_t
 ns_err ns_h5_placed_chunks(ns_h5_placer *pl, hid_t file, ns_h5_chunk_job *job, int *shared, uint64_t *bytes,
                            uint64_t *others, ns_error *err);
 
+/* Collective, the end of a placed write: rank 0's result (rc there: its
+ * file renamed or not) on every rank (a rank whose own rc is 0 gets rank
+ * 0's failure, "rank 0 could not write the <what>", rep->echo set), then
+ * rep->refused, and pl freed. Returns this rank's result. */
+ns_err ns_h5_placed_end(ns_h5_placer *pl, ns_err rc, const char *what, ns_h5_placed_report *rep, ns_error *err);
+
 /* Filter the nx x ny tile vals into its c0 x c1 chunks of elem-byte
  * values: /grundy's into gout (gcap bytes), /pn's (through pnraw, c0 x c1
  * bytes) into pout (pcap) when it has a P-position. A value over 16 bits

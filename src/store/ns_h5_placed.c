@@ -497,3 +497,19 @@ ns_err ns_h5_placed_chunks(ns_h5_placer *pl, hid_t file, ns_h5_chunk_job *job, i
     rc = ns_h5_write_chunks(job, err);
     return ns_h5_placed_finish(pl, rc, bytes, others, err);
 }
+
+ns_err ns_h5_placed_end(ns_h5_placer *pl, ns_err rc, const char *what, ns_h5_placed_report *rep, ns_error *err)
+{
+    const char *path = pl->path;
+    int32_t fin = (int32_t)rc;
+    ns_h5_placer_bcast(pl, &fin, sizeof fin);
+    if (ns_h5_placer_rank(pl) != 0 && !rc && fin) {
+        rep->echo = 1;
+        rc = ns_error_set(err, (ns_err)fin, "%s: rank 0 could not write the %s (its message says why)", path, what);
+    }
+    if (rc && ns_h5_placer_echo(pl))
+        rep->echo = 1;
+    rep->refused = ns_h5_placer_refused(pl);
+    ns_h5_placer_free(pl);
+    return rc;
+}

@@ -53,6 +53,18 @@ if not np.array_equal(t[done], (a ^ b ^ c)[done]):
 PY
 }
 
+resumed_same() { # LABEL R FILE: resumed under R ranks to the end, the reference's file, no checkpoint or .tmp left
+    mpi "$2" "$NS" solve "${game[@]}" -q -o "$3" "${every[@]}" --resume
+    CHECKS=$((CHECKS + 1))
+    if [ "$RC" -ne 0 ] || [ -e "$3.ckpt" ] || [ -e "$3.ckpt.tmp" ]; then
+        fail "resumed $1 under $2 ranks: exit $RC, or a checkpoint or .tmp left"
+        show
+    elif ! $PY "$SAME" "$ref" "$3" --skip "$SKIP" >"$WORK/same.txt" 2>&1; then
+        fail "resumed $1 under $2 ranks: the file differs"
+        cat "$WORK/same.txt" >&2
+    fi
+}
+
 units_done() { # CKPT: its checkpoint_units_done
     $PY -c 'import sys, h5py; print(int(h5py.File(sys.argv[1], "r").attrs["checkpoint_units_done"]))' "$1"
 }
@@ -132,15 +144,7 @@ elif ! grep -q "rank 1 of 2: .*cannot write a chunk" "$ERR" ||
 fi
 CHECKS=$((CHECKS + 1))
 [ "$(units_done "$f.ckpt")" = 100 ] || fail "a failing rank in a checkpoint: the previous one no longer holds 100 levels"
-mpi 3 "$NS" solve "${game[@]}" -q -o "$f" "${every[@]}" --resume
-CHECKS=$((CHECKS + 1))
-if [ "$RC" -ne 0 ] || [ -e "$f.ckpt" ]; then
-    fail "resumed after the failed checkpoint under 3 ranks: exit $RC"
-    show
-elif ! $PY "$SAME" "$ref" "$f" --skip "$SKIP" >"$WORK/same.txt" 2>&1; then
-    fail "resumed after the failed checkpoint: the file differs"
-    cat "$WORK/same.txt" >&2
-fi
+resumed_same "after the failed checkpoint" 3 "$f"
 
 # a rank killed in the middle of a checkpoint's write (at its first
 # chunk): the job ends, mpirun naming it; the previous checkpoint holds
@@ -160,15 +164,7 @@ elif ! grep -q "rank 1 .*signal 9" "$ERR"; then
 fi
 CHECKS=$((CHECKS + 1))
 [ "$(units_done "$f.ckpt")" = 120 ] || fail "a rank killed in a checkpoint: the previous one no longer holds 120 levels"
-mpi 2 "$NS" solve "${game[@]}" -q -o "$f" "${every[@]}" --resume
-CHECKS=$((CHECKS + 1))
-if [ "$RC" -ne 0 ] || [ -e "$f.ckpt" ] || [ -e "$f.ckpt.tmp" ]; then
-    fail "resumed after the killed rank under 2 ranks: exit $RC, or a checkpoint or .tmp left"
-    show
-elif ! $PY "$SAME" "$ref" "$f" --skip "$SKIP" >"$WORK/same.txt" 2>&1; then
-    fail "resumed after the killed rank: the file differs"
-    cat "$WORK/same.txt" >&2
-fi
+resumed_same "after the killed rank" 2 "$f"
 
 # a rank that cannot open the .tmp: rank 0 writes the checkpoints alone
 f="$WORK/refuse.h5"
