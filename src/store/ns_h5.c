@@ -1161,12 +1161,10 @@ ns_err ns_h5_write_par(const char *path, const ns_table *t, const ns_meta *m, in
 static ns_err placed_follow(const char *path, const ns_table *t, const ns_meta *m, ns_h5_placer *pl,
                             ns_h5_placed_report *rep, ns_error *err)
 {
-    int64_t hdr[3] = {0, 0, 0};
-    ns_h5_placer_bcast(pl, hdr, sizeof hdr);
-    if (!hdr[0]) {
-        rep->echo = 1;
-        return ns_error_set(err, NS_EIO, "%s: rank 0 could not write the file (its message says why)", path);
-    }
+    int64_t hdr[3];
+    ns_err rc = ns_h5_placed_header(pl, hdr, "file", rep, err);
+    if (rc)
+        return rc;
     const size_t gsize = (size_t)hdr[1];
     hsize_t dims[NS_MAX_DIM], chunk[NS_MAX_DIM];
     table_shape(t, gsize, dims, chunk);

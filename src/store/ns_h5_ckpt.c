@@ -413,12 +413,10 @@ ns_err ns_h5_ckpt_write(const char *path, const ns_table *t, const ns_meta *m, c
 static ns_err ckpt_follow(const char *path, const ns_table *t, int threads, ns_h5_placer *pl,
                           ns_h5_placed_report *rep, ns_error *err)
 {
-    int64_t hdr[3] = {0, 0, 0};
-    ns_h5_placer_bcast(pl, hdr, sizeof hdr);
-    if (!hdr[0]) {
-        rep->echo = 1;
-        return ns_error_set(err, NS_EIO, "%s: rank 0 could not write the checkpoint (its message says why)", path);
-    }
+    int64_t hdr[3];
+    ns_err rc = ns_h5_placed_header(pl, hdr, "checkpoint", rep, err);
+    if (rc)
+        return rc;
     ns_h5_chunk_job job;
     ckfill f;
     table_chunks(&job, &f, path, H5I_INVALID_HID, CKPT_DATASET, t, threads);
@@ -428,7 +426,7 @@ static ns_err ckpt_follow(const char *path, const ns_table *t, int threads, ns_h
      * then stop every rank in the first round (not shared: rank 0 writes
      * every chunk of its own table) */
     int shared = 0, more = 0;
-    ns_err rc = ns_h5_placer_share(pl, H5I_INVALID_HID, &job, &shared, err);
+    rc = ns_h5_placer_share(pl, H5I_INVALID_HID, &job, &shared, err);
     if (rc || !shared)
         return rc;
     ns_error ignored;

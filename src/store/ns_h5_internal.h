@@ -407,6 +407,12 @@ ns_err ns_h5_placed_chunks(ns_h5_placer *pl, hid_t file, ns_h5_chunk_job *job, i
  * rep->refused, and pl freed. Returns this rank's result. */
 ns_err ns_h5_placed_end(ns_h5_placer *pl, ns_err rc, const char *what, ns_h5_placed_report *rep, ns_error *err);
 
+/* Collective, a rank but 0 at the start of a placed write: rank 0's header
+ * into hdr (hdr[0] 0: rank 0 failed before its chunks, "rank 0 could not
+ * write the <what>", rep->echo set; else its two numbers in hdr[1 .. 2]). */
+ns_err ns_h5_placed_header(ns_h5_placer *pl, int64_t hdr[3], const char *what, ns_h5_placed_report *rep,
+                           ns_error *err);
+
 /* Filter the nx x ny tile vals into its c0 x c1 chunks of elem-byte
  * values: /grundy's into gout (gcap bytes), /pn's (through pnraw, c0 x c1
  * bytes) into pout (pcap) when it has a P-position. A value over 16 bits

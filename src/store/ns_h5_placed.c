@@ -513,3 +513,14 @@ ns_err ns_h5_placed_end(ns_h5_placer *pl, ns_err rc, const char *what, ns_h5_pla
     ns_h5_placer_free(pl);
     return rc;
 }
+
+ns_err ns_h5_placed_header(ns_h5_placer *pl, int64_t hdr[3], const char *what, ns_h5_placed_report *rep,
+                           ns_error *err)
+{
+    hdr[0] = hdr[1] = hdr[2] = 0;
+    ns_h5_placer_bcast(pl, hdr, 3 * sizeof *hdr);
+    if (hdr[0])
+        return NS_OK;
+    rep->echo = 1;
+    return ns_error_set(err, NS_EIO, "%s: rank 0 could not write the %s (its message says why)", pl->path, what);
+}
