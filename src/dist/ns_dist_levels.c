@@ -15,8 +15,8 @@
 #include "dist/ns_dist_world.h"
 
 /* Each rank's header: its status, the level's low and high 32 bits, the
- * largest value of its block. */
-enum { HEAD = 4 };
+ * largest value of its block, rank 0's note (ns_dist_levels_set_note). */
+enum { HEAD = 5 };
 
 struct ns_dist_levels {
     MPI_Comm comm;          /* a duplicate of MPI_COMM_WORLD */
@@ -28,6 +28,10 @@ struct ns_dist_levels {
     uint64_t sent, received, levels;
     uint64_t widths[3];     /* levels exchanged at 1, 2 and 4 bytes a value */
     uint64_t die_after;     /* test hook: > 0, this rank kills itself after so many exchanges */
+    uint32_t (*note)(void *user, int64_t level);   /* rank 0's, or NULL */
+    void *note_user;
+    uint32_t noted;         /* rank 0's note of the last exchange that went well */
+    int64_t noted_level;    /* its level; -1: none */
 };
 
 /* values[0 .. n) stored at w bytes each into out, or back (unpack) */
@@ -80,8 +84,10 @@ static int exchange(void *user, int64_t level, int *status, uint32_t *vals, uint
     if (*status == 0)
         for (uint64_t i = first[d->rank]; i < first[d->rank + 1]; i++)
             big = vals[i] > big ? vals[i] : big;
+    const uint32_t note = d->note ? d->note(d->note_user, level) : 0;
     const uint32_t head[HEAD] = {(uint32_t)*status, (uint32_t)((uint64_t)level & 0xFFFFFFFFu),
-                                 (uint32_t)((uint64_t)level >> 32), big};
+                                 (uint32_t)((uint64_t)level >> 32), big, note};
+    d->noted_level = -1;
     if (MPI_Allgather(head, HEAD, MPI_UINT32_T, d->heads, HEAD, MPI_UINT32_T, d->comm) != MPI_SUCCESS) {
         ns_error_set(err, NS_EIO, "rank %d: MPI_Allgather failed at level %lld", d->rank, (long long)level);
         return 1;
@@ -103,6 +109,10 @@ static int exchange(void *user, int64_t level, int *status, uint32_t *vals, uint
         big = h[3] > big ? h[3] : big;
     }
     *status = most;
+    if (!most) {   /* rank 0's note, the same on every rank */
+        d->noted = d->heads[4];
+        d->noted_level = level;
+    }
     if (most >= 2) {
         ns_error_set(err, NS_EIO, "rank %d failed at level %lld", failed, (long long)level);
         return 0;
@@ -162,6 +172,7 @@ ns_dist_levels *ns_dist_levels_new(ns_level_exchange *x, ns_error *err)
         ns_error_set(err, NS_ENOMEM, "rank %d: out of memory", ns_dist_rank());
         return NULL;
     }
+    d->noted_level = -1;
     x->exchange = exchange;
     x->user = d;
     x->rank = d->rank;
@@ -182,6 +193,18 @@ void ns_dist_levels_bytes(const ns_dist_levels *d, uint64_t *sent, uint64_t *rec
 void ns_dist_levels_widths(const ns_dist_levels *d, uint64_t widths[3])
 {
     memcpy(widths, d->widths, sizeof d->widths);
+}
+
+void ns_dist_levels_set_note(ns_dist_levels *d, uint32_t (*note)(void *user, int64_t level), void *user)
+{
+    d->note = note;
+    d->note_user = user;
+}
+
+int64_t ns_dist_levels_noted(const ns_dist_levels *d, uint32_t *note)
+{
+    *note = d->noted_level >= 0 ? d->noted : 0;
+    return d->noted_level;
 }
 
 void ns_dist_levels_free(ns_dist_levels *d)
@@ -219,6 +242,20 @@ void ns_dist_levels_widths(const ns_dist_levels *d, uint64_t widths[3])
 {
     (void)d;
     widths[0] = widths[1] = widths[2] = 0;
+}
+
+void ns_dist_levels_set_note(ns_dist_levels *d, uint32_t (*note)(void *user, int64_t level), void *user)
+{
+    (void)d;
+    (void)note;
+    (void)user;
+}
+
+int64_t ns_dist_levels_noted(const ns_dist_levels *d, uint32_t *note)
+{
+    (void)d;
+    *note = 0;
+    return -1;
 }
 
 void ns_dist_levels_free(ns_dist_levels *d)

@@ -4,8 +4,8 @@
  * Every rank keeps the whole table and all line and running sets; of each
  * shared level it computes a contiguous block (the engine's rank_block),
  * then the ranks meet: an MPI_Allgather (on a communicator of its own) of
- * every rank's header (its status, the level and its block's largest
- * value: 16 bytes), then, when every rank did its block and all are at the
+ * every rank's header (its status, the level, its block's largest value
+ * and rank 0's note: 20 bytes), then, when every rank did its block and all are at the
  * same level, one MPI_Allgatherv (in place) of the blocks' values at the
  * narrowest width that holds the level's largest value (1, 2 or 4 bytes a
  * cell), copied into the engine's array. Every rank so receives (R-1)/R
@@ -39,6 +39,17 @@ void ns_dist_levels_bytes(const ns_dist_levels *d, uint64_t *sent, uint64_t *rec
 
 /* The shared levels whose values went at 1, 2 and 4 bytes a cell. */
 void ns_dist_levels_widths(const ns_dist_levels *d, uint64_t widths[3]);
+
+/* Rank 0's note: at every exchange rank 0 calls note(user, level) (on the
+ * engine's thread 0, before the ranks meet) and its word travels in rank
+ * 0's header, so that every rank learns it at the same level with no
+ * meeting of its own (the CLI: whether a checkpoint is due or a stop).
+ * Set on rank 0 only; NULL: no note (0). */
+void ns_dist_levels_set_note(ns_dist_levels *d, uint32_t (*note)(void *user, int64_t level), void *user);
+
+/* The level of the last exchange, when every rank did its block (else -1),
+ * and rank 0's note there in *note (0 with -1). */
+int64_t ns_dist_levels_noted(const ns_dist_levels *d, uint32_t *note);
 
 /* Free d. NULL: nothing. */
 void ns_dist_levels_free(ns_dist_levels *d);
