@@ -5,8 +5,9 @@
 # --mpi-sets owned on one rank. Wythoff (1000 x 1000) and two-pile Nim
 # (1500 x 1500), in memory and streamed, at 1..4 ranks (Nim: 2..4, one
 # thread a rank; several rows of tiles a rank; 1 or 2 threads a rank)
-# write the single-process file value for value, with the attributes mpi_ranks and mpi_sets = owned; Nim's
-# values are x XOR y (Bouton) and Wythoff's P-positions Wythoff's pairs
+# write the single-process file value for value, with the attributes
+# mpi_ranks and mpi_sets = owned; Nim's values are x XOR y (Bouton) and
+# Wythoff's P-positions Wythoff's pairs
 # (closed forms in exact integers). Fewer rows of tiles than ranks (200:
 # 2 rows at 4 ranks; 100: 1 row at 3). The set memory a rank holds (the
 # summary line "mpi sets:", counted by the hooks) at 4 ranks is below half
