@@ -3,11 +3,12 @@
 #   1. build/      Release build, ctest with all labels (unit, cli, seeds,
 #                  rules, notebooks, slow);
 #   2. build-asan/ AddressSanitizer + UndefinedBehaviorSanitizer build
-#                  (-DNS_SANITIZE=ON), ctest without the labels slow, fuzz
-#                  and notebooks (the fuzz tests build their own sanitized
-#                  target with clang and ran in step 1 already; the
-#                  notebooks run Python over small tables that the cli
-#                  tests solve under ASan too);
+#                  (-DNS_SANITIZE=ON), ctest without the labels slow, fuzz,
+#                  notebooks and bench (the fuzz tests build their own
+#                  sanitized target with clang and ran in step 1 already;
+#                  the notebooks run Python over small tables that the cli
+#                  tests solve under ASan too; the benchmark scripts' smoke
+#                  tests solve what other tests solve);
 #   3. build-mpi/  the MPI build (-DNS_MPI=ON, packages from
 #                  tools/deps.sh --mpi): nimsieve and the MPI test programs
 #                  only, ctest -L mpi -j2 (about four minutes; two tests at a
@@ -45,10 +46,10 @@ step "ASan+UBSan build in build-asan/"
 if cmake -S . -B build-asan -DNS_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
         "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O1 -g" &&
    cmake --build build-asan -j"$JOBS"; then
-    step "ctest build-asan/ (all labels but slow, fuzz and notebooks)"
+    step "ctest build-asan/ (all labels but slow, fuzz, notebooks and bench)"
     ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} \
     UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
-        ctest --test-dir build-asan --output-on-failure -j2 -LE 'slow|fuzz|notebooks' --timeout 900 </dev/null ||
+        ctest --test-dir build-asan --output-on-failure -j2 -LE 'slow|fuzz|notebooks|bench' --timeout 900 </dev/null ||
         failed+=("tests in build-asan/")
 else
     failed+=("ASan+UBSan build")
