@@ -848,7 +848,10 @@ static int ckpt_plan(solve_ctx *c, uint64_t done, uint64_t total, int *write)
  * (NOTE_WRITE: a checkpoint is due; NOTE_STOP: a signal, stop after it),
  * which reaches every rank in rank 0's header (ns_dist_levels_set_note):
  * ckpt_plan's choice, made one exchange ahead, without a meeting of its
- * own (a broadcast at every level cost 2% of Nim 192^3 on 2 ranks). */
+ * own (a broadcast at every level cost 2% of Nim 192^3 on 2 ranks). Not
+ * ckpt_plan itself: that records the level as done (units_done), which a
+ * widening of this very level would make false (the final checkpoint of
+ * a widening past --memory writes units_done levels). */
 enum { NOTE_WRITE = 1, NOTE_STOP = 2 };
 
 static uint32_t ckpt_note(void *user, int64_t level)

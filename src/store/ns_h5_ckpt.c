@@ -161,10 +161,7 @@ static void fill_chunk(void *user, const hsize_t *off, void *const *bufs)
     }
 }
 
-/* The table as dataset name (/checkpoint_table): chunked, shuffle + deflate
- * + fletcher32, filtered in parallel (ns_h5_write_chunks) when HDF5 allows
- * direct chunk writes, else through HDF5's pipeline in slabs along
- * dimension 0. */
+/* What a checkpoint's table payload writes. */
 typedef struct table_job {
     const ns_table *t;
     const uint32_t *rem;    /* a loopy game's remoteness, or NULL */
@@ -198,6 +195,11 @@ static void table_chunks(ns_h5_chunk_job *job, ckfill *f, const char *path, hid_
     job->threads = threads > 0 ? threads : 1;
 }
 
+/* The table as dataset name (/checkpoint_table): chunked, shuffle + deflate
+ * + fletcher32, filtered in parallel (ns_h5_write_chunks) when HDF5 allows
+ * direct chunk writes, else through HDF5's pipeline in slabs along
+ * dimension 0. On a placed checkpoint's rank 0 (pj->pl) every rank writes
+ * its share of the chunks (ns_h5_placed_chunks). */
 static ns_err write_table(ckw *w, const char *name, const ns_table *t, int threads, const table_job *pj)
 {
     hsize_t dims[NS_MAX_DIM];
