@@ -1186,14 +1186,11 @@ ns_err ns_h5_write_placed(const char *path, const ns_table *t, const ns_meta *m,
     if (m->loopy || m->seq_code[0])
         return ns_error_set(err, NS_EINTERNAL, "%s: the placed writer takes two-pile and k-pile tables only, "
                             "not a loopy game's or a heap game's file", path);
-    char *part = ns_h5_path_plus(path, ".part");
-    ns_h5_placer *pl = NULL;
-    ns_err rc = part ? ns_h5_placer_new(comm, path, part, &pl, err)
-                     : ns_error_set(err, NS_ENOMEM, "%s: out of memory", path);
-    if (rc) {
-        free(part);
+    char *part;
+    ns_h5_placer *pl;
+    ns_err rc = ns_h5_placer_begin(comm, path, ".part", &pl, &part, err);
+    if (rc)
         return rc;   /* the same on every rank: no MPI, no memory */
-    }
     const int me = ns_h5_placer_rank(pl);
     if (me == 0) {
         writer pw;

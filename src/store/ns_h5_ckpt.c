@@ -448,14 +448,11 @@ ns_err ns_h5_ckpt_write_placed(const char *path, const ns_table *t, const ns_met
     memset(rep, 0, sizeof *rep);
     if (m->loopy)
         return ns_error_set(err, NS_EINTERNAL, "%s: a loopy game's checkpoint is not written by every rank", path);
-    char *tmp = ns_h5_path_plus(path, ".tmp");
-    ns_h5_placer *pl = NULL;
-    ns_err rc = tmp ? ns_h5_placer_new(comm, path, tmp, &pl, err)
-                    : ns_error_set(err, NS_ENOMEM, "%s: out of memory", path);
-    if (rc) {
-        free(tmp);
+    char *tmp;
+    ns_h5_placer *pl;
+    ns_err rc = ns_h5_placer_begin(comm, path, ".tmp", &pl, &tmp, err);
+    if (rc)
         return rc;   /* the same on every rank: no MPI, no memory */
-    }
     /* HDF5 without direct chunk writes (the same library on every rank):
      * rank 0 writes the checkpoint alone */
     const int placed = ns_h5_direct_ok();

@@ -364,6 +364,11 @@ typedef struct ns_h5_placer ns_h5_placer;
  * (borrowed, kept). NS_EINTERNAL in a build without MPI. */
 ns_err ns_h5_placer_new(const void *comm, const char *path, const char *part, ns_h5_placer **out, ns_error *err);
 void ns_h5_placer_free(ns_h5_placer *p);
+/* ns_h5_placer_new for the file written first as path + suffix (*name,
+ * malloc'ed: the caller frees it after ns_h5_placer_free; NULL on
+ * failure). */
+ns_err ns_h5_placer_begin(const void *comm, const char *path, const char *suffix, ns_h5_placer **out, char **name,
+                          ns_error *err);
 int ns_h5_placer_rank(const ns_h5_placer *p);
 int ns_h5_placer_size(const ns_h5_placer *p);
 /* the last failure returned on this rank was another rank's (said there) */

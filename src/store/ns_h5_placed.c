@@ -524,3 +524,18 @@ ns_err ns_h5_placed_header(ns_h5_placer *pl, int64_t hdr[3], const char *what, n
     rep->echo = 1;
     return ns_error_set(err, NS_EIO, "%s: rank 0 could not write the %s (its message says why)", pl->path, what);
 }
+
+ns_err ns_h5_placer_begin(const void *comm, const char *path, const char *suffix, ns_h5_placer **out, char **name,
+                          ns_error *err)
+{
+    *out = NULL;
+    *name = ns_h5_path_plus(path, suffix);
+    if (!*name)
+        return ns_error_set(err, NS_ENOMEM, "%s: out of memory", path);
+    const ns_err rc = ns_h5_placer_new(comm, path, *name, out, err);
+    if (rc) {
+        free(*name);
+        *name = NULL;
+    }
+    return rc;
+}
