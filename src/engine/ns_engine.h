@@ -193,6 +193,11 @@ typedef struct ns_tile_exchange {
     int ranks;              /* the processes (>= 1) */
     int holder;             /* this process holds the finished tiles of a
                                resume (and writes the checkpoints) */
+    uint64_t keep;          /* owned line sets: the bytes of blocks released
+                               for a later use whose pages a process may keep
+                               (not given back: taken again, they need no
+                               fresh pages); they stay counted (release and
+                               acquire are told 0 bytes for them). 0: none */
 } ns_tile_exchange;
 
 /* Distribution of the general engine (the level sieve) over the processes

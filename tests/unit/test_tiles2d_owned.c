@@ -15,9 +15,10 @@
  *   - the protocol: an acquire of version v finds exactly the release of
  *     version v (it waits until then); no block is held by two processes
  *     at once; every window released is acquired again (the store ends
- *     empty); a process holds at most 2 blocks for each of its own rows
- *     and 2 for each thread at once (the bytes the hooks are told), none
- *     at the end;
+ *     empty); a process uses at most 2 blocks for each of its own rows
+ *     and 2 for each thread at once (the holder without gather: each of
+ *     its threads x processes threads; the bytes the hooks are told), and
+ *     holds none at the end but the blocks it kept (below);
  *   - a resume after 3 or 5 tile anti-diagonals, in memory (the holder's
  *     table holds the finished tiles' values, the rest unset) and
  *     streaming (the holder's tile source gives them): the holder replays
@@ -38,6 +39,13 @@
  *     naive solvers): every tile travels as it is, a process's sink sees
  *     its tile rows (x / 128 mod R), the blocks of a ray go negative, a
  *     tile takes several; the same checks, resumed and gathered too;
+ *   - blocks kept in memory between uses (x.keep: 200000 bytes a process,
+ *     about 3 blocks, and everything): the same cells, in memory and
+ *     streaming, symmetric and plain, resumed and gathered; some acquires
+ *     find their block kept (told 0 bytes: only a block this process
+ *     released with 0 bytes, kept; none without x.keep); the bytes kept
+ *     at once stay within x.keep, the others within the bound without
+ *     keeping, and at the end a process holds its kept blocks only;
  *   - the longest ray the rule language makes, (x - 2^20 t, y - t),
  *     owns its sets, and a kind gives its steps back; a failing acquire
  *     stops the kernel (NS_EIO). */
@@ -64,11 +72,12 @@ typedef struct win {
     struct win *next;
 } win;
 
-/* a block of lines (kind, block) held by process by */
+/* a block of lines (kind, block) held (or kept) by process by, of bytes */
 typedef struct held_block {
     int64_t kind;
     int64_t block;
     int by;
+    uint64_t bytes;
 } held_block;
 
 /* the processes' post (its mailboxes: tiles on their way to the holder,
@@ -82,6 +91,10 @@ typedef struct post {
     int sym;                /* the symmetric case: tiles i <= j, mirrored */
     uint64_t held[MAXR], peak[MAXR], block_max;
     long puts, gets, bad;   /* windows released, acquired; protocol errors */
+    long kept_gets;         /* acquires of a block the process kept (0 bytes) */
+    held_block kb[MAXH];    /* the blocks kept between uses (released with 0 bytes) */
+    int nkb;
+    uint64_t kept[MAXR], kept_peak[MAXR], use_peak[MAXR]; /* of held: kept, the rest's peak */
     /* gather: the holder's exchange takes the others' tiles itself */
     int64_t allowed, gathered_to;   /* anti-diagonals allowed, gathered */
     uint64_t resume;
@@ -129,8 +142,11 @@ static int acquire(void *user, int64_t kind, int64_t block, int64_t version, uin
     *n = 0;
     pthread_mutex_lock(&p->x.lock);
     p->held[q->b.rank] += bytes;
+    p->kept_gets += bytes == 0;
     if (p->held[q->b.rank] > p->peak[q->b.rank])
         p->peak[q->b.rank] = p->held[q->b.rank];
+    if (p->held[q->b.rank] - p->kept[q->b.rank] > p->use_peak[q->b.rank])
+        p->use_peak[q->b.rank] = p->held[q->b.rank] - p->kept[q->b.rank];
     if (bytes > p->block_max)
         p->block_max = bytes;
     win *e = NULL;
@@ -146,11 +162,26 @@ static int acquire(void *user, int64_t kind, int64_t block, int64_t version, uin
         if (!e)
             pthread_cond_wait(&p->x.cond, &p->x.lock);
     }
+    /* a block kept here comes back with 0 bytes (and only such a block) */
+    const int r = q->b.rank;
+    uint64_t sz = bytes;
+    int k = 0;
+    while (k < p->nkb && !(p->kb[k].kind == kind && p->kb[k].block == block && p->kb[k].by == r))
+        k++;
+    if ((k < p->nkb) != (bytes == 0))
+        p->bad++;
+    else if (k < p->nkb) {
+        sz = p->kb[k].bytes;
+        p->kept[r] -= sz;
+        p->kb[k] = p->kb[--p->nkb];
+    }
+    if (p->held[r] - p->kept[r] > p->use_peak[r])
+        p->use_peak[r] = p->held[r] - p->kept[r];
     /* one holder at a time */
     if (held_at(p, kind, block) >= 0 || p->nhb == MAXH)
         p->bad++;
     else
-        p->hb[p->nhb++] = (held_block){kind, block, q->b.rank};
+        p->hb[p->nhb++] = (held_block){kind, block, r, sz};
     if (e) {
         p->gets++;
         *w = e->w;
@@ -168,11 +199,19 @@ static int release(void *user, int64_t kind, int64_t block, int64_t version, uin
     win *e = w ? malloc(sizeof *e) : NULL;
     pthread_mutex_lock(&p->x.lock);
     p->held[q->b.rank] -= bytes;
-    const int h = held_at(p, kind, block);
-    if (h < 0 || p->hb[h].by != q->b.rank)
+    const int h = held_at(p, kind, block), r = q->b.rank;
+    if (h < 0 || p->hb[h].by != r || (bytes && bytes != p->hb[h].bytes) || (!bytes && p->nkb == MAXH))
         p->bad++;
-    else
+    else {
+        /* released with 0 bytes: kept here, still counted */
+        if (!bytes) {
+            p->kb[p->nkb++] = p->hb[h];
+            p->kept[r] += p->hb[h].bytes;
+            if (p->kept[r] > p->kept_peak[r])
+                p->kept_peak[r] = p->kept[r];
+        }
         p->hb[h] = p->hb[--p->nhb];
+    }
     for (win *s = p->store; s; s = s->next)
         p->bad += s->kind == kind && s->block == block;   /* one version rests at a time */
     if (w && e) {
@@ -303,6 +342,9 @@ static int on_checkpoint(void *user, uint64_t done, uint64_t total)
 }
 
 /* the engine's owned_sets for g: 1 symmetric, 2 plain, 0 neither */
+/* x.keep of the processes of check_box */
+static uint64_t KEEPB;
+
 static int owned_kind(const ns_game *g)
 {
     const ns_engine *e = ns_engine_find("tiles2d");
@@ -349,7 +391,8 @@ static void check_box(const char *game, int64_t n0, int64_t n, int ranks, int th
         q[r].p = &p;
         *b = (ns_xp_proc){.p = &p.x, .rank = r, .g = g, .n1 = n, .resume = resume};
         b->x = (ns_tile_exchange){.mine = ns_xp_mine, .send = send_tile, .recv = recv_tile, .acquire = acquire,
-                                  .release = release, .user = &q[r], .ranks = ranks, .holder = r == 0};
+                                  .release = release, .user = &q[r], .ranks = ranks, .holder = r == 0,
+                                  .keep = KEEPB};
         b->o = (ns_engine_opts){.threads = threads, .tile_exchange = &b->x};
         if (gathered && r == 0) {
             b->x.gather = gather;
@@ -411,14 +454,25 @@ static void check_box(const char *game, int64_t n0, int64_t n, int ranks, int th
         if (r == 0 && resume && replayed > own)
             own = replayed;
         /* ... on all its threads (threads x processes: those of the others'
-         * tiles then replay too) */
-        const int64_t busy = r == 0 && resume && !gathered ? (int64_t)threads * ranks : threads;
-        CHECKF(p.held[r] == 0 && p.peak[r] <= (uint64_t)(keep * own + take * busy) * p.block_max,
-               "%s %lld, process %d of %d, %d threads: held %llu bytes of sets at once, more than %d blocks of %llu "
-               "for each of its %lld rows and %d a thread; %llu at the end", game, (long long)n, r, ranks, threads,
-               (unsigned long long)p.peak[r], keep, (unsigned long long)p.block_max, (long long)own, take,
-               (unsigned long long)p.held[r]);
+         * tiles then replay too). Without gather the holder runs threads x
+         * processes threads all along, for the others' tiles, and any of
+         * them may take one of its own (seen: Wythoff 300 x 520 streamed,
+         * 2 processes of 1 thread, 8 blocks in use on the holder) */
+        const int64_t busy = r == 0 && !gathered ? (int64_t)threads * ranks : threads;
+        CHECKF(p.use_peak[r] <= (uint64_t)(keep * own + take * busy) * p.block_max && p.kept_peak[r] <= KEEPB &&
+                   p.held[r] == p.kept[r] && p.peak[r] <= p.use_peak[r] + KEEPB,
+               "%s %lld, process %d of %d, %d threads: used %llu bytes of sets at once, more than %d blocks of %llu "
+               "for each of its %lld rows and %d a thread; kept %llu at once (keep %llu); held %llu at the end, "
+               "%llu kept", game, (long long)n, r, ranks, threads, (unsigned long long)p.use_peak[r], keep,
+               (unsigned long long)p.block_max, (long long)own, take, (unsigned long long)p.kept_peak[r],
+               (unsigned long long)KEEPB, (unsigned long long)p.held[r], (unsigned long long)p.kept[r]);
     }
+    /* kept blocks come back without fresh pages (and so only when kept;
+     * a process with one tile row never takes a block twice) */
+    if (p.puts > 0 && (KEEPB == 0 || p.ti > ranks))
+        CHECKF(KEEPB ? p.kept_gets > 0 : p.kept_gets == 0, "%s %lld at %d processes, %llu bytes kept: %ld blocks taken "
+               "again from a process's own pages (stream %d, resumed after %llu)", game, (long long)n, ranks,
+               (unsigned long long)KEEPB, p.kept_gets, stream, (unsigned long long)resume);
     long left = 0;
     for (win *e = p.store; e; e = e->next)
         left++;
@@ -564,6 +618,20 @@ int main(void)
         check_box("rays", RN, 300, r, 1, 2, 4);
         check_box("longrays", RN, RN, r, 2, 3, 5);
     }
+    /* blocks kept between uses: about 3 a process, and every one */
+    for (int k = 0; k < 2; k++) {
+        KEEPB = k ? (uint64_t)1 << 41 : 200000;
+        for (int r = 1; r <= MAXR; r++) {
+            check("wythoff", WN, r, 2, 0, 0);
+            check("wythoff", WN, r, 1, 1, 5);
+            check_box("rays", RN, 300, r, 2, 0, 3);
+            check_box("wythoff", 300, WN, r, 1, 1, 0);
+        }
+        check("wythoff", WN, 3, 2, 2, 5);
+        check_box("longrays", RN, RN, 3, 2, 3, 0);
+        check("nim", 700, 3, 2, 0, 4);
+    }
+    KEEPB = 0;
     check_refusals();
     free(W);
     free(RD);
