@@ -35,7 +35,7 @@ static void usage(void)
            "                      [--pn-only] [--misere] [--threads T] [--memory LIMIT]\n"
            "                      [--checkpoint-every SECONDS] [--resume] [--stream] [--until-periodic]\n"
            "                      [--no-stream] [--loose-bound] [--mpi-write rank0|placed|parallel]\n"
-           "                      [--mpi-sets replicated|owned] [--mpi-rows K]\n"
+           "                      [--mpi-sets replicated|owned] [--mpi-rows K] [--mpi-keep SIZE]\n"
            "                      [--force] [--quiet] -o OUT.h5\n"
            "\n"
            "Compute the Grundy values (or only P/N with --pn-only) of every position of GAME\n"
@@ -100,7 +100,14 @@ static void usage(void)
            "                           dealt to a rank K at a time (default: with owned\n"
            "                           sets the threads a rank, else 1); owned sets pass\n"
            "                           between a rank's consecutive rows without messages\n"
-           "  -U, --until-periodic     heap games (octal codes): stop as soon as the octal\n"
+           "      --mpi-keep SIZE      across MPI ranks with owned line sets, the blocks of\n"
+           "                           sets a rank may keep in memory between its uses of\n"
+           "                           them (their pages not given back to the system,\n"
+           "                           which costs page faults when they come again; they\n"
+           "                           count in the rank's memory). Default: the single\n"
+           "                           process's line sets / ranks; 0: none\n",
+           stdout);
+    fputs("  -U, --until-periodic     heap games (octal codes): stop as soon as the octal\n"
            "                           periodicity theorem proves a period (looked for after\n"
            "                           every 4096 heap sizes up to 2^20, then each time n grew\n"
            "                           by an eighth) and write the heap sizes computed; --size\n"
@@ -220,6 +227,8 @@ typedef struct solve_args {
     int mpi_write_given;   /* --mpi-write was on the command line */
     int mpi_sets;          /* --mpi-sets: MPI_SETS_AUTO, _REPLICATED, _OWNED */
     int64_t mpi_rows;      /* --mpi-rows: tile rows dealt to a rank at a time; 0: the default */
+    uint64_t mpi_keep;     /* --mpi-keep: bytes of owned line sets a rank keeps between uses */
+    int mpi_keep_given;
     const char *out;
 } solve_args;
 
@@ -268,6 +277,7 @@ static int parse_args(int argc, char **argv, solve_args *a)
         {"until-periodic", no_argument, NULL, 'U'}, {"loose-bound", no_argument, NULL, 'L'},
         {"no-stream", no_argument, NULL, 'S'},    {"mpi-write", required_argument, NULL, 'W'},
         {"mpi-sets", required_argument, NULL, 'E'},  {"mpi-rows", required_argument, NULL, 'K'},
+        {"mpi-keep", required_argument, NULL, 'Y'},
         {NULL, 0, NULL, 0},
     };
     ns_error err = {0};
@@ -322,6 +332,11 @@ static int parse_args(int argc, char **argv, solve_args *a)
             a->mpi_rows = (int64_t)v;
             break;
         }
+        case 'Y':
+            if (strcmp(optarg, "0") != 0 && parse_memory(optarg, &a->mpi_keep))
+                return ns_cli_error(CMD, "--mpi-keep '%s': expected a size such as 256M, 1G or 0 (none)", optarg);
+            a->mpi_keep_given = 1;
+            break;
         case 'M':
             if (parse_memory(optarg, &a->memory))
                 return ns_cli_error(CMD, "--memory '%s': expected a size such as 4G, 512M, 1.5GiB or a number of bytes",
@@ -449,7 +464,7 @@ typedef struct solve_ctx {
  * every finished block too; a resume's finished rows reach the others as
  * P-positions, dist_resume_share). NULL after printing the error. */
 static ns_dist_tiles *dist_start(const ns_game *g, const ns_engine_plan *plan, ns_engine_opts *opts,
-                                 ns_tile_exchange *x, ns_meta *meta, int owned, int64_t rows)
+                                 ns_tile_exchange *x, ns_meta *meta, int owned, const solve_args *a)
 {
     ns_error err = {0};
     /* every rank has checked the paths and allocated its table before rank 0
@@ -475,8 +490,11 @@ static ns_dist_tiles *dist_start(const ns_game *g, const ns_engine_plan *plan, n
         snprintf(meta->mpi_sets, sizeof meta->mpi_sets, "%s", owned ? "owned" : "replicated");
         /* tile rows a rank at a time: by default, with owned sets, as many
          * as its threads (consecutive rows pass their lines on in place) */
-        ns_dist_tiles_deal(d, rows > 0 ? rows : owned ? opts->threads : 1);
+        ns_dist_tiles_deal(d, a->mpi_rows > 0 ? a->mpi_rows : owned ? opts->threads : 1);
     }
+    /* owned sets: by default a rank keeps as many bytes of blocks between
+     * its uses of them as its share of the single process's line sets */
+    x->keep = !owned ? 0 : a->mpi_keep_given ? a->mpi_keep : plan->line_bytes / (uint64_t)ns_dist_size();
     opts->tile_exchange = x;
     if (ns_dist_rank() != 0) {
         opts->progress = NULL;
@@ -493,7 +511,7 @@ static ns_dist_tiles *dist_start(const ns_game *g, const ns_engine_plan *plan, n
  * bytes exchanged said (rank 0's, on stdout unless quiet; pn: the row
  * kernel's blocks of rows, else tiles, with team: the threads of rank 0's
  * engine). */
-static int dist_end(ns_dist_tiles *d, int rc, int quiet, int pn, int team)
+static int dist_end(ns_dist_tiles *d, int rc, int quiet, int pn, int team, uint64_t keep)
 {
     ns_error err = {0};
     if (!rc && ns_dist_tiles_finish(d, &err))
@@ -518,9 +536,10 @@ static int dist_end(ns_dist_tiles *d, int rc, int quiet, int pn, int team)
     ns_dist_tiles_sets(d, &s);
     if (!quiet && !pn && s.owned)
         printf("mpi sets:      owned (each rank keeps its share of the line sets): at most %" PRIu64 " bytes of line "
-               "sets on a rank at once (%.1f MB; rank 0: %.1f MB), counted; line windows exchanged: %" PRIu64
-               " bytes by all ranks (rank 0 sent %.1f MB, received %.1f MB)\n", s.peak_max, (double)s.peak_max / 1e6,
-               (double)s.peak / 1e6, s.sent_all, (double)s.sent / 1e6, (double)s.received / 1e6);
+               "sets on a rank at once (%.1f MB; rank 0: %.1f MB), counted, of which up to %.1f MB of blocks kept "
+               "between uses (--mpi-keep); line windows exchanged: %" PRIu64 " bytes by all ranks (rank 0 sent %.1f "
+               "MB, received %.1f MB)\n", s.peak_max, (double)s.peak_max / 1e6, (double)s.peak / 1e6, (double)keep / 1e6,
+               s.sent_all, (double)s.sent / 1e6, (double)s.received / 1e6);
     else if (!quiet && !pn)
         printf("mpi sets:      replicated (every rank keeps a single process's line sets)\n");
     return NS_EXIT_OK;
@@ -1364,7 +1383,7 @@ static int solve_streaming(const solve_args *a, const ns_game *g, ns_meta *meta,
         opts.tile_source = on_tile_source;
         opts.tile_user = &sink;
     }
-    if (ctx->dist && !(dt = dist_start(g, plan, &opts, &xch, meta, ctx->owned, a->mpi_rows))) {
+    if (ctx->dist && !(dt = dist_start(g, plan, &opts, &xch, meta, ctx->owned, a))) {
         ns_h5_stream_abort(sink.s);
         free(shared_p);
         return NS_EXIT_ERROR;
@@ -1430,7 +1449,7 @@ static int solve_streaming(const solve_args *a, const ns_game *g, ns_meta *meta,
         if (src)
             ns_cli_error(CMD, "%s", sink.failed ? sink.err.msg : err.msg);
         const int drc = dist_end(dt, src ? NS_EXIT_ERROR : NS_EXIT_OK, a->quiet, a->pn_only,
-                                 xch.gather ? threads : threads * ns_dist_size());
+                                 xch.gather ? threads : threads * ns_dist_size(), xch.keep);
         placings = ns_dist_tiles_placed(dt);
         ns_dist_tiles_free(dt);
         place_end(&place);
@@ -1881,7 +1900,7 @@ int ns_cmd_solve(int argc, char **argv)
         ctx.dl = dl;
         if (ctx.ckpt_placed && ns_dist_rank() == 0)
             ns_dist_levels_set_note(dl, ckpt_note, &ctx);
-    } else if (ctx.dist && !(dt = dist_start(g, &plan, &opts, &xch, &meta, ctx.owned, a.mpi_rows))) {
+    } else if (ctx.dist && !(dt = dist_start(g, &plan, &opts, &xch, &meta, ctx.owned, &a))) {
         rc = NS_EXIT_ERROR;
         goto fail;
     } else if (dt && ctx.owned && ns_dist_size() > 1 &&
@@ -2012,7 +2031,7 @@ int ns_cmd_solve(int argc, char **argv)
         if (src)
             ns_cli_error(CMD, "%s", err.msg);
         rc = dist_end(dt, src ? NS_EXIT_ERROR : NS_EXIT_OK, a.quiet, a.pn_only,
-                      xch.gather ? threads : threads * ns_dist_size());
+                      xch.gather ? threads : threads * ns_dist_size(), xch.keep);
         ns_dist_tiles_free(dt);
         if (rc)
             goto fail;

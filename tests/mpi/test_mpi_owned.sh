@@ -11,7 +11,9 @@
 # pairs (closed forms in exact integers). Fewer rows of tiles than ranks (200:
 # 2 rows at 4 ranks; 100: 1 row at 3). The set memory a rank holds (the
 # summary line "mpi sets:", counted by the hooks) at 4 ranks is below half
-# the figure of one rank (Wythoff 4096 x 4096, streamed). --mpi-sets
+# the figure of one rank (Wythoff 4096 x 4096, streamed); at 2 ranks,
+# --mpi-keep 0 (no blocks kept between uses) holds under 2/3 of the
+# default's figure, the same file; --mpi-keep 12Q is refused. --mpi-sets
 # replicated still gives the same file (mpi_sets = replicated); a job
 # stopped at a known anti-diagonal resumes with owned sets under 1, 2 and
 # 3 ranks to the same file (also stopped with tile rows dealt 3 at a time
@@ -120,6 +122,30 @@ elif [ $((2 * p4)) -ge "$p1" ]; then
 fi
 CHECKS=$((CHECKS + 1))
 $PY "$SAME" "$WORK/big1.h5" "$WORK/big4.h5" --skip "$SKIP" >/dev/null 2>&1 || fail "4096 at 4 ranks: not the file of 1 rank"
+
+# --mpi-keep: the blocks a rank keeps between uses count in its memory
+# (by default its share of the single process's sets, here 2 ranks);
+# none kept (0): under 2/3 of the memory (measured: 4.2 against 9.4 MB),
+# the same file; a bad size refused
+rm -f "$WORK/keep0.h5" "$WORK/keepd.h5"
+mpi 2 "$NS" solve wythoff --size 4096 --stream --mpi-keep 0 -o "$WORK/keep0.h5"
+k0=$(peak)
+grep -q "of which up to 0.0 MB of blocks kept between uses" "$OUT" || { fail "--mpi-keep 0: expected no blocks kept"; show; }
+mpi 2 "$NS" solve wythoff --size 4096 --stream -o "$WORK/keepd.h5"
+kd=$(peak)
+CHECKS=$((CHECKS + 4))
+if [ -z "$k0" ] || [ -z "$kd" ] || [ $((2 * kd)) -le $((3 * k0)) ]; then
+    fail "--mpi-keep 0 at 2 ranks: expected under 2/3 of the set memory the default keeps ('$k0' against '$kd' bytes)"
+    show
+fi
+for f in keep0 keepd; do
+    $PY "$SAME" "$WORK/big1.h5" "$WORK/$f.h5" --skip "$SKIP" >/dev/null 2>&1 || fail "$f at 2 ranks: not the file of 1 rank"
+done
+run "$REF_NS" solve wythoff --size 300 --mpi-keep 12Q -o "$WORK/never.h5"
+CHECKS=$((CHECKS + 1))
+[ "$RC" -eq 2 ] && grep -q "mpi-keep '12Q': expected a size" "$ERR" && [ ! -e "$WORK/never.h5" ] ||
+    { fail "--mpi-keep 12Q: expected exit 2 and the error line"; show; }
+echo "set memory of Wythoff 4096 streamed at 2 ranks: $k0 bytes with --mpi-keep 0, $kd by default"
 
 # tile rows dealt K at a time (--mpi-rows; the default with owned sets:
 # the threads a rank): the same file, and the line windows exchanged fall
