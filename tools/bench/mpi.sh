@@ -5,7 +5,10 @@
 # 1x1, 1x2, 2x1 (NS_BENCH_RT="1x1 1x2 2x1 2x2" to choose), each the best of
 # NS_BENCH_REPS runs (default 2), with its ratio to 1x1 of the same run and
 # the bytes rank 0 sent and received. Skips (exit 0, one line) without an
-# MPI build. Every result is checked to be the file of 1x1.
+# MPI build. Every result is checked to be the file of 1x1. RxT:SIZE gives
+# the run --mpi-keep SIZE (the blocks of owned sets a rank keeps between
+# uses), e.g. NS_BENCH_RT="1x1 2x1:0 2x1" NS_BENCH_SETS=owned compares
+# keeping none with the default (its ratio to the first column's run).
 # NS_BENCH_SETS=owned|replicated: solve's --mpi-sets (default: solve's own
 # default, owned line sets for Wythoff across ranks). NS_BENCH_STREAM=1:
 # streamed (--stream) instead of in memory; NS_BENCH_WRITE=rank0|placed|parallel:
@@ -48,18 +51,22 @@ trap 'rm -rf "$dir"' EXIT
 store=--no-stream
 [ "${NS_BENCH_STREAM:-0}" = 1 ] && store=--stream
 echo "# $("$ns" --version | head -1); $(nproc) cores; best of $reps; $store${NS_BENCH_SETS:+, --mpi-sets $NS_BENCH_SETS}${NS_BENCH_WRITE:+, --mpi-write $NS_BENCH_WRITE}"
-printf '%-8s %-6s %9s %8s %10s %10s  %s\n' N RxT "wall s" "x 1x1" "sent MB" "recv MB" "same file"
+printf '%-8s %-8s %9s %8s %10s %10s  %s\n' N RxT "wall s" "x 1x1" "sent MB" "recv MB" "same file"
 for n in ${sizes[@]+"${sizes[@]}"}; do
     base=
     for rt in ${NS_BENCH_RT:-1x1 1x2 2x1}; do
-        r=${rt%x*} t=${rt#*x}
+        keep=
+        case $rt in *:*) keep=${rt#*:} ;; esac
+        rxt=${rt%%:*}
+        r=${rxt%x*} t=${rxt#*x}
         best=
         for _ in $(seq "$reps"); do
             rm -f "$dir/o.h5"
             t0=$(date +%s.%N)
             OMP_NUM_THREADS=$t timeout 600 "$mpiexec" --oversubscribe -np "$r" "$ns" solve wythoff --size "$n" \
                 "$store" ${NS_BENCH_SETS:+--mpi-sets "$NS_BENCH_SETS"} \
-                ${NS_BENCH_WRITE:+--mpi-write "$NS_BENCH_WRITE"} -o "$dir/o.h5" >"$dir/out" 2>"$dir/err" ||
+                ${NS_BENCH_WRITE:+--mpi-write "$NS_BENCH_WRITE"} ${keep:+--mpi-keep "$keep"} -o "$dir/o.h5" \
+                >"$dir/out" 2>"$dir/err" ||
                 { echo "mpi.sh: $rt failed: $(head -1 "$dir/err")"; exit 1; }
             t1=$(date +%s.%N)
             w=$(echo "$t1 - $t0" | bc -l)
@@ -76,7 +83,7 @@ for n in ${sizes[@]+"${sizes[@]}"}; do
         line=$(grep '^mpi:' "$dir/out" || true)
         sent=$(echo "$line" | sed -n 's/.*sent \([0-9.]*\) MB.*/\1/p')
         recv=$(echo "$line" | sed -n 's/.*received \([0-9.]*\) MB.*/\1/p')
-        printf '%-8s %-6s %9.3f %8.3f %10s %10s  %s\n' "$n" "$rt" "$best" "$(echo "$best / $base" | bc -l)" \
+        printf '%-8s %-8s %9.3f %8.3f %10s %10s  %s\n' "$n" "$rt" "$best" "$(echo "$best / $base" | bc -l)" \
             "${sent:-0}" "${recv:-0}" "$same"
     done
 done
