@@ -97,9 +97,9 @@ typedef struct lines {
     int64_t bshift;     /* owned line sets: block b of the exchange is the
                            lines' block b + bshift (the plain case: q x
                            tile rows, own_before) */
-    uint8_t *state;     /* owned line sets: per block (b + bshift) ABSENT,
-                           HELD or KEPT (own_put); owned */
-    uint32_t *kend;     /* per line of a KEPT block: the end of the words
+    uint8_t *kept;      /* owned line sets: per block (b + bshift), 1 while
+                           its pages are kept between uses (own_put); owned */
+    uint32_t *kend;     /* per line of a kept block: the end of the words
                            its pages still hold (own_put); owned */
 } lines;
 
@@ -134,11 +134,8 @@ typedef struct tiles {
     int64_t ti, tj;         /* tile rows and columns (owned line sets) */
     int64_t resumed;        /* anti-diagonals a resume replays (owned line sets) */
     uint64_t keep;          /* owned line sets: x->keep (own_put) */
-    uint64_t kept;          /* the bytes of the KEPT blocks (atomic) */
+    uint64_t kept;          /* the bytes of the kept blocks (atomic) */
 } tiles;
-
-/* owned line sets: a block's pages (own_get, own_put) */
-enum { ABSENT = 0, HELD = 1, KEPT = 2 };
 
 /* how a tile is done: computed, replayed from the table or the tile
  * source (a resume), or received from another process (x) and replayed */
@@ -555,7 +552,7 @@ static void do_tile_sym(tiles *T, lines *diag, int64_t x0, int64_t x1, int64_t y
  * here, packs it, hands it to the exchange and gives its pages back
  * (own_put: zero pages, empty sets, until the block comes again), unless
  * the blocks it keeps stay within x->keep bytes: then the pages stay
- * (KEPT), and the block's next use here writes into them instead of
+ * (kept), and the block's next use here writes into them instead of
  * faulting fresh zero pages in, one a 4 KiB page (Wythoff 8192^2 on one
  * rank of this 2-core machine: 2.4-2.5 s kept against 10.4-10.5 s given
  * back, most of it page faults and madvise). Its words are cleared
@@ -643,9 +640,9 @@ static int reserve_lines(lines *L, uint64_t stride, uint64_t fstride)
     if ((L->full = map_zero(fbytes)))
         L->fmapped = fbytes;
     L->first = calloc((size_t)L->n, sizeof *L->first);
-    L->state = calloc((size_t)((L->n + TILE - 1) / TILE), 1);
+    L->kept = calloc((size_t)((L->n + TILE - 1) / TILE), 1);
     L->kend = calloc((size_t)L->n, sizeof *L->kend);
-    return L->bits && L->full && L->first && L->state && L->kend;
+    return L->bits && L->full && L->first && L->kept && L->kend;
 }
 
 static ns_tile_lines lines_view(const tiles *T, const lines *L)
@@ -666,7 +663,7 @@ static uint64_t block_bytes(const tiles *T, int64_t nl)
     return (uint64_t)nl * ((T->stride + T->fstride) * sizeof(uint64_t) + sizeof(uint32_t));
 }
 
-/* A KEPT block taken again: the words its pages still hold zeroed (they
+/* A kept block taken again: the words its pages still hold zeroed (they
  * were written before: no fresh pages), so that it is empty as a block
  * given back is (then unpacked as one) */
 static void clear_kept(const tiles *T, lines *L, int64_t l0, int64_t nl)
@@ -682,17 +679,17 @@ static void clear_kept(const tiles *T, lines *L, int64_t l0, int64_t nl)
 }
 
 /* block b of L (kind) at version: from the exchange into the sets (a
- * KEPT block into its own pages, which the exchange still counts) */
+ * kept block into its own pages, which the exchange still counts) */
 static int own_get(tiles *T, lines *L, int64_t kind, int64_t b, int64_t version)
 {
     int64_t l0;
     const int64_t nl = block_lines(L, b, &l0);
     const uint64_t bb = block_bytes(T, nl);
-    uint8_t *st = L->state + b + L->bshift;
-    const int kept = *st == KEPT;
+    uint8_t *kf = L->kept + b + L->bshift;
+    const int kept = *kf;
     if (kept)
         clear_kept(T, L, l0, nl);
-    *st = HELD;
+    *kf = 0;
     uint64_t *win = NULL;
     size_t nwin = 0;
     int rc = T->x->acquire(T->x->user, kind, b, version, kept ? 0 : bb, &win, &nwin) != 0;
@@ -710,10 +707,10 @@ static int own_get(tiles *T, lines *L, int64_t kind, int64_t b, int64_t version)
 }
 
 /* block b of L (kind) after version uses: packed to the exchange (last:
- * no one needs it again, nothing travels) and emptied. While the KEPT
- * blocks stay within T->keep bytes it keeps its pages (KEPT: the exchange
- * still counts it; kend records the words written), else they are given
- * back (ABSENT: zero pages until the block comes again). */
+ * no one needs it again, nothing travels) and emptied. While the kept
+ * blocks stay within T->keep bytes it keeps its pages (the exchange still
+ * counts it; kend records the words written), else they are given back
+ * (zero pages until the block comes again). */
 static int own_put(tiles *T, lines *L, int64_t kind, int64_t b, int64_t version, int last)
 {
     int64_t l0;
@@ -744,7 +741,7 @@ static int own_put(tiles *T, lines *L, int64_t kind, int64_t b, int64_t version,
         drop_range(L->bits + (uint64_t)l0 * T->stride, (size_t)nl * T->stride * sizeof *L->bits);
         drop_range(L->full + (uint64_t)l0 * T->fstride, (size_t)nl * T->fstride * sizeof *L->full);
     }
-    L->state[b + L->bshift] = keep ? KEPT : ABSENT;
+    L->kept[b + L->bshift] = (uint8_t)keep;
     memset(L->first + l0, 0, (size_t)nl * sizeof *L->first);
     return T->x->release(T->x->user, kind, b, version, keep ? 0 : bb, win, nwin) != 0;
 }
@@ -927,7 +924,7 @@ static void free_lines(lines *L)
     else
         free(L->full);
     free(L->first);
-    free(L->state);
+    free(L->kept);
     free(L->kend);
 }
 
