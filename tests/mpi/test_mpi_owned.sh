@@ -2,10 +2,11 @@
 # test_mpi_owned.sh - the two-pile tile kernel across MPI ranks with owned
 # line sets (issue 21, item 2: each rank keeps only its share of the line
 # sets; ns_dist_tiles_own): the default of symmetric games across ranks,
-# --mpi-sets owned on one rank. Wythoff (1000 x 1000) and two-pile Nim
-# (1500 x 1500), in memory and streamed, at 1..4 ranks (Nim: 2..4; one
-# thread a rank, several rows of tiles a rank; two threads a rank in the
-# plain cases and the rows dealt below) write the single-process file
+# --mpi-sets owned on one rank. Across ranks such a solve streams by
+# default (each rank writes its tiles' chunks). Wythoff (1000 x 1000) and
+# two-pile Nim (1500 x 1500), in memory (--no-stream) and streamed, at
+# 1..4 ranks (Nim: 2..4; one thread a rank, several rows of tiles a
+# rank; two threads a rank in the plain cases and the rows dealt below) write the single-process file
 # value for value, with the attributes mpi_ranks and mpi_sets = owned;
 # Nim's values are x XOR y (Bouton) and Wythoff's P-positions Wythoff's
 # pairs (closed forms in exact integers). Fewer rows of tiles than ranks (200:
@@ -42,7 +43,7 @@ owned_runs() {
     local nm=$1 rts=$2 mode rt r t f ref
     shift 2
     for mode in memory stream; do
-        local extra=()
+        local extra=(--no-stream)  # across ranks owned sets stream by default
         [ "$mode" = stream ] && extra=(--stream)
         ref="$WORK/$nm.$mode.ref.h5"
         rm -f "$ref"
@@ -85,7 +86,7 @@ done
 for case in "200 4" "100 3"; do
     read -r n r <<<"$case"
     for mode in memory stream; do
-        extra=()
+        extra=(--no-stream)  # across ranks owned sets stream by default
         [ "$mode" = stream ] && extra=(--stream)
         ref="$WORK/small$n.$mode.ref.h5" f="$WORK/small$n.$mode.h5"
         rm -f "$ref" "$f"
@@ -105,6 +106,20 @@ CHECKS=$((CHECKS + 3))
 [ "$RC" -eq 0 ] || { fail "--mpi-sets replicated: exit $RC"; show; }
 $PY "$SAME" "$WORK/wythoff.memory.ref.h5" "$f" --skip "$SKIP" >/dev/null 2>&1 || fail "--mpi-sets replicated: not the single-process file"
 text_attr_is "$f" mpi_sets replicated || fail "--mpi-sets replicated: expected mpi_sets = replicated"
+
+# across ranks, owned sets stream by default (every rank writes its own
+# tiles' chunks): the streamed single-process file, placed, with the reason
+# on the plan line; --no-stream keeps the table (the memory runs above)
+f="$WORK/wythoff.default.h5"
+rm -f "$f"
+mpi 2 "$NS" solve wythoff --size 1000 -o "$f"
+CHECKS=$((CHECKS + 4))
+[ "$RC" -eq 0 ] || { fail "owned by default at 2 ranks: exit $RC"; show; }
+grep -q "^solving .* streaming: .*(the default across ranks with owned line sets" "$OUT" ||
+    { fail "owned by default at 2 ranks: expected the plan line to say it streams by default"; show; }
+$PY "$SAME" "$WORK/wythoff.stream.ref.h5" "$f" --skip "$SKIP" >/dev/null 2>&1 ||
+    fail "owned by default at 2 ranks: not the streamed single-process file"
+text_attr_is "$f" mpi_write placed || fail "owned by default at 2 ranks: expected mpi_write = placed"
 
 # set memory per rank: 4 ranks hold less than half of what one holds
 peak() { sed -n 's/^mpi sets: *owned.* at most \([0-9]*\) bytes of line sets on a rank.*/\1/p' "$OUT"; }
@@ -211,7 +226,7 @@ CHECKS=$((CHECKS + 1))
 # job across ranks keeps owned sets (mpi_sets = owned)
 MIN_UNITS=5
 for mode in memory stream; do
-    extra=()
+    extra=(--no-stream)  # across ranks owned sets stream by default
     [ "$mode" = stream ] && extra=(--stream)
     f="$WORK/own_resume.$mode.h5"
     rm -f "$f" "$f.ckpt" "$f.part" "$f.part.new"
@@ -273,7 +288,7 @@ done
 # stopped at anti-diagonal 6 under 3 ranks, resumed under 2 (rows rank 0
 # replayed in part go on elsewhere with their row and diagonal blocks)
 for mode in memory stream; do
-    extra=()
+    extra=(--no-stream)  # across ranks owned sets stream by default
     [ "$mode" = stream ] && extra=(--stream)
     f="$WORK/plain_resume.$mode.h5"
     rm -f "$f" "$f.ckpt" "$f.part" "$f.part.new"

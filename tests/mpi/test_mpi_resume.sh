@@ -59,7 +59,7 @@ stop_term() {
 }
 
 for mode in memory stream; do
-    extra=()
+    extra=(--no-stream)  # across ranks owned sets stream by default
     [ "$mode" = stream ] && extra=(--stream)
     for n in 4096 8192; do
         ref="$WORK/ref.$mode.$n.h5"

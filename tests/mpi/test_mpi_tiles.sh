@@ -20,7 +20,7 @@ for gi in 0 1; do
     read -r -a game <<<"${games[$gi]}"
     nm=${names[$gi]}
     for mode in memory stream; do
-        extra=()
+        extra=(--no-stream)  # across ranks owned sets stream by default
         [ "$mode" = stream ] && extra=(--stream)
         ref="$WORK/$nm.$mode.ref.h5"
         rm -f "$ref"
@@ -66,7 +66,7 @@ PY
 
 # more ranks than rows of tiles (200: 2 rows): the idle ranks only replay
 for mode in memory stream; do
-    extra=()
+    extra=(--no-stream)  # across ranks owned sets stream by default
     [ "$mode" = stream ] && extra=(--stream)
     ref="$WORK/small.$mode.ref.h5" f="$WORK/small.$mode.h5"
     rm -f "$ref" "$f"
