@@ -124,10 +124,10 @@ static void usage(void)
            "                           of chunk rows with parallel HDF5, also under one\n"
            "                           rank); the file says which (attribute mpi_write).\n"
            "                           A streamed Grundy table with owned line sets (the\n"
-           "                           default across ranks): every\n"
-           "                           rank writes its own tiles' chunks into rank 0's file\n"
-           "                           (placed) unless rank0 is given; other streamed\n"
-           "                           solves: rank 0\n"
+           "                           default across ranks) or a streamed P/N table (the\n"
+           "                           row kernel): every rank writes its own tiles' or\n"
+           "                           blocks of rows' chunks into rank 0's file (placed)\n"
+           "                           unless rank0 is given; other streamed solves: rank 0\n"
            "  -f, --force              overwrite OUT.h5 if it exists; discard a checkpoint\n"
            "  -q, --quiet              print nothing but errors (no plan, summary or progress)\n"
            "  -o, --output OUT.h5      the table file to write (required)\n"
@@ -1221,6 +1221,56 @@ static void place_end(place_sink *p)
     p->pk = NULL;
 }
 
+/* ---- placed P/N rows: across ranks, the row kernel's blocks of rows,
+ * each written by the rank that sieved it (a streamed P/N table) ---- */
+typedef struct rows_place {
+    stream_sink *k;         /* rank 0's stream; failures go there; borrowed */
+    place_sink *p;          /* the ranks but 0: the packer and the file; borrowed */
+    ns_dist_tiles *dt;      /* borrowed */
+} rows_place;
+
+/* rank 0: its own blocks into the stream, another rank's placed for it */
+static int on_rows_place0(void *user, int64_t x0, int64_t nrows, int64_t words, const uint64_t *bits)
+{
+    rows_place *r = user;
+    if (ns_dist_tiles_rows_owner(r->dt, x0) == 0)
+        return on_rows(r->k, x0, nrows, words, bits);
+    ns_error e = {0};
+    if (!ns_dist_tiles_rows_answer(r->dt, x0, on_place, r->k, &e))
+        return 0;
+    return sink_failed(r->k, &e);
+}
+
+/* a rank but 0: the chunks of its own blocks into rank 0's file, on disk
+ * before rank 0 hears of it (its next checkpoint records them). A failure
+ * before the request ends the job (rank 0 waits for the request) */
+static int on_rows_placed(void *user, int64_t x0, int64_t nrows, int64_t words, const uint64_t *bits)
+{
+    rows_place *r = user;
+    if (ns_dist_tiles_rows_owner(r->dt, x0) != ns_dist_rank())
+        return 0;
+    ns_error e = {0};
+    ns_h5_placing pl;
+    void *reply = NULL;
+    size_t rb = 0;
+    if (ns_h5_packer_pn_rows(r->p->pk, x0, nrows, words, bits, &pl, &e) ||
+        ns_dist_tiles_rows_ask(r->dt, pl.req, pl.req_bytes, &reply, &rb, &e)) {
+        ns_cli_error(CMD, "rank %d: %s", ns_dist_rank(), e.msg);
+        fflush(stderr);
+        ns_dist_abort(NS_EXIT_ERROR);
+    }
+    ns_err w = ns_h5_place_write(r->p->fd, pl.data, pl.data_bytes, reply, rb, r->p->file, &e);
+    if (!w && fdatasync(r->p->fd) != 0)
+        w = ns_error_set(&e, NS_EIO, "%s: cannot sync its chunks: %s", r->p->file, strerror(errno));
+    free(pl.req);
+    free(pl.data);
+    free(reply);
+    ns_error ne = {0};
+    if (ns_dist_tiles_rows_written(r->dt, w ? e.msg : NULL, &ne) && !w)
+        e = ne, w = ne.code;
+    return w ? sink_failed(r->k, &e) : 0;
+}
+
 /* Every rank (collective, after dist_start): can every rank write into
  * rank 0's file (s, rank 0's stream; the others open it by the name rank 0
  * gives and check it is the same file)? Then each rank writes its own
@@ -1230,6 +1280,7 @@ static int place_start(const char *out, ns_h5_stream *s, ns_dist_tiles *dt, ns_t
                        const int64_t *bounds, int elem, int64_t tile, int threads, int sym, stream_sink *k,
                        place_sink *p)
 {
+    /* elem 1: the row kernel's P/N blocks (ns_dist_tiles_rows_placing) */
     ns_error err = {0};
     const int zero = ns_dist_rank() == 0;
     memset(p, 0, sizeof *p);
@@ -1273,7 +1324,7 @@ static int place_start(const char *out, ns_h5_stream *s, ns_dist_tiles *dt, ns_t
     }
     const ns_dist_place_hooks h = {.place = zero ? on_place : NULL, .write = zero ? NULL : on_place_write,
                                    .sync = zero ? NULL : on_place_sync, .user = zero ? (void *)k : (void *)p};
-    if (ns_dist_tiles_placing(dt, x, &h, &err)) {
+    if (elem == 1 ? ns_dist_tiles_rows_placing(dt, &err) : ns_dist_tiles_placing(dt, x, &h, &err)) {
         ns_cli_error(CMD, "%s", err.msg);
         ns_dist_abort(NS_EXIT_ERROR);
     }
@@ -1295,9 +1346,12 @@ static int solve_streaming(const solve_args *a, const ns_game *g, ns_meta *meta,
      * else rank 0 writes it alone (the streamed writer's direct chunk
      * writes have no parallel form in HDF5 1.10; src/store/README.md) */
     const int writer = !ctx->dist || ns_dist_rank() == 0;
-    const int want_place = ctx->dist && ctx->owned && !a->pn_only && ns_dist_size() > 1 &&
+    /* P/N (the row kernel): each block of rows written by its rank, as the
+     * owned tiles' chunks */
+    const int want_place = ctx->dist && (ctx->owned || a->pn_only) && ns_dist_size() > 1 &&
                            !(a->mpi_write_given && a->mpi_write == MPI_WRITE_RANK0);
     place_sink place = {.fd = -1};
+    rows_place rplace = {&sink, &place, NULL};
     if (ctx->dist) {
         snprintf(meta->mpi_write, sizeof meta->mpi_write, "rank0");
     } else {
@@ -1307,8 +1361,8 @@ static int solve_streaming(const solve_args *a, const ns_game *g, ns_meta *meta,
     if (a->mpi_write_given && a->mpi_write != MPI_WRITE_RANK0 && ns_dist_is_mpi_build() && ns_dist_rank() == 0 &&
         !want_place)
         fprintf(stderr, "nimsieve solve: --mpi-write %s: this streamed solve's file is written by rank 0 alone "
-                "(each rank writes its own chunks with owned line sets only; the parallel write takes tables in "
-                "memory)\n", a->mpi_write == MPI_WRITE_PLACED ? "placed" : "parallel");
+                "(each rank writes its own chunks with owned line sets or a P/N table only; the parallel write "
+                "takes tables in memory)\n", a->mpi_write == MPI_WRITE_PLACED ? "placed" : "parallel");
     ns_dist_tiles *dt = NULL;
     ns_tile_exchange xch;
     int64_t *shared_p = NULL;   /* across ranks: a resume's P-positions from rank 0 */
@@ -1399,7 +1453,11 @@ static int solve_streaming(const solve_args *a, const ns_game *g, ns_meta *meta,
     if (dt && want_place &&
         place_start(a->out, sink.s, dt, &xch, g->bounds, elem, tile, threads, ctx->owned == 1, &sink, &place) > 0) {
         snprintf(meta->mpi_write, sizeof meta->mpi_write, "placed");
-        if (!writer) {
+        if (a->pn_only) {
+            rplace.dt = dt;
+            opts.rows_sink = writer ? on_rows_place0 : on_rows_placed;
+            opts.rows_user = &rplace;
+        } else if (!writer) {
             opts.tile_sink = on_tile_place;
             opts.tile_source = NULL;   /* owned sets: the finished tiles are rank 0's */
             opts.tile_user = &place;
@@ -1521,15 +1579,18 @@ static int solve_streaming(const solve_args *a, const ns_game *g, ns_meta *meta,
         print_summary(g, meta, bt, kt, &ts, !a->pn_only);
         print_times(ctx, wall, threads);
         printf("output:        %s%s\n", a->out,
-               io == 3   ? " (shared: every rank wrote its own tiles' chunks into it, through the page cache)"
+               io == 3   ? (a->pn_only ? " (shared: every rank wrote its own blocks of rows' chunks into it, through "
+                                         "the page cache)"
+                                       : " (shared: every rank wrote its own tiles' chunks into it, through the page "
+                                         "cache)")
                : io == 2 ? " (written with O_DIRECT, in 8 MiB blocks, by the file driver's own thread)"
                : io == 1 ? " (written in 8 MiB blocks through the page cache, by the file driver's own thread: "
                            "O_DIRECT refused or NS_H5_DIRECT=0)"
                          : "");
         if (strcmp(meta->mpi_write, "placed") == 0)
-            printf("mpi write:     each of %d ranks wrote the chunks of its own tiles into the file; rank 0 placed "
+            printf("mpi write:     each of %d ranks wrote the chunks of its own %s into the file; rank 0 placed "
                    "them (%" PRIu64 " requests from the other ranks: sizes and P-positions, no values)\n",
-                   ns_dist_size(), placings);
+                   ns_dist_size(), a->pn_only ? "blocks of rows" : "tiles", placings);
     }
     return NS_EXIT_OK;
 }

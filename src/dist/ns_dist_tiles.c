@@ -98,6 +98,9 @@ struct ns_dist_tiles {
     uint64_t nplaced;       /* rank 0: placings answered; the others: made */
     uint64_t nwritten;      /* rank 0: placings written (TAG_WRITTEN) or tiles
                                taken; the others: placings written */
+    /* placed P/N rows (ns_dist_tiles_rows_placing, the row kernel) */
+    int rplacing;
+    MPI_Comm rcomm;         /* their requests, replies and notes */
 };
 
 static void msg_free(msg *m)
@@ -916,6 +919,135 @@ int ns_dist_tiles_place(ns_dist_tiles *d, int64_t x0, int64_t y0, void *req, siz
     return rc;
 }
 
+/* ---- placed P/N rows: the row kernel's blocks, each written by its rank ---- */
+
+enum { TAG_ROWS_REQ = 1, TAG_ROWS_REPLY = 2, TAG_ROWS_NOTE = 3 };
+
+ns_err ns_dist_tiles_rows_placing(ns_dist_tiles *d, ns_error *err)
+{
+    if (d->owned || d->size < 2 || d->rplacing)
+        return ns_error_set(err, NS_EINTERNAL, "rank %d: placed rows need the row kernel on several ranks", d->rank);
+    if (MPI_Comm_dup(d->comm, &d->rcomm) != MPI_SUCCESS)
+        return ns_error_set(err, NS_EINTERNAL, "rank %d: MPI_Comm_dup failed", d->rank);
+    d->rplacing = 1;
+    return NS_OK;
+}
+
+int ns_dist_tiles_rows_owner(const ns_dist_tiles *d, int64_t x0)
+{
+    return owner(d, x0 / d->tile);
+}
+
+/* A message from src with tag on rcomm, waited for by polling (the
+ * exchange's sends progress meanwhile); *buf malloc'ed. 0, or 1 on an MPI
+ * failure or out of memory. */
+static int rows_recv(ns_dist_tiles *d, int src, int tag, unsigned char **buf, int *count)
+{
+    *buf = NULL;
+    *count = 0;
+    for (int polls = 0;; polls++) {
+        int flag = 0, rc = 0;
+        MPI_Status st;
+        pthread_mutex_lock(&d->lock);
+        if (MPI_Iprobe(src, tag, d->rcomm, &flag, &st) != MPI_SUCCESS) {
+            rc = 1;
+        } else if (flag) {
+            MPI_Get_count(&st, MPI_BYTE, count);
+            rc = *count < 0 || !(*buf = malloc(*count > 0 ? (size_t)*count : 1)) ||
+                 MPI_Recv(*buf, *count, MPI_BYTE, src, tag, d->rcomm, MPI_STATUS_IGNORE) != MPI_SUCCESS;
+        }
+        if (polls % 64 == 0)
+            reap(d);
+        pthread_mutex_unlock(&d->lock);
+        if (rc) {
+            free(*buf);
+            *buf = NULL;
+            return 1;
+        }
+        if (flag)
+            return 0;
+        if (polls > 16)
+            nanosleep(&(struct timespec){0, 20000}, NULL);
+    }
+}
+
+static int rows_send(ns_dist_tiles *d, const void *buf, size_t bytes, int to, int tag)
+{
+    if (bytes > (size_t)INT32_MAX)
+        return 1;
+    pthread_mutex_lock(&d->lock);
+    /* not counted in sent: those are the rows' bitmaps (the mpi: line) */
+    const int rc = MPI_Send(buf, (int)bytes, MPI_BYTE, to, tag, d->rcomm) != MPI_SUCCESS;
+    pthread_mutex_unlock(&d->lock);
+    return rc;
+}
+
+ns_err ns_dist_tiles_rows_ask(ns_dist_tiles *d, const void *req, size_t req_bytes, void **reply, size_t *reply_bytes,
+                              ns_error *err)
+{
+    *reply = NULL;
+    *reply_bytes = 0;
+    if (!d->rplacing || d->rank == 0)
+        return ns_error_set(err, NS_EINTERNAL, "rank %d: placed rows are not on", d->rank);
+    unsigned char *buf = NULL;
+    int count = 0;
+    if (rows_send(d, req, req_bytes, 0, TAG_ROWS_REQ) || rows_recv(d, 0, TAG_ROWS_REPLY, &buf, &count))
+        return ns_error_set(err, NS_EIO, "rank %d: the placing of its rows' chunks with rank 0 failed", d->rank);
+    d->nplaced++;
+    *reply = buf;
+    *reply_bytes = (size_t)count;
+    return NS_OK;
+}
+
+ns_err ns_dist_tiles_rows_written(ns_dist_tiles *d, const char *failure, ns_error *err)
+{
+    const char *m = failure ? failure : "";
+    if (!d->rplacing || d->rank == 0 || rows_send(d, m, strlen(m), 0, TAG_ROWS_NOTE))
+        return ns_error_set(err, NS_EIO, "rank %d: cannot tell rank 0 its rows' chunks are written", d->rank);
+    if (!failure)
+        d->nwritten++;
+    return NS_OK;
+}
+
+ns_err ns_dist_tiles_rows_answer(ns_dist_tiles *d, int64_t x0,
+                                 int (*place)(void *user, const void *req, size_t req_bytes, void **reply,
+                                              size_t *reply_bytes),
+                                 void *user, ns_error *err)
+{
+    const int from = owner(d, x0 / d->tile);
+    if (!d->rplacing || d->rank != 0 || from == 0)
+        return ns_error_set(err, NS_EINTERNAL, "rank %d: no placing of the rows at %lld to answer", d->rank,
+                            (long long)x0);
+    unsigned char *buf = NULL;
+    int count = 0;
+    if (rows_recv(d, from, TAG_ROWS_REQ, &buf, &count))
+        return ns_error_set(err, NS_EIO, "rank 0: the request of rank %d for its rows at %lld did not come", from,
+                            (long long)x0);
+    const int64_t *h = (const int64_t *)(const void *)buf;
+    void *reply = NULL;
+    size_t rb = 0;
+    /* the request must be of this block (the rank's blocks come in order) */
+    if ((size_t)count < 2 * sizeof *h || h[1] != x0 || place(user, buf, (size_t)count, &reply, &rb)) {
+        free(buf);
+        return ns_error_set(err, NS_EIO, "rank 0: cannot place the chunks of rank %d's rows at %lld", from,
+                            (long long)x0);
+    }
+    free(buf);
+    const int bad = rows_send(d, reply, rb, from, TAG_ROWS_REPLY);
+    free(reply);
+    if (bad || rows_recv(d, from, TAG_ROWS_NOTE, &buf, &count))
+        return ns_error_set(err, NS_EIO, "rank 0: the placing of rank %d's rows at %lld failed", from, (long long)x0);
+    d->nplaced++;
+    if (count > 0) {
+        ns_error_set(err, NS_EIO, "rank %d: %.*s", from, count < 900 ? count : 900, (const char *)buf);
+        free(buf);
+        return NS_EIO;
+    }
+    free(buf);
+    d->nwritten++;
+    return NS_OK;
+}
+
 uint64_t ns_dist_tiles_placed(const ns_dist_tiles *d)
 {
     return d ? d->nplaced : 0;
@@ -1072,6 +1204,8 @@ void ns_dist_tiles_free(ns_dist_tiles *d)
     free(d->tbuf);
     if (d->owned)
         MPI_Comm_free(&d->ocomm);
+    if (d->rplacing)
+        MPI_Comm_free(&d->rcomm);
     MPI_Comm_free(&d->comm);
     free(d);
 }
@@ -1158,6 +1292,48 @@ int ns_dist_tiles_place(ns_dist_tiles *d, int64_t x0, int64_t y0, void *req, siz
     return 1;
 }
 
+ns_err ns_dist_tiles_rows_placing(ns_dist_tiles *d, ns_error *err)
+{
+    (void)d;
+    return ns_error_set(err, NS_EINVAL, "placed rows need an MPI build (-DNS_MPI=ON)");
+}
+
+int ns_dist_tiles_rows_owner(const ns_dist_tiles *d, int64_t x0)
+{
+    (void)d;
+    (void)x0;
+    return 0;
+}
+
+ns_err ns_dist_tiles_rows_ask(ns_dist_tiles *d, const void *req, size_t req_bytes, void **reply, size_t *reply_bytes,
+                              ns_error *err)
+{
+    (void)d;
+    (void)req;
+    (void)req_bytes;
+    *reply = NULL;
+    *reply_bytes = 0;
+    return ns_error_set(err, NS_EINVAL, "placed rows need an MPI build (-DNS_MPI=ON)");
+}
+
+ns_err ns_dist_tiles_rows_written(ns_dist_tiles *d, const char *failure, ns_error *err)
+{
+    (void)d;
+    (void)failure;
+    return ns_error_set(err, NS_EINVAL, "placed rows need an MPI build (-DNS_MPI=ON)");
+}
+
+ns_err ns_dist_tiles_rows_answer(ns_dist_tiles *d, int64_t x0,
+                                 int (*place)(void *user, const void *req, size_t req_bytes, void **reply,
+                                              size_t *reply_bytes),
+                                 void *user, ns_error *err)
+{
+    (void)d;
+    (void)x0;
+    (void)place;
+    (void)user;
+    return ns_error_set(err, NS_EINVAL, "placed rows need an MPI build (-DNS_MPI=ON)");
+}
 
 uint64_t ns_dist_tiles_placed(const ns_dist_tiles *d)
 {

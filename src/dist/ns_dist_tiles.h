@@ -146,6 +146,27 @@ ns_err ns_dist_tiles_gather_tiles(ns_dist_tiles *d, ns_tile_exchange *x, const i
                                               const uint32_t *vals),
                                   void *user, ns_error *err);
 
+/* Placed P/N rows (the row kernel, streamed, two or more ranks): each
+ * block of rows is written into rank 0's file by the rank that sieved it.
+ * In its rows sink, after the engine sent the block on, that rank asks
+ * rank 0 for the places of the block's chunks (ns_dist_tiles_rows_ask:
+ * the request of store/'s packer; *reply malloc'ed, the caller frees it),
+ * writes them there and says so (ns_dist_tiles_rows_written: failure NULL,
+ * or what failed); rank 0, in its rows sink for that block, answers
+ * (ns_dist_tiles_rows_answer: place as ns_dist_place_hooks' place, then
+ * waits for the note), so its next checkpoint finds the chunks written.
+ * Blocking, on the engine's thread; turned on by every rank
+ * (ns_dist_tiles_rows_placing, collective) before the engine runs. */
+ns_err ns_dist_tiles_rows_placing(ns_dist_tiles *d, ns_error *err);
+int ns_dist_tiles_rows_owner(const ns_dist_tiles *d, int64_t x0);
+ns_err ns_dist_tiles_rows_ask(ns_dist_tiles *d, const void *req, size_t req_bytes, void **reply, size_t *reply_bytes,
+                              ns_error *err);
+ns_err ns_dist_tiles_rows_written(ns_dist_tiles *d, const char *failure, ns_error *err);
+ns_err ns_dist_tiles_rows_answer(ns_dist_tiles *d, int64_t x0,
+                                 int (*place)(void *user, const void *req, size_t req_bytes, void **reply,
+                                              size_t *reply_bytes),
+                                 void *user, ns_error *err);
+
 /* Placings this rank made (rank 0: placed; the others: written). */
 uint64_t ns_dist_tiles_placed(const ns_dist_tiles *d);
 

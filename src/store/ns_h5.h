@@ -354,7 +354,9 @@ typedef struct ns_h5_packer ns_h5_packer;
 /* The packer of a bounds[0] x bounds[1] table of elem-byte values (2 or 4)
  * streamed in tiles of `tile` (the chunk shape of ns_h5_stream_open), for
  * OpenMP threads 0..threads-1; path names the table in messages. mirrored:
- * a symmetric table's tiles come in pairs (below); 0: each tile alone. */
+ * a symmetric table's tiles come in pairs (below); 0: each tile alone.
+ * elem 1: a P/N table streamed in blocks of `tile` rows (not mirrored;
+ * ns_h5_packer_pn_rows, on one thread, which filters on `threads`). */
 ns_h5_packer *ns_h5_packer_new(const char *path, const int64_t *bounds, int elem, int64_t tile, int threads,
                                int mirrored, ns_error *err);
 void ns_h5_packer_free(ns_h5_packer *p);
@@ -367,6 +369,14 @@ void ns_h5_packer_free(ns_h5_packer *p);
  * mirror), 0 when the tile waits for its mirror, -1 on failure (err). */
 int ns_h5_packer_tile(ns_h5_packer *p, int64_t x0, int64_t y0, int64_t nx, int64_t ny, const uint32_t *vals,
                       ns_h5_placing *out, ns_error *err);
+
+/* A P/N table's packer (elem 1): the block of nrows rows from row x0 (a
+ * rows sink's arguments, engine/ns_engine.h: P bitmaps of `words` words a
+ * row) into its /pn chunks, those with a P-position, filtered as
+ * ns_h5_stream_pn_rows does; *out gets the placing (0), or -1 on failure
+ * (err). The request carries the block's P-positions. */
+int ns_h5_packer_pn_rows(ns_h5_packer *p, int64_t x0, int64_t nrows, int64_t words, const uint64_t *bits,
+                         ns_h5_placing *out, ns_error *err);
 
 /* Write a placing's data where the reply puts it, into the open file fd
  * (file names it in messages). */
@@ -383,7 +393,8 @@ ns_err ns_h5_stream_share(ns_h5_stream *s, ns_error *err);
 const char *ns_h5_stream_file(const ns_h5_stream *s);
 
 /* Place the chunks of a request (req_bytes bytes) in the shared stream's
- * file, as ns_h5_stream_tile stores them but without their bytes, and
+ * file, as ns_h5_stream_tile (a P/N stream: ns_h5_stream_pn_rows, in the
+ * order of the rows) stores them but without their bytes, and
  * take its P-positions and values into the stream's summary; *reply
  * (malloc'ed, the caller frees it) gets the addresses. Several threads at
  * once. The chunks count as stored: a checkpoint must wait until their

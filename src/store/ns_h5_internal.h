@@ -438,4 +438,25 @@ typedef struct ns_h5_place_tile {
 ns_err ns_h5_place_parse(const void *req, size_t bytes, int64_t bounds0, int64_t bounds1, int64_t tile,
                          ns_h5_place_tile *tiles, int *n, const char *path, ns_error *err);
 
+/* Columns of a streamed /pn chunk of a P/N table: a block's rows x 4 KiB
+ * (ns_h5_stream.c, and the packer of ns_h5_place.c). */
+enum { NS_H5_PN_COLS = 1024 };
+
+/* A P/N block's placing request (ns_h5_packer_pn_rows), parsed. */
+typedef struct ns_h5_place_rows {
+    int64_t x0, nrows;
+    int64_t nch;            /* /pn chunks stored (those with a P-position) */
+    const int64_t *ch;      /* nch pairs (y0, filtered bytes), y0 rising */
+    uint64_t npp;
+    const int64_t *pp;      /* npp P-positions (x, y), rows then columns */
+} ns_h5_place_rows;
+
+/* The block of a request of `bytes` bytes (one whose first word is
+ * NS_H5_PLACE_ROWS), checked against the bounds and the chunk shape c0 x
+ * c1 (pbound: the most a filtered chunk may take); NS_EINTERNAL when
+ * malformed. */
+enum { NS_H5_PLACE_ROWS = -1 };
+ns_err ns_h5_place_parse_rows(const void *req, size_t bytes, int64_t bounds0, int64_t bounds1, int64_t c0,
+                              int64_t c1, size_t pbound, ns_h5_place_rows *out, const char *path, ns_error *err);
+
 #endif

@@ -20,7 +20,13 @@
  *   data:    n, then per tile glen, plen; then the tiles' bytes, /grundy's
  *            chunk then /pn's, tile after tile (kept by the rank);
  *   reply:   n, then per tile the address of its /grundy chunk and of its
- *            /pn chunk (UINT64_MAX: none). */
+ *            /pn chunk (UINT64_MAX: none).
+ * A P/N table's block of rows (ns_h5_packer_pn_rows, the row kernel):
+ *   request: NS_H5_PLACE_ROWS, x0, nrows, n (its /pn chunks that hold a
+ *            P-position), p (its P-positions), then per chunk y0 and its
+ *            bytes, then the p P-positions (x, y);
+ *   data and reply: as above, n pairs, the /grundy length 0 and its
+ *            address UINT64_MAX. */
 #include "store/ns_h5_internal.h"
 
 #include <errno.h>
@@ -105,7 +111,8 @@ void ns_h5_packer_free(ns_h5_packer *p)
 ns_h5_packer *ns_h5_packer_new(const char *path, const int64_t *bounds, int elem, int64_t tile, int threads,
                                int mirrored, ns_error *err)
 {
-    if ((elem != 2 && elem != 4) || tile < 1 || threads < 1 || bounds[0] < 1 || bounds[1] < 1) {
+    if ((elem != 1 && elem != 2 && elem != 4) || (elem == 1 && mirrored) || tile < 1 || threads < 1 ||
+        bounds[0] < 1 || bounds[1] < 1) {
         ns_error_set(err, NS_EINTERNAL, "%s: cannot pack tiles of %lld of %d-byte values", path, (long long)tile,
                      elem);
         return NULL;
@@ -117,7 +124,8 @@ ns_h5_packer *ns_h5_packer_new(const char *path, const int64_t *bounds, int elem
     p->bounds[1] = bounds[1];
     /* the stream's chunk shape (ns_h5_stream.c): the tile, cut to the bounds */
     p->c0 = tile < bounds[0] ? tile : bounds[0];
-    p->c1 = tile < bounds[1] ? tile : bounds[1];
+    p->c1 = elem == 1 ? NS_H5_PN_COLS : tile;   /* a P/N table: blocks of rows */
+    p->c1 = p->c1 < bounds[1] ? p->c1 : bounds[1];
     p->elem = elem;
     p->threads = threads;
     p->mirrored = mirrored;
@@ -170,7 +178,8 @@ int ns_h5_packer_tile(ns_h5_packer *p, int64_t x0, int64_t y0, int64_t nx, int64
 {
     const int tid = ns_omp_thread_num();
     memset(out, 0, sizeof *out);
-    if (tid >= p->threads || x0 % p->c0 || y0 % p->c1 || nx < 1 || ny < 1 || nx > p->c0 || ny > p->c1 ||
+    if (p->elem == 1 || tid >= p->threads || x0 % p->c0 || y0 % p->c1 || nx < 1 || ny < 1 || nx > p->c0 ||
+        ny > p->c1 ||
         x0 + nx > p->bounds[0] || y0 + ny > p->bounds[1]) {
         ns_error_set(err, NS_EINTERNAL, "%s: bad tile %lld,%lld of %lld x %lld on thread %d", p->path, (long long)x0,
                      (long long)y0, (long long)nx, (long long)ny, tid);
@@ -245,6 +254,163 @@ int ns_h5_packer_tile(ns_h5_packer *p, int64_t x0, int64_t y0, int64_t nx, int64
     return 1;
 }
 
+/* ---- a P/N table's block of rows (the row kernel) ---- */
+
+int ns_h5_packer_pn_rows(ns_h5_packer *p, int64_t x0, int64_t nrows, int64_t words, const uint64_t *bits,
+                         ns_h5_placing *out, ns_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (p->elem != 1 || x0 < 0 || x0 % p->c0 || nrows < 1 || nrows > p->c0 || x0 + nrows > p->bounds[0] ||
+        words != (p->bounds[1] + 63) / 64) {
+        ns_error_set(err, NS_EINTERNAL, "%s: bad block of %lld rows at row %lld (%lld words a row)", p->path,
+                     (long long)nrows, (long long)x0, (long long)words);
+        return -1;
+    }
+    const int64_t c1 = p->c1, nch = (p->bounds[1] + c1 - 1) / c1;
+    /* the chunks with a P-position (the others are all N, not stored) */
+    int64_t npp = 0, nst = 0;
+    for (int64_t i = 0; i < nrows * words; i++)
+        npp += __builtin_popcountll(bits[i]);
+    int64_t *ys = malloc((size_t)(nch > 0 ? nch : 1) * sizeof *ys);
+    size_t *len = calloc((size_t)p->threads, sizeof *len);
+    int64_t *req = NULL;
+    uint8_t *data = NULL;
+    size_t dcap = 0, dbytes = 0;
+    if (!ys || !len)
+        goto nomem;
+    /* c1 is NS_H5_PN_COLS (a multiple of 64) or, with a single chunk
+     * column, the whole row: a chunk's columns are whole words */
+    for (int64_t j = 0; j < nch; j++) {
+        const int64_t w0 = j * c1 / 64, w1 = ((j + 1) * c1 + 63) / 64 < words ? ((j + 1) * c1 + 63) / 64 : words;
+        uint64_t any = 0;
+        for (int64_t i = 0; i < nrows && !any; i++)
+            for (int64_t k = w0; k < w1; k++)
+                any |= bits[i * words + k];
+        if (any)
+            ys[nst++] = j * c1;
+    }
+    /* request: kind, x0, nrows, chunks, P-positions, (y0, bytes) a chunk,
+     * then the P-positions (x, y); data: the chunks' count, (0, bytes) a
+     * chunk (ns_h5_place_write's pairs: no /grundy), then their bytes */
+    const size_t rw = 5 + 2 * (size_t)nst + 2 * (size_t)npp, head = (1 + 2 * (size_t)nst) * sizeof(int64_t);
+    if (!(req = malloc(rw * sizeof *req)))
+        goto nomem;
+    dcap = head + (size_t)(nst < 4 ? nst : 4) * p->pcap;
+    if (!(data = malloc(dcap ? dcap : 1)))
+        goto nomem;
+    dbytes = head;
+    /* filter the chunks a batch of `threads` at a time, each thread its
+     * slot's filter, then append them in order */
+    const size_t bytes = (size_t)p->c0 * (size_t)c1;
+    for (int64_t j0 = 0; j0 < nst; j0 += p->threads) {
+        const int nb = (int)(nst - j0 < p->threads ? nst - j0 : p->threads);
+        int bad = 0;
+        NS_PRAGMA(omp parallel for schedule(static, 1) num_threads(nb) reduction(| : bad))
+        for (int t = 0; t < nb; t++) {
+            pack_slot *sl = &p->slots[t];
+            const int64_t y0 = ys[j0 + t], w0 = y0 / 64,
+                          w1 = (y0 + c1 + 63) / 64 < words ? (y0 + c1 + 63) / 64 : words;
+            ns_error e = {0};
+            memset(sl->pnraw, NS_PN_N, bytes);
+            for (int64_t i = 0; i < nrows; i++)
+                for (int64_t k = w0; k < w1; k++)
+                    for (uint64_t b = bits[i * words + k]; b; b &= b - 1) {
+                        const int64_t y = k * 64 + __builtin_ctzll(b);
+                        if (y >= y0 && y < y0 + c1)
+                            sl->pnraw[i * c1 + (y - y0)] = NS_PN_P;
+                    }
+            bad |= ns_chunkfilter_run(sl->filter, sl->pnraw, bytes, 1, sl->p[0], p->pcap, &len[t], &e) != NS_OK;
+        }
+        if (bad) {
+            ns_error_set(err, NS_EIO, "%s: cannot filter the /pn chunks of the rows at %lld", p->path, (long long)x0);
+            goto fail;
+        }
+        for (int t = 0; t < nb; t++) {
+            if (dbytes + len[t] > dcap) {
+                size_t nc = dcap * 2 > dbytes + len[t] ? dcap * 2 : dbytes + len[t];
+                uint8_t *q = realloc(data, nc);
+                if (!q)
+                    goto nomem;
+                data = q;
+                dcap = nc;
+            }
+            memcpy(data + dbytes, p->slots[t].p[0], len[t]);
+            dbytes += len[t];
+            req[5 + 2 * (j0 + t)] = ys[j0 + t];
+            req[5 + 2 * (j0 + t) + 1] = (int64_t)len[t];
+        }
+    }
+    req[0] = NS_H5_PLACE_ROWS;
+    req[1] = x0;
+    req[2] = nrows;
+    req[3] = nst;
+    req[4] = npp;
+    int64_t *pp = req + 5 + 2 * nst;
+    for (int64_t i = 0; i < nrows; i++)
+        for (int64_t k = 0; k < words; k++)
+            for (uint64_t b = bits[i * words + k]; b; b &= b - 1) {
+                *pp++ = x0 + i;
+                *pp++ = k * 64 + __builtin_ctzll(b);
+            }
+    int64_t *dh = (int64_t *)(void *)data;
+    dh[0] = nst;
+    for (int64_t j = 0; j < nst; j++) {
+        dh[1 + 2 * j] = 0;
+        dh[2 + 2 * j] = req[5 + 2 * j + 1];
+    }
+    free(ys);
+    free(len);
+    out->x0 = x0;
+    out->y0 = 0;
+    out->req = req;
+    out->req_bytes = rw * sizeof *req;
+    out->data = data;
+    out->data_bytes = dbytes;
+    return 0;
+nomem:
+    ns_error_set(err, NS_ENOMEM, "%s: out of memory for the placing of the rows at %lld", p->path, (long long)x0);
+fail:
+    free(ys);
+    free(len);
+    free(req);
+    free(data);
+    return -1;
+}
+
+ns_err ns_h5_place_parse_rows(const void *req, size_t bytes, int64_t bounds0, int64_t bounds1, int64_t c0,
+                              int64_t c1, size_t pbound, ns_h5_place_rows *out, const char *path, ns_error *err)
+{
+    const int64_t *r = req;
+    const size_t nw = bytes / sizeof *r;
+    if (bytes % sizeof *r || nw < 5 || r[0] != NS_H5_PLACE_ROWS)
+        goto bad;
+    out->x0 = r[1];
+    out->nrows = r[2];
+    out->nch = r[3];
+    out->npp = (uint64_t)r[4];
+    if (out->x0 < 0 || out->x0 % c0 || out->x0 >= bounds0 || out->nrows != (bounds0 - out->x0 < c0 ? bounds0 - out->x0 : c0) ||
+        out->nch < 0 || out->nch > (bounds1 + c1 - 1) / c1 || r[4] < 0 ||
+        (uint64_t)r[4] > (uint64_t)out->nrows * (uint64_t)bounds1 ||
+        nw != 5 + 2 * (size_t)out->nch + 2 * (size_t)out->npp)
+        goto bad;
+    out->ch = r + 5;
+    out->pp = r + 5 + 2 * out->nch;
+    for (int64_t i = 0; i < out->nch; i++) {
+        const int64_t y0 = out->ch[2 * i], len = out->ch[2 * i + 1];
+        if (y0 < 0 || y0 % c1 || y0 >= bounds1 || (i && y0 <= out->ch[2 * i - 2]) || len < 4 || (uint64_t)len > pbound)
+            goto bad;
+    }
+    for (uint64_t k = 0; k < out->npp; k++) {
+        const int64_t x = out->pp[2 * k], y = out->pp[2 * k + 1];
+        if (x < out->x0 || x >= out->x0 + out->nrows || y < 0 || y >= bounds1)
+            goto bad;
+    }
+    return NS_OK;
+bad:
+    return ns_error_set(err, NS_EINTERNAL, "%s: a rank's request to place a block of rows' chunks is malformed "
+                        "(%zu bytes)", path, bytes);
+}
+
 /* ---- rank 0 gives a request its places (ns_h5_stream_place) ---- */
 
 ns_err ns_h5_place_parse(const void *req, size_t bytes, int64_t bounds0, int64_t bounds1, int64_t tile,
@@ -314,9 +480,9 @@ ns_err ns_h5_place_write(int fd, const void *data, size_t data_bytes, const void
 {
     const int64_t *d = data;
     const uint64_t *a = reply;
-    if (data_bytes < sizeof *d || reply_bytes < sizeof *a || d[0] < 1 || d[0] > 2 || (int64_t)a[0] != d[0] ||
-        reply_bytes != (1 + 2 * (size_t)d[0]) * sizeof *a ||
-        data_bytes < (1 + 2 * (size_t)d[0]) * sizeof *d)
+    if (data_bytes < sizeof *d || reply_bytes < sizeof *a || d[0] < 0 ||
+        (uint64_t)d[0] > (data_bytes / sizeof *d - 1) / 2 || (int64_t)a[0] != d[0] ||
+        reply_bytes != (1 + 2 * (size_t)d[0]) * sizeof *a)
         return ns_error_set(err, NS_EINTERNAL, "%s: a placing's reply does not match its tiles", file);
     const int n = (int)d[0];
     const uint8_t *b = (const uint8_t *)data + (1 + 2 * (size_t)n) * sizeof *d, *bend = (const uint8_t *)data + data_bytes;

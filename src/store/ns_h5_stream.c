@@ -34,7 +34,7 @@
 #include "store/ns_chunkfilter.h"
 #include "core/ns_omp.h"
 
-enum { PN_COLS = 1024 };   /* columns of a streamed /pn chunk: rows x 4 KiB */
+enum { PN_COLS = NS_H5_PN_COLS };   /* columns of a streamed /pn chunk: rows x 4 KiB */
 
 /* A thread's filter and buffers. Made the first time the thread stores
  * something (worker_get), not when the stream opens: a stream may be opened
@@ -448,7 +448,7 @@ ns_err ns_h5_stream_tile_slot(ns_h5_stream *s, int tid, int64_t x0, int64_t y0, 
 
 ns_err ns_h5_stream_share(ns_h5_stream *s, ns_error *err)
 {
-    if (s->elem == 1 || s->dummy)
+    if (s->dummy)
         return ns_error_set(err, NS_EINTERNAL, "%s: this stream cannot take other processes' chunks", s->path);
     const size_t pn_bytes = (size_t)s->c0 * (size_t)s->c1, pb = ns_chunkfilter_bound(pn_bytes);
     if (!(s->dummy = calloc(s->bound > pb ? s->bound : pb, 1)))
@@ -474,6 +474,58 @@ const char *ns_h5_stream_file(const ns_h5_stream *s)
     return cur(s);
 }
 
+/* A P/N table: another process's block of rows (ns_h5_packer_pn_rows),
+ * placed as ns_h5_stream_pn_rows stores its own */
+static ns_err place_rows(ns_h5_stream *s, const void *req, size_t req_bytes, void **reply, size_t *reply_bytes,
+                         ns_error *err)
+{
+    ns_h5_place_rows b;
+    const size_t pbound = ns_chunkfilter_bound((size_t)s->c0 * (size_t)s->c1);
+    ns_err rc = ns_h5_place_parse_rows(req, req_bytes, s->bounds[0], s->bounds[1], s->c0, s->c1, pbound, &b,
+                                       s->path, err);
+    if (rc)
+        return rc;
+    uint64_t *a = malloc((1 + 2 * (size_t)b.nch) * sizeof *a);
+    if (!a)
+        return ns_error_set(err, NS_ENOMEM, "%s: out of memory", s->path);
+    a[0] = (uint64_t)b.nch;
+    NS_PRAGMA(omp critical(ns_h5_stream))
+    {
+        ns_h5_quiet();   /* HDF5 keeps its error settings per thread */
+        if (s->failed)
+            rc = ns_error_set(err, NS_EIO, "%s: an earlier block failed", s->path);
+        for (int64_t i = 0; i < b.nch && !rc; i++) {
+            const hsize_t off[2] = {(hsize_t)b.x0, (hsize_t)b.ch[2 * i]};
+            a[1 + 2 * i] = UINT64_MAX;   /* no /grundy */
+            rc = ns_h5_place_chunk(s->file, s->dpn, off, (uint64_t)b.ch[2 * i + 1], s->dummy, &a[2 + 2 * i],
+                                   s->path, err);
+            if (!rc && ns_h5_ledger_add(&s->ledger, 1, (uint64_t)b.x0, (uint64_t)b.ch[2 * i]))
+                rc = ns_error_set(err, NS_ENOMEM, "%s: out of memory", s->path);
+            if (!rc)
+                s->chunks++;
+        }
+        for (uint64_t k = 0; !rc && k < b.npp; k++)
+            if (add_p(s, b.pp[2 * k], b.pp[2 * k + 1]))
+                rc = ns_error_set(err, NS_ENOMEM, "%s: out of memory for the P-positions", s->path);
+        if (!rc) {
+            const uint64_t cells = (uint64_t)b.nrows * (uint64_t)s->bounds[1];
+            s->cells += cells;
+            s->st.n_valid += cells;
+            s->st.n_p = s->npp;
+            s->st.max_value = s->st.n_p < s->st.n_valid;   /* as ns_h5_stream_pn_rows */
+        }
+        if (rc)
+            s->failed = 1;
+    }
+    if (rc) {
+        free(a);
+        return rc;
+    }
+    *reply = a;
+    *reply_bytes = (1 + 2 * (size_t)b.nch) * sizeof *a;
+    return NS_OK;
+}
+
 ns_err ns_h5_stream_place(ns_h5_stream *s, const void *req, size_t req_bytes, void **reply, size_t *reply_bytes,
                           ns_error *err)
 {
@@ -483,6 +535,8 @@ ns_err ns_h5_stream_place(ns_h5_stream *s, const void *req, size_t req_bytes, vo
     int n = 0;
     if (!s->dummy)
         return ns_error_set(err, NS_EINTERNAL, "%s: the stream is not shared", s->path);
+    if (s->elem == 1)
+        return place_rows(s, req, req_bytes, reply, reply_bytes, err);
     ns_err rc = ns_h5_place_parse(req, req_bytes, s->bounds[0], s->bounds[1], s->tile, tl, &n, s->path, err);
     if (rc)
         return rc;

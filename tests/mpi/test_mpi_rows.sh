@@ -5,7 +5,11 @@
 # threads a rank, the file a single process writes, value for value (with
 # the attribute mpi_ranks = R when R > 1). Games: Wythoff (1000 x 1000) and
 # tests/mpi/asym-rays.rules (not symmetric, a ray with a = 2 and one that
-# lags 3 rows; 700 x 500); sizes not multiples of the 256-row blocks. Also:
+# lags 3 rows; 700 x 500); sizes not multiples of the 256-row blocks.
+# Streamed across ranks each rank writes its own blocks' chunks (placed:
+# mpi_write = placed, one request for each block not rank 0's); with
+# --mpi-write rank0, or a rank that cannot open the file, rank 0 writes
+# alone, the same file. Also:
 # more ranks than blocks (idle ranks), --resume without a checkpoint, and
 # Wythoff's P-positions against Wythoff's closed form.
 NS=$1 SRC=$2 WORK=$3
@@ -46,6 +50,17 @@ for gi in 0 1; do
                     { fail "$nm $mode at $r ranks: expected the mpi: line"; show; }
                 [ "$(grep -c '^output:' "$OUT")" -eq 1 ] || { fail "$nm $mode at $r ranks: expected one report"; show; }
                 ! grep -q 'not distributed yet' "$ERR" || { fail "$nm $mode at $r ranks: ran on rank 0 alone"; show; }
+                if [ "$mode" = stream ]; then
+                    # every rank wrote its own blocks' chunks: one request
+                    # for each block not rank 0's (blocks b, b mod r != 0)
+                    n0=$(sed -n 's/^bounds: *\([0-9]*\) x.*/\1/p' "$OUT")
+                    nb=$(((n0 + 255) / 256)) want=0
+                    for ((b = 0; b < nb; b++)); do [ $((b % r)) -ne 0 ] && want=$((want + 1)); done
+                    CHECKS=$((CHECKS + 2))
+                    text_attr_is "$f" mpi_write placed || fail "$nm $mode at $r ranks: expected mpi_write = placed"
+                    grep -q "^mpi write: *each of $r ranks wrote the chunks of its own blocks of rows .*($want requests" \
+                        "$OUT" || { fail "$nm $mode at $r ranks: expected $want placing requests on the mpi write: line"; show; }
+                fi
             fi
         done
     done
@@ -71,6 +86,27 @@ else
     awk -v s="$sent" 'BEGIN { exit !(s != "" && s < 1.0) }' ||
         { fail "wythoff 20000 at 2 ranks: rank 0 sent '$sent' MB, expected the sparse blocks (< 1 MB)"; show; }
 fi
+
+# placed rows off: --mpi-write rank0, or a rank that cannot open rank 0's
+# file (NS_TEST_PLACE_REFUSE): rank 0 writes alone, the same file
+for how in rank0 refuse; do
+    f="$WORK/asym.$how.h5"
+    rm -f "$f"
+    if [ "$how" = rank0 ]; then
+        mpi 3 "$NS" solve "$SRC/tests/mpi/asym-rays.rules" --bounds 700,500 --pn-only --stream --mpi-write rank0 -o "$f"
+    else
+        NS_TEST_PLACE_REFUSE=2 mpi 3 "$NS" solve "$SRC/tests/mpi/asym-rays.rules" --bounds 700,500 --pn-only --stream -o "$f"
+    fi
+    CHECKS=$((CHECKS + 3))
+    [ "$RC" -eq 0 ] || { fail "placed rows off ($how): exit $RC"; show; }
+    $PY "$SAME" "$WORK/asym.stream.ref.h5" "$f" --skip "$SKIP" >/dev/null 2>&1 ||
+        fail "placed rows off ($how): not the single-process file"
+    text_attr_is "$f" mpi_write rank0 || fail "placed rows off ($how): expected mpi_write = rank0"
+    if [ "$how" = refuse ]; then
+        CHECKS=$((CHECKS + 1))
+        grep -q "rank 2: .*rank 0 writes the file alone" "$ERR" || { fail "placed rows off: expected rank 2's note"; show; }
+    fi
+done
 
 # Wythoff's P-positions from the closed form (Wythoff 1907): (a_k, a_k + k)
 # and mirror, a_k = floor(k phi) = (k + isqrt(5 k^2)) // 2, in exact

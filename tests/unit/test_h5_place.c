@@ -25,7 +25,9 @@
  * made as threads stored tiles (2 at most), and the file is the same table.
  * A P/N stream of it (blocks of T rows, ns_h5_stream_pn_rows) with 8 slots:
  * each block is one /pn chunk, filled on one thread, so at most one worker
- * a block is made (3 of 8), and the file reads back to the table's P/N. */
+ * a block is made (3 of 8), and the file reads back to the table's P/N.
+ * A P/N table's blocks of rows placed (ns_h5_packer_pn_rows, the row
+ * kernel across ranks): test_pn_rows below. */
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -120,6 +122,181 @@ static void check_file(const char *path, const char *what)
     CHECKF(ns_wy_check_table(t, &np) == 0 && np > 100, "%s: the P-positions are not Wythoff's pairs", what);
     ns_table_free(t);
     ns_meta_free(&m);
+}
+
+/* ---- a P/N table's blocks of rows, placed (the row kernel across ranks) ----
+ * PR x PC cells in blocks of T rows and /pn chunks of 1024 columns (3 chunk
+ * columns, the last cut short); the P-positions a fixed pseudo-random set,
+ * with one block without any and the middle chunk column empty in another.
+ * Streamed the plain way (ns_h5_stream_pn_rows) and into a shared stream
+ * where blocks 0 and 2 are the stream's own and the others packed
+ * (ns_h5_packer_pn_rows), placed and written, the first at once, the rest
+ * at the end in reverse order. Both files read back to the set, cell for
+ * cell, with its count; malformed requests are refused. */
+enum { PR = 700, PC = 2600, PW = (PC + 63) / 64 };
+
+static int pbit(int64_t x, int64_t y)
+{
+    if (x / T == 1)
+        return 0;                       /* a block without a P-position */
+    if (x / T == 3 && y >= 1024 && y < 2048)
+        return 0;                       /* an empty chunk column */
+    uint64_t h = (uint64_t)x * 0x9E3779B97F4A7C15ull ^ (uint64_t)y * 0xC2B2AE3D27D4EB4Full;
+    h ^= h >> 29;
+    h *= 0xBF58476D1CE4E5B9ull;
+    h ^= h >> 32;
+    return h % 211 == 0;
+}
+
+static void block_bits(int64_t x0, int64_t rows, uint64_t *bits)
+{
+    memset(bits, 0, (size_t)(T * PW) * sizeof *bits);
+    for (int64_t i = 0; i < rows; i++)
+        for (int64_t y = 0; y < PC; y++)
+            if (pbit(x0 + i, y))
+                bits[i * PW + y / 64] |= (uint64_t)1 << (y % 64);
+}
+
+static void check_pn_file(const char *path, const char *what, uint64_t np)
+{
+    ns_table *t = NULL;
+    ns_meta m;
+    memset(&m, 0, sizeof m);
+    ns_error err = {0};
+    CHECKF(ns_h5_read(path, &t, &m, &err) == NS_OK, "%s: read: %s", what, err.msg);
+    if (!t)
+        return;
+    uint64_t bad = 0, got = 0;
+    for (int64_t x = 0; x < PR; x++)
+        for (int64_t y = 0; y < PC; y++) {
+            const int p = ns_table_pn(t, (uint64_t)x * PC + (uint64_t)y) == NS_PN_P;
+            got += p;
+            bad += p != pbit(x, y);
+        }
+    CHECKF(t->pn_only && bad == 0 && got == np, "%s: %llu cells differ from the set, %llu P of %llu", what,
+           (unsigned long long)bad, (unsigned long long)got, (unsigned long long)np);
+    ns_table_free(t);
+    ns_meta_free(&m);
+}
+
+static void test_pn_rows(const char *dir)
+{
+    char pe[512], pf[512];
+    snprintf(pe, sizeof pe, "%s/e.h5", dir);
+    snprintf(pf, sizeof pf, "%s/f.h5", dir);
+    const int64_t bounds[2] = {PR, PC};
+    static uint64_t bits[T * PW];
+    ns_error err = {0};
+    uint64_t np = 0;
+    for (int64_t x = 0; x < PR; x++)
+        for (int64_t y = 0; y < PC; y++)
+            np += (uint64_t)pbit(x, y);
+    ns_meta m = meta();
+    m.pn_only = 1;
+    ns_table_stats se, sf;
+    memset(&se, 0, sizeof se);
+    memset(&sf, 0, sizeof sf);
+
+    ns_h5_stream *e = ns_h5_stream_open(pe, bounds, 1, T, 2, 0, &err);
+    CHECKF(e != NULL, "open e: %s", err.msg);
+    for (int64_t x0 = 0; e && x0 < PR; x0 += T) {
+        const int64_t rows = x0 + T <= PR ? T : PR - x0;
+        block_bits(x0, rows, bits);
+        CHECKF(ns_h5_stream_pn_rows(e, x0, rows, PW, bits, &err) == NS_OK, "e: %s", err.msg);
+    }
+    CHECKF(e && ns_h5_stream_close(e, &m, &se, &err) == NS_OK, "close e: %s", err.msg);
+
+    ns_h5_stream *f = ns_h5_stream_open(pf, bounds, 1, T, 2, 0, &err);
+    CHECKF(f != NULL, "open f: %s", err.msg);
+    if (!f)
+        return;
+    CHECKF(ns_h5_stream_share(f, &err) == NS_OK, "share f: %s", err.msg);
+    /* a P/N packer packs no tiles, and is never mirrored */
+    CHECKF(ns_h5_packer_new(pf, bounds, 1, T, 2, 1, &err) == NULL, "a mirrored P/N packer");
+    ns_h5_packer *pk = ns_h5_packer_new(pf, bounds, 1, T, 2, 0, &err);
+    CHECKF(pk != NULL, "P/N packer: %s", err.msg);
+    const int fd = open(ns_h5_stream_file(f), O_WRONLY);
+    CHECKF(fd >= 0, "open %s for writing", ns_h5_stream_file(f));
+    if (!pk || fd < 0)
+        return;
+    {
+        ns_h5_placing pl;
+        static uint32_t v[T * T];
+        ns_error e2 = {0};
+        CHECKF(ns_h5_packer_tile(pk, 0, 0, T, T, v, &pl, &e2) < 0, "a tile into a P/N packer");
+        CHECKF(ns_h5_packer_pn_rows(pk, 1, T, PW, bits, &pl, &e2) < 0, "a block not at a block's row");
+        CHECKF(ns_h5_packer_pn_rows(pk, 0, T, PW - 1, bits, &pl, &e2) < 0, "a block of short rows");
+    }
+    later held[8];
+    int nheld = 0, placed = 0;
+    for (int64_t x0 = 0; x0 < PR; x0 += T) {
+        const int64_t rows = x0 + T <= PR ? T : PR - x0;
+        block_bits(x0, rows, bits);
+        if (x0 / T == 0 || x0 / T == 2) {
+            CHECKF(ns_h5_stream_pn_rows(f, x0, rows, PW, bits, &err) == NS_OK, "f: %s", err.msg);
+            continue;
+        }
+        ns_h5_placing pl;
+        CHECKF(ns_h5_packer_pn_rows(pk, x0, rows, PW, bits, &pl, &err) == 0, "pack the rows at %lld: %s",
+               (long long)x0, err.msg);
+        const int64_t *rq = pl.req;
+        if (x0 / T == 1)
+            CHECKF(rq[3] == 0 && rq[4] == 0, "the block without a P-position: %lld chunks, %lld P",
+                   (long long)rq[3], (long long)rq[4]);
+        if (x0 / T == 3)
+            CHECKF(rq[3] == 2 && rq[5] == 0 && rq[7] == 2048, "the block with an empty chunk column: %lld chunks",
+                   (long long)rq[3]);
+        if (placed == 1) {
+            /* malformed: cut short, moved off its block's row, a chunk off its column */
+            void *r2 = NULL;
+            size_t rb2 = 0;
+            ns_error e2 = {0};
+            CHECKF(ns_h5_stream_place(f, pl.req, pl.req_bytes - 8, &r2, &rb2, &e2) != NS_OK && !r2,
+                   "a block's request cut short");
+            int64_t *bad = malloc(pl.req_bytes);
+            memcpy(bad, pl.req, pl.req_bytes);
+            bad[1] = x0 + 1;
+            CHECKF(ns_h5_stream_place(f, bad, pl.req_bytes, &r2, &rb2, &e2) != NS_OK && !r2, "a block off its row");
+            memcpy(bad, pl.req, pl.req_bytes);
+            bad[5] = 1000;
+            CHECKF(ns_h5_stream_place(f, bad, pl.req_bytes, &r2, &rb2, &e2) != NS_OK && !r2,
+                   "a chunk off its column");
+            free(bad);
+        }
+        later *h = &held[nheld];
+        CHECKF(ns_h5_stream_place(f, pl.req, pl.req_bytes, &h->reply, &h->reply_bytes, &err) == NS_OK,
+               "place the rows at %lld: %s", (long long)x0, err.msg);
+        free(pl.req);
+        h->pl = pl;
+        if (placed++ == 0) {
+            CHECKF(ns_h5_place_write(fd, pl.data, pl.data_bytes, h->reply, h->reply_bytes, pf, &err) == NS_OK,
+                   "write: %s", err.msg);
+            free(pl.data);
+            free(h->reply);
+        } else {
+            nheld++;
+        }
+    }
+    for (int k = nheld - 1; k >= 0; k--) {
+        CHECKF(ns_h5_place_write(fd, held[k].pl.data, held[k].pl.data_bytes, held[k].reply, held[k].reply_bytes, pf,
+                                 &err) == NS_OK,
+               "write: %s", err.msg);
+        free(held[k].pl.data);
+        free(held[k].reply);
+    }
+    close(fd);
+    CHECKF(placed == 4 && nheld == 3, "P/N: %d blocks placed, %d held", placed, nheld);
+    CHECKF(ns_h5_stream_flush(f, &err) == NS_OK, "flush f: %s", err.msg);
+    CHECKF(ns_h5_stream_close(f, &m, &sf, &err) == NS_OK, "close f: %s", err.msg);
+    ns_h5_packer_free(pk);
+    check_pn_file(pe, "the P/N stream", np);
+    check_pn_file(pf, "the shared P/N stream", np);
+    CHECKF(np > 1000 && se.n_p == np && sf.n_p == np && se.n_valid == (uint64_t)PR * PC && sf.n_valid == se.n_valid,
+           "P/N summaries: %llu / %llu P of %llu, %llu / %llu cells", (unsigned long long)se.n_p,
+           (unsigned long long)sf.n_p, (unsigned long long)np, (unsigned long long)se.n_valid,
+           (unsigned long long)sf.n_valid);
+    remove(pe);
+    remove(pf);
 }
 
 int main(void)
@@ -322,6 +499,7 @@ int main(void)
           "summaries: %llu/%llu cells, %llu/%llu P, max %u/%u", (unsigned long long)sa.n_valid,
           (unsigned long long)sb.n_valid, (unsigned long long)sa.n_p, (unsigned long long)sb.n_p, sa.max_value,
           sb.max_value);
+    test_pn_rows(dir);
     remove(pa);
     remove(pb);
     remove(pc);
