@@ -18,10 +18,10 @@
 # --mpi-write rank0 (and the default, but for the general engine) gives the same values written by
 # rank 0 alone (mpi_write = rank0, incremental allocation). A streamed
 # solve (tile kernel, row kernel; 1, 2, 3 ranks) asked for --mpi-write
-# parallel is the single-process file; the tile kernel's (owned line sets)
-# on 2 and 3 ranks is written by every rank, its own tiles' chunks
-# (mpi_write = placed, the summary says so); the others by rank 0, which
-# says so on stderr (mpi_write = rank0; none at one rank). The values
+# parallel is the single-process file; on 2 and 3 ranks it is written by
+# every rank, its own tiles' (owned line sets) or blocks of rows' chunks
+# (mpi_write = placed, the summary says so); on one rank by that rank,
+# which says on stderr that the parallel write was not used. The values
 # themselves against closed forms: Wythoff's P-positions (Wythoff 1907),
 # Nim's a ^ b ^ c (Bouton 1901), Moore's Nim_2 P-positions (Moore 1910:
 # every binary digit's sum over the piles is 0 mod 3).
@@ -151,7 +151,8 @@ for how in "--mpi-write rank0" ""; do
 done
 
 # streamed solves (the tile kernel's Grundy table, the row kernel's P/N
-# table): rank 0 writes them whatever was asked, at 1, 2 and 3 ranks
+# table) at 1, 2 and 3 ranks: placed (every rank its own chunks) on 2 or
+# more, whatever --mpi-write parallel asked
 for nm in stream stream-pn; do
     game=(wythoff --size 1000 --stream)
     [ "$nm" = stream-pn ] && game=(wythoff --size 4500 --pn-only --stream)
@@ -172,17 +173,19 @@ for nm in stream stream-pn; do
             CHECKS=$((CHECKS + 1))
             h5diff_all "$ref" "$f" >"$WORK/diff" 2>&1 || fail "$nm at $r ranks: h5diff: $(head -3 "$WORK/diff")"
         fi
-        # a Grundy table (owned line sets) on 2 or more ranks: every rank
-        # writes its own tiles' chunks; else rank 0 alone, with the note
+        # a Grundy table (owned line sets) or a P/N table on 2 or more
+        # ranks: every rank writes its own tiles' or blocks' chunks
         want=rank0
         placed=0
-        [ "$nm" = stream ] && [ "$r" -gt 1 ] && { want=placed; placed=1; }
+        [ "$r" -gt 1 ] && { want=placed; placed=1; }
+        what="tiles"
+        [ "$nm" = stream-pn ] && what="blocks of rows"
         [ "$r" -eq 1 ] && want="" # one rank: a single process's file
         CHECKS=$((CHECKS + 1))
         [ "$(attr "$f" mpi_write)" = "$want" ] || fail "$nm at $r ranks: expected mpi_write = '$want', got '$(attr "$f" mpi_write)'"
         CHECKS=$((CHECKS + 1))
         if [ "$placed" -eq 1 ]; then
-            grep -q "^mpi write:     each of $r ranks wrote the chunks of its own tiles into the file" "$OUT" &&
+            grep -q "^mpi write:     each of $r ranks wrote the chunks of its own $what into the file" "$OUT" &&
                 ! grep -q "written by rank 0 alone" "$ERR" ||
                 { fail "$nm at $r ranks: expected every rank to write its chunks"; show; }
         else
