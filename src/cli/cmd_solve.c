@@ -74,12 +74,13 @@ static void usage(void)
            "                           Nim, such rule files; P/N in normal play only); chosen\n"
            "                           by itself when the table would not fit the budget, for\n"
            "                           such P/N tables unless --resume or --checkpoint-every\n"
-           "                           is given, and for such Grundy tables of 2^28 cells\n"
-           "                           (16384^2) or more: there streaming needs a quarter of\n"
-           "                           the memory and was measured faster (see the README's\n"
-           "                           benchmark); across MPI ranks with owned line sets,\n"
-           "                           at any size (each rank writes its own tiles and\n"
-           "                           checkpoints its share). Checkpoints too. Values are\n"
+           "                           is given (across MPI ranks even then), for such Grundy\n"
+           "                           tables of 2^28 cells (16384^2) or more: there streaming\n"
+           "                           needs a quarter of the memory and was measured faster\n"
+           "                           (see the README's benchmark), and across MPI ranks with\n"
+           "                           owned line sets at any size (each rank writes its own\n"
+           "                           tiles or blocks and checkpoints its share). Checkpoints\n"
+           "                           too. Values are\n"
            "                           stored in 16 bits when the game's bound allows, else 32.\n",
            ns_omp_max_threads());
     fputs("                           Take-and-break sequences (octal codes, Grundy's game)\n"
@@ -1421,6 +1422,8 @@ static int solve_streaming(const solve_args *a, const ns_game *g, ns_meta *meta,
         if (ci)
             printf("resuming from %s: %" PRIu64 " of %" PRIu64 " units done (%.1f s of solving)\n", ctx->ckpt_path,
                    ci->ckpt.units_done, ci->ckpt.units_total, ci->ckpt.seconds);
+        else if (a->resume)
+            printf("no checkpoint %s: starting from the beginning\n", ctx->ckpt_path);
         fflush(stdout);
     }
     ns_engine_opts opts = {.threads = threads, .pn_only = a->pn_only, .loose_bound = a->loose_bound, .progress = on_progress, .progress_user = ctx,
@@ -1842,7 +1845,12 @@ int ns_cmd_solve(int argc, char **argv)
         /* a P/N table of such a game streams by default: it never needs the
          * table in memory, and finishes long before a checkpoint is due;
          * --resume and an explicit --checkpoint-every keep the table */
-        const int pn_default = a.pn_only && can && !a.resume && !a.ckpt_given && !a.no_stream;
+        /* across ranks, also with --checkpoint-every or --resume (without
+         * a checkpoint in memory): streamed, every rank writes its own
+         * blocks' chunks and its part of each checkpoint (placed rows),
+         * where in memory rank 0 writes the file and checkpoints alone */
+        const int pn_default = a.pn_only && can && !a.no_stream &&
+                               ((ctx.dist && ranks > 1) || (!a.resume && !a.ckpt_given));
         /* a large Grundy table of such a game streams by default too: from
          * 2^28 cells (16384^2) on, streaming was measured faster than the
          * table in memory, whose first touch alone costs seconds of system

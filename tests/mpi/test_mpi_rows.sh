@@ -145,16 +145,27 @@ for mode in memory stream; do
 done
 
 # checkpoints across ranks (test_mpi_resume_rows.sh stops and resumes
-# them): --resume without a checkpoint starts from the beginning, in memory
-# (not refused as it was: the single-process file, no checkpoint left)
+# them): --resume without a checkpoint starts from the beginning (not
+# refused as it was: the single-process file, no checkpoint left); across
+# ranks it streams, as --checkpoint-every does (where one process keeps
+# the table): every rank writes its blocks and its part of each checkpoint
 rm -f "$WORK/r.h5" "$WORK/r.h5.ckpt"
 mpi 2 "$NS" solve wythoff --size 300 --pn-only --resume -o "$WORK/r.h5"
 CHECKS=$((CHECKS + 1))
 [ "$RC" -eq 0 ] || { fail "--resume without a checkpoint across 2 ranks: exit $RC"; show; }
 grep -q '^no checkpoint .*r.h5.ckpt: starting from the beginning' "$OUT" ||
     { fail "--resume without a checkpoint across 2 ranks: expected the line saying it starts from the beginning"; show; }
-$PY "$SAME" "$WORK/small.memory.ref.h5" "$WORK/r.h5" --skip "$SKIP" >/dev/null 2>&1 ||
-    fail "--resume without a checkpoint across 2 ranks: not the single-process file"
+$PY "$SAME" "$WORK/small.stream.ref.h5" "$WORK/r.h5" --skip "$SKIP" >/dev/null 2>&1 ||
+    fail "--resume without a checkpoint across 2 ranks: not the streamed single-process file"
 [ ! -e "$WORK/r.h5.ckpt" ] || fail "--resume across 2 ranks: a checkpoint is left behind"
+rm -f "$WORK/c.h5" "$WORK/c.h5.ckpt"
+mpi 2 "$NS" solve "$SRC/tests/mpi/asym-rays.rules" --bounds 700,500 --pn-only --checkpoint-every 0.000001 -o "$WORK/c.h5"
+CHECKS=$((CHECKS + 4))
+[ "$RC" -eq 0 ] || { fail "--checkpoint-every across 2 ranks: exit $RC"; show; }
+grep -q "^solving .* streaming: .*(the default for P/N tables" "$OUT" ||
+    { fail "--checkpoint-every across 2 ranks: expected the plan line to say it streams by default"; show; }
+$PY "$SAME" "$WORK/asym.stream.ref.h5" "$WORK/c.h5" --skip "$SKIP" >/dev/null 2>&1 ||
+    fail "--checkpoint-every across 2 ranks: not the streamed single-process file"
+text_attr_is "$WORK/c.h5" mpi_write placed || fail "--checkpoint-every across 2 ranks: expected mpi_write = placed"
 
 finish
