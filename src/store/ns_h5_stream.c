@@ -474,6 +474,19 @@ const char *ns_h5_stream_file(const ns_h5_stream *s)
     return cur(s);
 }
 
+/* A placing's reply: the n pairs of addresses a (with their count first),
+ * handed over, or freed when the placing failed (rc) */
+static ns_err place_reply(ns_err rc, uint64_t *a, size_t n, void **reply, size_t *reply_bytes)
+{
+    if (rc) {
+        free(a);
+        return rc;
+    }
+    *reply = a;
+    *reply_bytes = (1 + 2 * n) * sizeof *a;
+    return NS_OK;
+}
+
 /* A P/N table: another process's block of rows (ns_h5_packer_pn_rows),
  * placed as ns_h5_stream_pn_rows stores its own */
 static ns_err place_rows(ns_h5_stream *s, const void *req, size_t req_bytes, void **reply, size_t *reply_bytes,
@@ -517,13 +530,7 @@ static ns_err place_rows(ns_h5_stream *s, const void *req, size_t req_bytes, voi
         if (rc)
             s->failed = 1;
     }
-    if (rc) {
-        free(a);
-        return rc;
-    }
-    *reply = a;
-    *reply_bytes = (1 + 2 * (size_t)b.nch) * sizeof *a;
-    return NS_OK;
+    return place_reply(rc, a, (size_t)b.nch, reply, reply_bytes);
 }
 
 ns_err ns_h5_stream_place(ns_h5_stream *s, const void *req, size_t req_bytes, void **reply, size_t *reply_bytes,
@@ -578,13 +585,7 @@ ns_err ns_h5_stream_place(ns_h5_stream *s, const void *req, size_t req_bytes, vo
         if (rc)
             s->failed = 1;
     }
-    if (rc) {
-        free(a);
-        return rc;
-    }
-    *reply = a;
-    *reply_bytes = (1 + 2 * (size_t)n) * sizeof *a;
-    return NS_OK;
+    return place_reply(rc, a, (size_t)n, reply, reply_bytes);
 }
 
 /* The /pn chunk of columns [y0, y0 + s->c1) of the rows at p (nrows of
