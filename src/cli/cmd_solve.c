@@ -1266,9 +1266,12 @@ static int on_rows_placed(void *user, int64_t x0, int64_t nrows, int64_t words, 
     free(pl.req);
     free(pl.data);
     free(reply);
+    /* rank 0 hears of a failure too, and ends the job with its message */
     ns_error ne = {0};
-    if (ns_dist_tiles_rows_written(r->dt, w ? e.msg : NULL, &ne) && !w)
-        e = ne, w = ne.code;
+    if (ns_dist_tiles_rows_written(r->dt, w ? e.msg : NULL, &ne) && !w) {
+        e = ne;
+        w = ne.code;
+    }
     return w ? sink_failed(r->k, &e) : 0;
 }
 
