@@ -71,6 +71,40 @@ typedef struct later {
     size_t reply_bytes;
 } later;
 
+/* A malformed request is refused (nothing placed, no reply): the
+ * placing's request with word `word` set to v, or (word -1) cut short by a
+ * word. */
+static void check_refused(ns_h5_stream *s, const ns_h5_placing *pl, int word, int64_t v, const char *what)
+{
+    int64_t *bad = malloc(pl->req_bytes);
+    if (!bad)
+        return;
+    memcpy(bad, pl->req, pl->req_bytes);
+    size_t bytes = pl->req_bytes;
+    if (word < 0)
+        bytes -= sizeof *bad;
+    else
+        bad[word] = v;
+    void *r = NULL;
+    size_t rb = 0;
+    ns_error e = {0};
+    CHECKF(ns_h5_stream_place(s, bad, bytes, &r, &rb, &e) != NS_OK && !r, "%s", what);
+    free(bad);
+}
+
+/* The placings held back, written last, the latest first (freed). */
+static void write_held(later *held, int nheld, int fd, const char *path)
+{
+    ns_error err = {0};
+    for (int k = nheld - 1; k >= 0; k--) {
+        CHECKF(ns_h5_place_write(fd, held[k].pl.data, held[k].pl.data_bytes, held[k].reply, held[k].reply_bytes,
+                                 path, &err) == NS_OK,
+               "write: %s", err.msg);
+        free(held[k].pl.data);
+        free(held[k].reply);
+    }
+}
+
 /* Stream the whole table (every tile, in row order) into a stream of 8
  * slots from a loop on 2 OpenMP threads; *used gets how many of them
  * stored a tile. */
@@ -248,20 +282,9 @@ static void test_pn_rows(const char *dir)
                    (long long)rq[3]);
         if (placed == 1) {
             /* malformed: cut short, moved off its block's row, a chunk off its column */
-            void *r2 = NULL;
-            size_t rb2 = 0;
-            ns_error e2 = {0};
-            CHECKF(ns_h5_stream_place(f, pl.req, pl.req_bytes - 8, &r2, &rb2, &e2) != NS_OK && !r2,
-                   "a block's request cut short");
-            int64_t *bad = malloc(pl.req_bytes);
-            memcpy(bad, pl.req, pl.req_bytes);
-            bad[1] = x0 + 1;
-            CHECKF(ns_h5_stream_place(f, bad, pl.req_bytes, &r2, &rb2, &e2) != NS_OK && !r2, "a block off its row");
-            memcpy(bad, pl.req, pl.req_bytes);
-            bad[5] = 1000;
-            CHECKF(ns_h5_stream_place(f, bad, pl.req_bytes, &r2, &rb2, &e2) != NS_OK && !r2,
-                   "a chunk off its column");
-            free(bad);
+            check_refused(f, &pl, -1, 0, "a block's request cut short");
+            check_refused(f, &pl, 1, x0 + 1, "a block off its row");
+            check_refused(f, &pl, 5, 1000, "a chunk off its column");
         }
         later *h = &held[nheld];
         CHECKF(ns_h5_stream_place(f, pl.req, pl.req_bytes, &h->reply, &h->reply_bytes, &err) == NS_OK,
@@ -277,13 +300,7 @@ static void test_pn_rows(const char *dir)
             nheld++;
         }
     }
-    for (int k = nheld - 1; k >= 0; k--) {
-        CHECKF(ns_h5_place_write(fd, held[k].pl.data, held[k].pl.data_bytes, held[k].reply, held[k].reply_bytes, pf,
-                                 &err) == NS_OK,
-               "write: %s", err.msg);
-        free(held[k].pl.data);
-        free(held[k].reply);
-    }
+    write_held(held, nheld, fd, pf);
     close(fd);
     CHECKF(placed == 4 && nheld == 3, "P/N: %d blocks placed, %d held", placed, nheld);
     CHECKF(ns_h5_stream_flush(f, &err) == NS_OK, "flush f: %s", err.msg);
@@ -434,17 +451,8 @@ int main(void)
                   (long long)pl.y0);
             if (placed == 0) {
                 /* malformed requests are refused: cut short, a tile moved out of the table */
-                void *r2 = NULL;
-                size_t rb2 = 0;
-                ns_error e = {0};
-                CHECKF(ns_h5_stream_place(b, pl.req, pl.req_bytes - 8, &r2, &rb2, &e) != NS_OK && !r2,
-                      "a request cut short");
-                int64_t *bad = malloc(pl.req_bytes);
-                memcpy(bad, pl.req, pl.req_bytes);
-                bad[1] = N + T;  /* x0 past the table */
-                CHECKF(ns_h5_stream_place(b, bad, pl.req_bytes, &r2, &rb2, &e) != NS_OK && !r2,
-                      "a tile out of the table");
-                free(bad);
+                check_refused(b, &pl, -1, 0, "a request cut short");
+                check_refused(b, &pl, 1, N + T, "a tile out of the table");   /* x0 past the table */
             }
             later *h = &held[nheld];
             CHECKF(ns_h5_stream_place(b, pl.req, pl.req_bytes, &h->reply, &h->reply_bytes, &err) == NS_OK,
@@ -472,13 +480,7 @@ int main(void)
               "a reply for another placing");
     }
     /* the rest written last, the latest first */
-    for (int k = nheld - 1; k >= 0; k--) {
-        CHECKF(ns_h5_place_write(fd, held[k].pl.data, held[k].pl.data_bytes, held[k].reply, held[k].reply_bytes, pb,
-                                &err) == NS_OK,
-              "write: %s", err.msg);
-        free(held[k].pl.data);
-        free(held[k].reply);
-    }
+    write_held(held, nheld, fd, pb);
     close(fd);
     CHECKF(ns_h5_stream_io(b) == 3, "the shared stream's io: %d", ns_h5_stream_io(b));
     CHECKF(ns_h5_stream_flush(b, &err) == NS_OK, "flush b: %s", err.msg);
