@@ -142,20 +142,28 @@ static void stream_on_two(ns_h5_stream *c, int *used)
     *used = on[0] + on[1];
 }
 
-static void check_file(const char *path, const char *what)
+/* The table of a written file (NULL, and a failed check, when it cannot
+ * be read). */
+static ns_table *read_back(const char *path, const char *what)
 {
     ns_table *t = NULL;
     ns_meta m;
     memset(&m, 0, sizeof m);
     ns_error err = {0};
     CHECKF(ns_h5_read(path, &t, &m, &err) == NS_OK, "%s: read: %s", what, err.msg);
+    ns_meta_free(&m);
+    return t;
+}
+
+static void check_file(const char *path, const char *what)
+{
+    ns_table *t = read_back(path, what);
     if (!t)
         return;
     CHECKF(ns_ref_compare(what, t, G) == 0, "%s: the table is not the naive one", what);
     uint64_t np = 0;
     CHECKF(ns_wy_check_table(t, &np) == 0 && np > 100, "%s: the P-positions are not Wythoff's pairs", what);
     ns_table_free(t);
-    ns_meta_free(&m);
 }
 
 /* ---- a P/N table's blocks of rows, placed (the row kernel across ranks) ----
@@ -193,11 +201,7 @@ static void block_bits(int64_t x0, int64_t rows, uint64_t *bits)
 
 static void check_pn_file(const char *path, const char *what, uint64_t np)
 {
-    ns_table *t = NULL;
-    ns_meta m;
-    memset(&m, 0, sizeof m);
-    ns_error err = {0};
-    CHECKF(ns_h5_read(path, &t, &m, &err) == NS_OK, "%s: read: %s", what, err.msg);
+    ns_table *t = read_back(path, what);
     if (!t)
         return;
     uint64_t bad = 0, got = 0;
@@ -210,7 +214,6 @@ static void check_pn_file(const char *path, const char *what, uint64_t np)
     CHECKF(t->pn_only && bad == 0 && got == np, "%s: %llu cells differ from the set, %llu P of %llu", what,
            (unsigned long long)bad, (unsigned long long)got, (unsigned long long)np);
     ns_table_free(t);
-    ns_meta_free(&m);
 }
 
 static void test_pn_rows(const char *dir)
