@@ -1271,7 +1271,13 @@ static ns_err tiles2d_resume(const ns_game *g, ns_table *t, const ns_engine_plan
                 if ((sym ? i : 0) <= jr && jr < tj - 1 && own_handoff(PT, diag, i, jr))
                     T.xfailed = 1;
             }
-        if (callbacks && !T.x) {
+        if (callbacks && !T.x && replay && (uint64_t)s1 == resume_units) {
+            /* a replay's pace says nothing of the solve's: the first range
+             * after the resume point is one anti-diagonal, measured anew
+             * (grown from a fast replay, one range ran to the end without
+             * a checkpoint) */
+            seg = 1;
+        } else if (callbacks && !T.x) {
             /* tiles a half second took, spread over the next anti-diagonals */
             const double dt = now_s() - t0, per_tile = dt / (double)(first[s1] - first[s] ? first[s1] - first[s] : 1);
             const double want = per_tile > 0 ? 0.5 / per_tile : 1e18;

@@ -66,6 +66,16 @@ wait_for run.h5.ckpt "$pid"
 kill -TERM "$pid" 2>/dev/null
 wait "$pid"
 rc=$?
+if [ "$rc" -eq 0 ]; then
+    # the frontiers ran out before the signal came (a busy machine: one
+    # checkpoint, the signal in the values after the last frontier): stop
+    # again, after frontier 5 by the test hook NS_SOLVE_TEST_TERM_AT (the
+    # same SIGTERM, raised by the solve itself)
+    echo "note: the solve finished before SIGTERM came; stopping it after frontier 5 instead"
+    rm -f run.h5
+    NS_SOLVE_TEST_TERM_AT=5 "$NS" solve "${game[@]}" --threads 2 --checkpoint-every 0.001 -o run.h5 >term.out 2>term.err
+    rc=$?
+fi
 CHECKS=$((CHECKS + 1))
 if [ "$rc" -ne 143 ]; then
     fail "SIGTERM: exit $rc, expected 143 (the solve should stop between frontiers)"

@@ -120,6 +120,30 @@ kill_resume gr2 44 "${gr[@]}"
 kill_resume knpn 55 "$src/tests/cli/knight.rules" --bounds 40000,6000 --pn-only --stream
 kill_resume kngr 66 "$src/tests/cli/knight.rules" --bounds 1500,1100 --stream
 
+# a resumed tile solve checkpoints again from its first unit after the
+# resume point: its ranges of anti-diagonals are sized anew, not from the
+# fast replay (grown from it, one range ran to the end without a
+# checkpoint, and the kill inside a checkpoint write above found none)
+kn=("$src/tests/cli/knight.rules" --bounds 1500,1100 --stream)
+rm -f again.h5 again.h5.ckpt again.h5.part
+NS_SOLVE_TEST_TERM_AT=2 "$nimsieve" solve "${kn[@]}" --threads 2 -o again.h5 --checkpoint-every 1000 >again.out 2>&1
+k=$(sed -n 's/.*holds \([0-9]*\) of \([0-9]*\) units.*/\1/p' again.out)
+total=$(sed -n 's/.*holds \([0-9]*\) of \([0-9]*\) units.*/\2/p' again.out)
+if [ -n "$k" ] && [ "$k" -lt "$total" ]; then
+    NS_SOLVE_TEST_TERM_AT=$((k + 1)) "$nimsieve" solve "${kn[@]}" --threads 1 -o again.h5 --checkpoint-every 0.001 \
+        --resume >again2.out 2>&1
+    rc=$?
+    if grep -q "holds $((k + 1)) of $total units" again2.out && [ "$rc" -eq 143 ]; then
+        "$nimsieve" solve "${kn[@]}" --threads 2 -o again.h5 --resume -q || fail "the last resume of again.h5 failed"
+        same_files kngr-ref.h5 again.h5 || fail "again.h5 differs from the uninterrupted solve"
+    else
+        fail "a resume from unit $k did not checkpoint unit $((k + 1)): exit $rc"
+        cat again2.out
+    fi
+else
+    fail "the stop after unit 2 left no checkpoint: $(cat again.out)"
+fi
+
 # SIGTERM: a final checkpoint, the command that continues, exit 143; with
 # the default interval (a P/N table of a ray game streams by default)
 game=(wythoff --size 65536 --pn-only)
