@@ -33,6 +33,41 @@ wait_change() {
     return 1
 }
 
+# stop_early NAME ARGS...: a solve from the start, stopped after its
+# second unit by the test hook NS_SOLVE_TEST_TERM_AT (SIGTERM, a final
+# checkpoint, exit 143)
+stop_early() {
+    local name=$1 rc
+    shift
+    rm -f "$name.h5" "$name.h5.ckpt" "$name.h5.part"
+    NS_SOLVE_TEST_TERM_AT=2 "$nimsieve" solve "$@" --threads 2 -o "$name.h5" --checkpoint-every 1000 \
+        >"$name.out.early" 2>&1
+    rc=$?
+    [ "$rc" -eq 143 ] && [ -e "$name.h5.ckpt" ] && [ ! -e "$name.h5" ] && return 0
+    fail "$name: stopped after its second unit: exit $rc, expected 143 and a checkpoint"
+    cat "$name.out.early"
+    return 1
+}
+
+# kill_in_write NAME ARGS...: resume, and kill the run inside its first
+# checkpoint write (NS_TEST_CKPT_DELAY holds it between the temporary
+# file and the rename); 1 if the run ended without writing one
+kill_in_write() {
+    local name=$1 pid
+    shift
+    NS_TEST_CKPT_DELAY=30 "$nimsieve" solve "$@" --threads 1 -o "$name.h5" --checkpoint-every 0.001 --resume \
+        >"$name.out.mid" 2>&1 &
+    pid=$!
+    if wait_change "$name.h5.ckpt.tmp" none "$pid"; then
+        kill -KILL "$pid" 2>/dev/null
+        wait "$pid"
+        return 0
+    fi
+    kill -KILL "$pid" 2>/dev/null
+    wait "$pid"
+    return 1
+}
+
 # kill_resume NAME SEED ARGS...
 kill_resume() {
     local name=$1 seed=$2
@@ -68,31 +103,25 @@ kill_resume() {
     done
     # a busy machine may let the runs finish before their kills (a fast
     # P/N solve finished between its first checkpoint and the kill, seen
-    # once): then start over and stop it after its second unit (the test
-    # hook NS_SOLVE_TEST_TERM_AT: SIGTERM, a final checkpoint, exit 143),
-    # so that the kill inside a checkpoint write below and the final
-    # resume always run
+    # once): then start over and stop it after its second unit, so that
+    # the kill inside a checkpoint write below and the final resume always
+    # run
     if [ "$done" -eq 1 ] && [ "$resumed" -eq 0 ]; then
-        rm -f "$name.h5" "$name.h5.ckpt" "$name.h5.part"
-        NS_SOLVE_TEST_TERM_AT=2 "$nimsieve" solve "$@" --threads 2 -o "$name.h5" --checkpoint-every 1000 \
-            >"$name.out.early" 2>&1
-        rc=$?
-        if [ "$rc" -eq 143 ] && [ -e "$name.h5.ckpt" ] && [ ! -e "$name.h5" ]; then
-            done=0
-        else
-            fail "$name: stopped after its second unit: exit $rc, expected 143 and a checkpoint"
-            cat "$name.out.early"
-        fi
+        stop_early "$name" "$@" && done=0
     fi
     # one kill inside a checkpoint write: the new record is written but not
     # renamed over the old one
     if [ "$done" -eq 0 ]; then
-        NS_TEST_CKPT_DELAY=30 "$nimsieve" solve "$@" --threads 1 -o "$name.h5" --checkpoint-every 0.001 --resume \
-            >"$name.out.mid" 2>&1 &
-        pid=$!
-        wait_change "$name.h5.ckpt.tmp" none "$pid" || fail "$name: no checkpoint write to kill"
-        kill -KILL "$pid" 2>/dev/null
-        wait "$pid"
+        if ! kill_in_write "$name" "$@"; then
+            # the kills above left the solve at its last unit, with no
+            # checkpoint to come: start over as above
+            if [ -e "$name.h5" ] && stop_early "$name" "$@"; then
+                echo "note: $name: the run after the kills had no checkpoint to write; stopped after unit 2 again"
+                kill_in_write "$name" "$@" || fail "$name: no checkpoint write to kill"
+            else
+                fail "$name: no checkpoint write to kill"
+            fi
+        fi
         [ -e "$name.h5.ckpt.tmp" ] || fail "$name: the killed checkpoint write left no temporary file"
         grep -q '^resuming from' "$name.out.mid" && resumed=$((resumed + 1))
         if ! "$nimsieve" solve "$@" --threads 2 -o "$name.h5" --resume >"$name.out.last" 2>&1; then
