@@ -53,19 +53,15 @@ stop_early() {
 # checkpoint write (NS_TEST_CKPT_DELAY holds it between the temporary
 # file and the rename); 1 if the run ended without writing one
 kill_in_write() {
-    local name=$1 pid
+    local name=$1 pid seen=1
     shift
     NS_TEST_CKPT_DELAY=30 "$nimsieve" solve "$@" --threads 1 -o "$name.h5" --checkpoint-every 0.001 --resume \
         >"$name.out.mid" 2>&1 &
     pid=$!
-    if wait_change "$name.h5.ckpt.tmp" none "$pid"; then
-        kill -KILL "$pid" 2>/dev/null
-        wait "$pid"
-        return 0
-    fi
+    wait_change "$name.h5.ckpt.tmp" none "$pid" && seen=0
     kill -KILL "$pid" 2>/dev/null
     wait "$pid"
-    return 1
+    return "$seen"
 }
 
 # kill_resume NAME SEED ARGS...

@@ -77,6 +77,7 @@ typedef struct later {
 static void check_refused(ns_h5_stream *s, const ns_h5_placing *pl, int word, int64_t v, const char *what)
 {
     int64_t *bad = malloc(pl->req_bytes);
+    CHECKF(bad, "%s: out of memory for the request", what);
     if (!bad)
         return;
     memcpy(bad, pl->req, pl->req_bytes);
